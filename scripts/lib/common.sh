@@ -1,0 +1,172 @@
+# Shared set-up for scripts/run, test, bench, shell and cli. Sourced, not executed.
+#
+# Sandpiper needs Qt >= 6.5, KF6 SyntaxHighlighting, QCoro and QtKeychain. On Debian 13 or
+# newer the packages are installed natively. On older Debian hosts a Debian 13 build root
+# is created once with mmdebstrap and every build, test and run happens inside it with
+# bubblewrap; the repository, $HOME, /tmp and the Docker socket are bound at the same paths,
+# so paths handed to Docker mean the same thing on both sides.
+
+set -euo pipefail
+
+SANDPIPER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SANDPIPER_CACHE=${SANDPIPER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sandpiper}
+BUILDROOT_PACKAGES="$SANDPIPER_ROOT/scripts/buildroot-packages.txt"
+
+say() { printf '\033[1m[sandpiper]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[sandpiper]\033[0m %s\n' "$*" >&2; exit 1; }
+
+package_list() { grep -v '^\s*\(#\|$\)' "$1"; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing ${missing[*]}"
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+}
+
+# 'native' when the host's own packages are new enough, 'buildroot' on older Debian,
+# 'unsupported' elsewhere (then the user installs the README's packages and we build as is).
+host_kind() {
+    if [ -n "${SANDPIPER_HOST_KIND:-}" ]; then echo "$SANDPIPER_HOST_KIND"; return; fi
+    local id="" version=0
+    if [ -r /etc/os-release ]; then
+        id=$(. /etc/os-release && echo "${ID:-}")
+        version=$(. /etc/os-release && echo "${VERSION_ID:-0}" | cut -d. -f1)
+    fi
+    if [ "$id" = debian ] && [ "${version:-0}" -lt 13 ] 2>/dev/null; then echo buildroot
+    elif [ "$id" = debian ] || [ "$id" = ubuntu ]; then echo native
+    else echo unsupported; fi
+}
+
+# The Debian mirror the host already uses (its own apt sources), or SANDPIPER_DEBIAN_MIRROR.
+debian_mirror() {
+    if [ -n "${SANDPIPER_DEBIAN_MIRROR:-}" ]; then echo "$SANDPIPER_DEBIAN_MIRROR"; return; fi
+    local uri
+    uri=$( { grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{for (i = 2; i <= NF; i++) print $i}'
+             grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+                 sed -E 's/^deb +(\[[^]]*\] +)?//' | awk '{print $1}'; } |
+           grep -v -e security -e '^cdrom:' | grep -i debian | head -n 1) || true
+    [ -n "$uri" ] || die "no Debian mirror in the apt sources; set SANDPIPER_DEBIAN_MIRROR"
+    echo "${uri%/}"
+}
+
+buildroot_dir() {
+    local hash
+    hash=$(package_list "$BUILDROOT_PACKAGES" | sha256sum | cut -c1-16)
+    echo "$SANDPIPER_CACHE/buildroot-$hash"
+}
+
+ensure_buildroot() {
+    local dir
+    dir=$(buildroot_dir)
+    [ -f "$dir/.complete" ] && return 0
+    [ "$(id -u)" -eq 0 ] || die "creating the Debian 13 build root needs root once (run this script with sudo)"
+    apt_install mmdebstrap bubblewrap
+    say "creating the Debian 13 build root in $dir (once, about a minute)"
+    rm -rf "$dir" "$dir.tmp"
+    mkdir -p "$SANDPIPER_CACHE"
+    mmdebstrap --variant=apt --quiet \
+        --include="$(package_list "$BUILDROOT_PACKAGES" | paste -sd,)" \
+        --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+        trixie "$dir.tmp" "deb $(debian_mirror) trixie main"
+    touch "$dir.tmp/.complete"
+    mv "$dir.tmp" "$dir"
+    # Earlier build roots of other package lists are no longer used.
+    find "$SANDPIPER_CACHE" -maxdepth 1 -name 'buildroot-*' ! -path "$dir" -exec rm -rf {} +
+}
+
+ensure_native_packages() {
+    # shellcheck disable=SC2046
+    apt_install $(package_list "$BUILDROOT_PACKAGES")
+}
+
+# Runs a command in the build environment: inside the build root on old hosts, else here.
+in_env() {
+    if [ "$(host_kind)" != buildroot ]; then "$@"; return; fi
+    local dir args=()
+    dir=$(buildroot_dir)
+    args=(--bind "$dir" / --dev-bind /dev /dev --proc /proc --ro-bind /sys /sys
+          --bind /tmp /tmp --bind "$HOME" "$HOME" --bind "$SANDPIPER_ROOT" "$SANDPIPER_ROOT"
+          --ro-bind /etc/resolv.conf /etc/resolv.conf --die-with-parent --chdir "$PWD")
+    [ -S /run/docker.sock ] && args+=(--bind /run/docker.sock /run/docker.sock)
+    [ -d /tmp/.X11-unix ] || mkdir -p /tmp/.X11-unix
+    bwrap "${args[@]}" "$@"
+}
+
+ensure_build_environment() {
+    case "$(host_kind)" in
+        buildroot) ensure_buildroot ;;
+        native) ensure_native_packages ;;
+        *) say "unknown distribution: install the packages listed in README.md; building as is" ;;
+    esac
+}
+
+# --- Docker ----------------------------------------------------------------------------
+
+docker_answers() { timeout 20 docker info >/dev/null 2>&1; }
+
+ensure_docker() {
+    docker_answers && return 0
+    if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+        say "Docker is not reachable; tests that need it will skip (install and start Docker, see README.md)"
+        return 0
+    fi
+    command -v dockerd >/dev/null || apt_install docker.io
+    command -v docker >/dev/null || apt_install docker.io
+    mkdir -p "$SANDPIPER_CACHE"
+    say "starting dockerd (log: $SANDPIPER_CACHE/dockerd.log)"
+    setsid nohup dockerd >"$SANDPIPER_CACHE/dockerd.log" 2>&1 </dev/null &
+    for _ in $(seq 60); do
+        docker_answers && return 0
+        sleep 1
+    done
+    die "dockerd did not come up; see $SANDPIPER_CACHE/dockerd.log"
+}
+
+# The image tag carries a hash of its definition, the same one CMake compiles into the app.
+sandbox_image_tag() {
+    local h
+    h=$(for f in "$SANDPIPER_ROOT"/sandbox/image/packages.txt "$SANDPIPER_ROOT"/sandbox/image/build-offline.sh; do
+            sha256sum <"$f" | cut -c1-64
+        done | tr -d '\n' | sha256sum | cut -c1-12)
+    echo "sandpiper-sandbox:$h"
+}
+
+ensure_sandbox_image() {
+    docker_answers || return 0
+    local tag
+    tag=$(sandbox_image_tag)
+    docker image inspect "$tag" >/dev/null 2>&1 && return 0
+    say "building the sandbox image $tag from Debian packages (about a minute)"
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then apt_install mmdebstrap; fi
+    command -v mmdebstrap >/dev/null ||
+        die "mmdebstrap is needed to build the sandbox image offline; or run: docker build -t $tag sandbox/"
+    SANDPIPER_DEBIAN_MIRROR=$(debian_mirror) "$SANDPIPER_ROOT/sandbox/image/build-offline.sh" "$tag"
+}
+
+# --- Building ---------------------------------------------------------------------------
+
+# configure_and_build BUILD_DIR BUILD_TYPE [TARGET...]
+configure_and_build() {
+    local dir=$1 type=$2
+    shift 2
+    local cmake_args=(-S "$SANDPIPER_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type"
+                      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    [ "${CI:-}" = true ] && cmake_args+=(-DSANDPIPER_WERROR=ON)
+    if [ ! -f "$dir/build.ninja" ] || [ "${CI:-}" = true ]; then
+        in_env cmake "${cmake_args[@]}" >/dev/null
+    fi
+    if [ $# -gt 0 ]; then
+        in_env cmake --build "$dir" --target "$@"
+    else
+        in_env cmake --build "$dir"
+    fi
+}
