@@ -61,6 +61,17 @@ QCoro::Task<DockerCli::Result> DockerCli::run(QStringList arguments, QByteArray 
     co_return result;
 }
 
+void DockerCli::runDetached(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProgram(program());
+    process.setArguments(arguments);
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.setStandardErrorFile(QProcess::nullDevice());
+    if (!process.startDetached())
+        qCWarning(lcSandbox) << "cannot start" << program() << arguments;
+}
+
 QCoro::Task<bool> DockerCli::engineAnswers()
 {
     const Result result = co_await run(

@@ -34,6 +34,9 @@ public:
     static QCoro::Task<Result> run(QStringList arguments, QByteArray standardInput = {},
                                    std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+    // Starts `docker ARGS` without waiting for it or reading its output (clean-up commands).
+    static void runDetached(const QStringList &arguments);
+
     // Whether an engine answers `docker version` within a few seconds.
     static QCoro::Task<bool> engineAnswers();
 };

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+
+namespace Sandpiper {
+
+struct ExecuteOptions {
+    // Overrides the session's execution timeout when positive.
+    std::chrono::milliseconds timeout{0};
+};
+
+// What one execution in the sandbox produced. A value type: it crosses threads by copy.
+struct ExecutionResult {
+    enum class Status {
+        Ok,          // ran to the end
+        Error,       // raised an exception (or a syntax error)
+        Interrupted, // stopped by the user or by the timeout; the state is kept unless stateLost
+        Crashed,     // the kernel died (out of memory, segfault, os._exit); the state is lost
+        Unavailable, // the sandbox could not be started (no Docker, no image)
+    };
+
+    Status status = Status::Unavailable;
+    QString value;        // repr of the last expression, empty when none
+    QString errorType;    // e.g. ZeroDivisionError, SyntaxError, KeyboardInterrupt
+    QString errorMessage; // for Crashed and Unavailable: the likely cause, for the user
+    QString traceback;
+    QString standardOutput;
+    QString standardError;
+    qint64 droppedStdoutBytes = 0; // beyond the output limit
+    qint64 droppedStderrBytes = 0;
+    QStringList figures; // PNG paths relative to the data folder, in display order
+    QStringList html;    // rich displays such as a DataFrame's table
+    QStringList files;   // new or changed files relative to the data folder
+    qint64 durationMs = 0;
+    bool timedOut = false;
+    // The kernel was replaced after an interrupt failed: variables and imports are gone.
+    bool stateLost = false;
+    // This execution ran in a fresh kernel because the previous one died or was stopped.
+    bool stateReset = false;
+
+    static QString statusName(Status status);
+};
+
+} // namespace Sandpiper
+
+Q_DECLARE_METATYPE(Sandpiper::ExecutionResult)

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QObject>
+
+#include <QCoroTask>
+
+namespace Sandpiper {
+
+// Checks that the sandbox image is there and builds it when asked, reporting progress.
+class ImageManager : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    static QCoro::Task<bool> isPresent(QString image);
+
+    // Builds IMAGE with `docker build` from CONTEXT (a folder holding a Dockerfile, such as
+    // the installed sandbox/ folder). Each line of the build's output arrives as progress().
+    QCoro::Task<bool> build(QString image, QString context);
+
+    QString lastError() const { return m_lastError; }
+
+Q_SIGNALS:
+    void progress(const QString &line);
+
+private:
+    QString m_lastError;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,565 @@
+#include "sandbox/sandboxsession.h"
+
+#include "logging.h"
+#include "sandbox/dockercli.h"
+
+#include <QCoreApplication>
+#include <QCoroProcess>
+#include <QCoroSignal>
+#include <QDir>
+#include <QFile>
+#include <QHostInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QThread>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+namespace {
+
+constexpr auto ownerLabel = "sandpiper.owner";
+constexpr auto conversationLabel = "sandpiper.conversation";
+// The uid:gid a root desktop user's kernel runs as: root stays outside the sandbox.
+constexpr uid_t unprivilegedId = 65534;
+
+QString kernelSource()
+{
+    QFile file(QStringLiteral(":/sandbox/kernel.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("the sandbox kernel is missing from the resources");
+    return QString::fromUtf8(file.readAll());
+}
+
+QString ownerId()
+{
+    return QHostInfo::localHostName() + QLatin1Char(':') + QString::number(QCoreApplication::applicationPid());
+}
+
+QString dockerSafe(const QString &text)
+{
+    static const QRegularExpression unsafe(QStringLiteral("[^a-zA-Z0-9_.-]"));
+    QString safe = text.left(40);
+    safe.replace(unsafe, QStringLiteral("_"));
+    return safe;
+}
+
+// The kernel writes figures and files as the sandbox user; the folder has to be its own.
+void prepareDataDirectory(const QString &path)
+{
+    QDir().mkpath(path + QStringLiteral("/figures"));
+    if (::getuid() == 0) {
+        for (const QString &dir : QStringList{path, path + QStringLiteral("/figures")}) {
+            if (::chown(QFile::encodeName(dir).constData(), unprivilegedId, unprivilegedId) != 0)
+                qCWarning(lcSandbox) << "cannot hand" << dir << "to the sandbox user";
+        }
+    }
+}
+
+QCoro::Task<int> removeContainers(bool onlyLeftovers)
+{
+    const auto listing =
+        co_await DockerCli::run({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--filter"),
+                                 QStringLiteral("label=%1").arg(QLatin1String(ownerLabel)), QStringLiteral("--format"),
+                                 QStringLiteral("{{.ID}} {{.Label \"%1\"}}").arg(QLatin1String(ownerLabel))},
+                                {}, 20s);
+    if (!listing.ok())
+        co_return 0;
+    const QString host = QHostInfo::localHostName();
+    QStringList doomed;
+    for (const QString &line : QString::fromUtf8(listing.standardOutput).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString id = line.section(QLatin1Char(' '), 0, 0);
+        const QString owner = line.section(QLatin1Char(' '), 1);
+        if (onlyLeftovers) {
+            // A container belongs to a live process when that process still runs on this host.
+            const qint64 pid = owner.section(QLatin1Char(':'), -1).toLongLong();
+            const bool mine = owner.section(QLatin1Char(':'), 0, -2) == host;
+            if (!mine || pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+                continue;
+        }
+        doomed << id;
+    }
+    if (doomed.isEmpty())
+        co_return 0;
+    const auto removal =
+        co_await DockerCli::run(QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + doomed, {}, 60s);
+    if (!removal.ok())
+        qCWarning(lcSandbox) << "cannot remove old containers:" << removal.errorMessage();
+    co_return removal.ok() ? int(doomed.size()) : 0;
+}
+
+} // namespace
+
+SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_watchdog(this)
+    , m_interruptGrace(this)
+    , m_idleTimer(this)
+{
+    m_watchdog.setSingleShot(true);
+    m_interruptGrace.setSingleShot(true);
+    m_idleTimer.setSingleShot(true);
+    connect(&m_watchdog, &QTimer::timeout, this, [this] { interruptFor(true); });
+    connect(&m_interruptGrace, &QTimer::timeout, this, [this] {
+        qCWarning(lcSandbox) << m_containerName << "ignored the interrupt; replacing its container";
+        discardKernel(tr("The code did not stop when interrupted, so its sandbox was replaced: "
+                         "variables and imports from earlier were lost."));
+    });
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
+        const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(m_config.idleStop).count();
+        stop();
+        m_resetReason = tr("The sandbox had stopped after %n minute(s) without use.", nullptr, int(minutes));
+    });
+}
+
+SandboxSession::~SandboxSession()
+{
+    if (!m_process)
+        return;
+    // Closing the kernel's input ends it and with it the container (--rm); a container that
+    // does not end in time is removed without waiting for it.
+    m_process->closeWriteChannel();
+    if (!m_process->waitForFinished(2000)) {
+        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+QStringList SandboxSession::defaultPreloadModules()
+{
+    return {QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("matplotlib"),
+            QStringLiteral("matplotlib.pyplot")};
+}
+
+QString SandboxSession::sandboxUser()
+{
+    if (::getuid() == 0)
+        return QStringLiteral("%1:%1").arg(unprivilegedId);
+    return QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid());
+}
+
+QCoro::Task<int> SandboxSession::removeLeftoverContainers()
+{
+    return removeContainers(true);
+}
+
+QCoro::Task<int> SandboxSession::removeAllContainers()
+{
+    return removeContainers(false);
+}
+
+QStringList SandboxSession::dockerArguments() const
+{
+    const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
+    return {QStringLiteral("run"),
+            QStringLiteral("-i"),
+            QStringLiteral("--rm"),
+            QStringLiteral("--init"),
+            QStringLiteral("--pull"),
+            QStringLiteral("never"),
+            QStringLiteral("--name"),
+            m_containerName,
+            QStringLiteral("--label"),
+            QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
+            QStringLiteral("--label"),
+            QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
+            QStringLiteral("--network"),
+            m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
+            QStringLiteral("--read-only"),
+            QStringLiteral("--tmpfs"),
+            QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize),
+            QStringLiteral("--cap-drop"),
+            QStringLiteral("ALL"),
+            QStringLiteral("--security-opt"),
+            QStringLiteral("no-new-privileges"),
+            QStringLiteral("--pids-limit"),
+            QString::number(m_config.pidsLimit),
+            QStringLiteral("--memory"),
+            m_config.memory,
+            QStringLiteral("--memory-swap"),
+            m_config.memory,
+            QStringLiteral("--cpus"),
+            QString::number(cpus, 'f', 2),
+            QStringLiteral("--user"),
+            sandboxUser(),
+            QStringLiteral("-e"),
+            QStringLiteral("HOME=/tmp"),
+            QStringLiteral("-v"),
+            QStringLiteral("%1:/mnt/data").arg(QDir(m_config.dataDirectory).absolutePath()),
+            QStringLiteral("-w"),
+            QStringLiteral("/mnt/data"),
+            m_config.image,
+            QStringLiteral("python3"),
+            QStringLiteral("-u"),
+            QStringLiteral("-c"),
+            kernelSource(),
+            QStringLiteral("--data"),
+            QStringLiteral("/mnt/data")};
+}
+
+void SandboxSession::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+QCoro::Task<bool> SandboxSession::start()
+{
+    QPointer<SandboxSession> self(this);
+    if (m_state == State::Starting) {
+        const auto ok = co_await qCoro(this, &SandboxSession::startFinished, m_config.startTimeout);
+        co_return self &&ok.value_or(false);
+    }
+    if (m_state != State::Stopped)
+        co_return true;
+
+    setState(State::Starting);
+    m_lastError.clear();
+    m_dockerErrors.clear();
+    m_lineBuffer.clear();
+    m_containerName = QStringLiteral("sandpiper-%1-%2")
+                          .arg(dockerSafe(m_config.conversationId))
+                          .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
+    prepareDataDirectory(m_config.dataDirectory);
+
+    auto *process = new QProcess(this);
+    m_process = process;
+    connect(process, &QProcess::readyReadStandardOutput, this, &SandboxSession::readKernelOutput);
+    connect(process, &QProcess::readyReadStandardError, this, [this, process] {
+        m_dockerErrors += process->readAllStandardError();
+        m_dockerErrors = m_dockerErrors.right(16 * 1024);
+    });
+    connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus status) {
+        if (process == m_process)
+            processEnded(status == QProcess::NormalExit ? exitCode : -1);
+        process->deleteLater();
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && process == m_process)
+            processEnded(-2);
+    });
+    qCDebug(lcSandbox) << "starting" << m_containerName << "from" << m_config.image;
+    process->start(DockerCli::program(), dockerArguments());
+
+    const auto ok = co_await qCoro(this, &SandboxSession::startFinished, m_config.startTimeout);
+    if (!self)
+        co_return false;
+    if (!ok.has_value()) {
+        m_lastError = tr("The sandbox did not start within %1 s.")
+                          .arg(std::chrono::duration_cast<std::chrono::seconds>(m_config.startTimeout).count());
+        discardKernel(m_lastError);
+        co_return false;
+    }
+    co_return *ok;
+}
+
+void SandboxSession::prewarm(QStringList modules)
+{
+    QCoro::connect(start(), this, [this, modules](bool ok) {
+        if (!ok || !m_process)
+            return;
+        QJsonObject request{{QStringLiteral("id"), QStringLiteral("preload")},
+                            {QStringLiteral("op"), QStringLiteral("preload")},
+                            {QStringLiteral("modules"), QJsonArray::fromStringList(modules)}};
+        writeRequest(request);
+    });
+}
+
+QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOptions options)
+{
+    QPointer<SandboxSession> self(this);
+    // One execution at a time: later ones wait for the kernel to be free.
+    while (m_state == State::Busy || m_state == State::Interrupting || m_state == State::Starting) {
+        co_await qCoro(this, &SandboxSession::stateChanged, 1s);
+        if (!self)
+            co_return {};
+    }
+
+    const QString resetReason = std::exchange(m_resetReason, QString());
+    if (m_state == State::Stopped) {
+        const bool started = co_await start();
+        if (!self)
+            co_return {};
+        if (!started) {
+            ExecutionResult unavailable;
+            unavailable.status = ExecutionResult::Status::Unavailable;
+            unavailable.errorMessage = m_lastError;
+            co_return unavailable;
+        }
+    }
+
+    const QString id = QString::number(++m_nextRequest);
+    m_pending = Pending{.id = id, .result = {}};
+    m_pending->result.stateReset = !resetReason.isEmpty();
+    if (m_pending->result.stateReset)
+        m_pending->result.errorMessage = resetReason;
+    m_idleTimer.stop();
+    setState(State::Busy);
+
+    const auto timeout = options.timeout > 0ms ? options.timeout : m_config.executionTimeout;
+    writeRequest({{QStringLiteral("id"), id},
+                  {QStringLiteral("op"), QStringLiteral("execute")},
+                  {QStringLiteral("code"), code},
+                  {QStringLiteral("timeout"), double(timeout.count()) / 1000.0},
+                  {QStringLiteral("output_limit"), double(m_config.outputLimitBytes)}});
+    // The kernel enforces the timeout itself; the watchdog steps in only when it cannot.
+    m_watchdog.start(timeout + 2s);
+
+    // Every path (result, crash, replacement) ends in executionFinished; the bound is a backstop.
+    const auto backstop = timeout + 4 * m_config.interruptGrace + 30s;
+    while (true) {
+        const auto finished = co_await qCoro(this, &SandboxSession::executionFinished, backstop);
+        if (!self)
+            co_return {};
+        if (!finished.has_value()) {
+            discardKernel(tr("The sandbox stopped answering and was replaced."));
+            continue;
+        }
+        if (*finished == id)
+            break;
+    }
+    ExecutionResult result = std::move(m_pending->result);
+    m_pending.reset();
+    co_return result;
+}
+
+void SandboxSession::interrupt()
+{
+    interruptFor(false);
+}
+
+void SandboxSession::interruptFor(bool timeout)
+{
+    if (m_state != State::Busy || !m_pending)
+        return;
+    m_pending->interruptedByTimeout = timeout;
+    setState(State::Interrupting);
+    // tini (--init) passes SIGINT on to the kernel, which raises KeyboardInterrupt.
+    QProcess::startDetached(DockerCli::program(), {QStringLiteral("kill"), QStringLiteral("--signal"),
+                                                   QStringLiteral("INT"), m_containerName});
+    m_interruptGrace.start(m_config.interruptGrace);
+}
+
+void SandboxSession::restart()
+{
+    discardKernel(tr("The kernel was restarted: variables and imports from earlier were lost."));
+}
+
+void SandboxSession::stop()
+{
+    if (!m_process)
+        return;
+    writeRequest({{QStringLiteral("op"), QStringLiteral("shutdown")}});
+    m_process->closeWriteChannel();
+    // A kernel busy in a loop never reads the shutdown; it is removed after a moment.
+    QTimer::singleShot(3s, m_process, [process = m_process.data(), name = m_containerName] {
+        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), name});
+        process->kill();
+    });
+}
+
+void SandboxSession::discardKernel(const QString &reason)
+{
+    if (!m_process)
+        return;
+    // The old process is no longer ours: its end is not reported as a crash.
+    QProcess *old = m_process;
+    m_process = nullptr;
+    DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
+    old->kill();
+    m_watchdog.stop();
+    m_interruptGrace.stop();
+    m_idleTimer.stop();
+    if (m_pending && !m_pending->id.isEmpty()) {
+        ExecutionResult &result = m_pending->result;
+        result.status = ExecutionResult::Status::Interrupted;
+        result.timedOut = m_pending->interruptedByTimeout;
+        result.stateLost = true;
+        result.errorType = QStringLiteral("KeyboardInterrupt");
+        result.errorMessage = reason;
+        finishPending();
+    }
+    const bool wasStarting = m_state == State::Starting;
+    setState(State::Stopped);
+    m_resetReason = reason;
+    if (wasStarting)
+        Q_EMIT startFinished(false);
+}
+
+void SandboxSession::writeRequest(const QJsonObject &request)
+{
+    if (m_process)
+        m_process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void SandboxSession::readKernelOutput()
+{
+    if (!m_process)
+        return;
+    m_lineBuffer += m_process->readAllStandardOutput();
+    qsizetype start = 0;
+    while (true) {
+        const qsizetype end = m_lineBuffer.indexOf('\n', start);
+        if (end < 0)
+            break;
+        const QByteArrayView line(m_lineBuffer.constData() + start, end - start);
+        start = end + 1;
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
+        if (document.isObject())
+            handleEvent(document.object());
+        else
+            qCWarning(lcSandbox) << "not a kernel event:" << line.left(200);
+    }
+    m_lineBuffer.remove(0, start);
+}
+
+void SandboxSession::handleEvent(const QJsonObject &event)
+{
+    const QString kind = event.value(QLatin1String("event")).toString();
+    if (kind == QLatin1String("ready")) {
+        if (m_state == State::Starting) {
+            setState(State::Idle);
+            m_idleTimer.start(m_config.idleStop);
+            Q_EMIT startFinished(true);
+        }
+        return;
+    }
+    const QString id = event.value(QLatin1String("id")).toString();
+    if (id == QLatin1String("preload") && kind == QLatin1String("result")) {
+        Q_EMIT prewarmed();
+        return;
+    }
+    if (!m_pending || id != m_pending->id)
+        return; // a late event of a replaced request
+    ExecutionResult &result = m_pending->result;
+    if (kind == QLatin1String("stream")) {
+        appendStream(event.value(QLatin1String("name")).toString(), event.value(QLatin1String("text")).toString());
+    } else if (kind == QLatin1String("display")) {
+        const QString mime = event.value(QLatin1String("mime")).toString();
+        if (mime == QLatin1String("image/png"))
+            result.figures << event.value(QLatin1String("path")).toString();
+        else if (mime == QLatin1String("text/html"))
+            result.html << event.value(QLatin1String("data")).toString();
+    } else if (kind == QLatin1String("result")) {
+        const QString status = event.value(QLatin1String("status")).toString();
+        result.status = status == QLatin1String("ok")            ? ExecutionResult::Status::Ok
+                        : status == QLatin1String("interrupted") ? ExecutionResult::Status::Interrupted
+                                                                 : ExecutionResult::Status::Error;
+        result.value = event.value(QLatin1String("value")).toString();
+        const QJsonObject error = event.value(QLatin1String("error")).toObject();
+        result.errorType = error.value(QLatin1String("type")).toString();
+        if (!error.isEmpty())
+            result.errorMessage = error.value(QLatin1String("message")).toString();
+        result.traceback = error.value(QLatin1String("traceback")).toString();
+        result.durationMs = event.value(QLatin1String("duration_ms")).toInteger();
+        for (const QJsonValue &file : event.value(QLatin1String("files")).toArray())
+            result.files << file.toString();
+        const QJsonObject dropped = event.value(QLatin1String("dropped")).toObject();
+        result.droppedStdoutBytes += dropped.value(QLatin1String("stdout")).toInteger();
+        result.droppedStderrBytes += dropped.value(QLatin1String("stderr")).toInteger();
+        result.timedOut = event.value(QLatin1String("reason")).toString() == QLatin1String("timeout") ||
+                          (result.status == ExecutionResult::Status::Interrupted && m_pending->interruptedByTimeout);
+        finishPending();
+        setState(State::Idle);
+        m_idleTimer.start(m_config.idleStop);
+    }
+}
+
+void SandboxSession::appendStream(const QString &name, const QString &text)
+{
+    const bool isStdout = name == QLatin1String("stdout");
+    QString &target = isStdout ? m_pending->result.standardOutput : m_pending->result.standardError;
+    qint64 &kept = isStdout ? m_pending->stdoutBytes : m_pending->stderrBytes;
+    qint64 &dropped = isStdout ? m_pending->result.droppedStdoutBytes : m_pending->result.droppedStderrBytes;
+    const qint64 size = text.size();
+    if (kept + size <= m_config.outputLimitBytes) {
+        target += text;
+        kept += size;
+    } else {
+        const qint64 room = std::max<qint64>(0, m_config.outputLimitBytes - kept);
+        target += text.left(room);
+        kept += room;
+        dropped += size - room;
+    }
+    Q_EMIT output(name, text);
+}
+
+void SandboxSession::finishPending()
+{
+    m_watchdog.stop();
+    m_interruptGrace.stop();
+    const QString id = m_pending->id;
+    // Mark it answered so that a late crash of the same request is not reported twice.
+    m_pending->id.clear();
+    Q_EMIT executionFinished(id);
+}
+
+QString SandboxSession::crashCause(int exitCode) const
+{
+    // Docker's own complaint, without its "See 'docker run --help'" footer.
+    QStringList dockerLines = QString::fromUtf8(m_dockerErrors).trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    dockerLines.removeIf([](const QString &line) { return line.startsWith(QLatin1String("See '")); });
+    const QString docker = dockerLines.mid(std::max<qsizetype>(0, dockerLines.size() - 3)).join(QLatin1Char(' '));
+    switch (exitCode) {
+    case -2:
+        return tr("The Docker client (%1) could not be started: is Docker installed?").arg(DockerCli::program());
+    case 137:
+        return tr("The Python kernel was killed (exit code 137), most likely because it ran out of memory "
+                  "(the limit is %1).")
+            .arg(m_config.memory);
+    case 139:
+        return tr("The Python kernel crashed with a segmentation fault (exit code 139).");
+    case 125:
+    case 126:
+    case 127:
+        return tr("Docker could not start the sandbox: %1")
+            .arg(docker.isEmpty() ? tr("exit code %1").arg(exitCode) : docker);
+    default:
+        return tr("The Python kernel exited unexpectedly (exit code %1).").arg(exitCode);
+    }
+}
+
+void SandboxSession::processEnded(int exitCode)
+{
+    const bool wasStarting = m_state == State::Starting;
+    m_process = nullptr;
+    m_watchdog.stop();
+    m_interruptGrace.stop();
+    m_idleTimer.stop();
+    const QString cause = crashCause(exitCode);
+    setState(State::Stopped);
+
+    if (wasStarting) {
+        m_lastError = cause;
+        qCWarning(lcSandbox) << "sandbox did not start:" << cause;
+        Q_EMIT startFinished(false);
+        return;
+    }
+    if (m_pending && !m_pending->id.isEmpty()) {
+        m_pending->result.status = ExecutionResult::Status::Crashed;
+        m_pending->result.errorMessage = cause;
+        finishPending();
+    }
+    // A kernel stopped on purpose (idle, shutdown) has its reason set already.
+    if (m_resetReason.isEmpty())
+        m_resetReason =
+            tr("The previous kernel stopped (%1); variables and imports from earlier were lost.").arg(cause);
+    if (exitCode != 0)
+        qCWarning(lcSandbox) << m_containerName << "ended:" << cause;
+}
+
+} // namespace Sandpiper

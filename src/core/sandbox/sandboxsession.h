@@ -1,0 +1,112 @@
+#pragma once
+
+#include "sandbox/executionresult.h"
+#include "sandbox/sandboxconfig.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <QCoroTask>
+
+class QProcess;
+
+namespace Sandpiper {
+
+// One conversation's Python kernel in its own hardened container (`docker run -i`), spoken
+// to with JSON lines (see sandbox/kernel/kernel.py). State persists between executions until
+// the kernel dies, is replaced after an interrupt that did not work, or stops when idle.
+//
+// Lives on the thread that uses it (the agent's worker thread); not thread-safe.
+class SandboxSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Stopped, Starting, Idle, Busy, Interrupting };
+    Q_ENUM(State)
+
+    explicit SandboxSession(SandboxConfig config, QObject *parent = nullptr);
+    ~SandboxSession() override;
+
+    const SandboxConfig &config() const { return m_config; }
+    State state() const { return m_state; }
+    QString containerName() const { return m_containerName; }
+    // Why the last start failed, for the user.
+    QString lastError() const { return m_lastError; }
+
+    // Starts the container unless it runs; true once the kernel answers.
+    QCoro::Task<bool> start();
+    // Starts the container ahead of the first execution and imports the heavy libraries,
+    // so that the first real execution is fast.
+    void prewarm(QStringList modules = defaultPreloadModules());
+    // Runs CODE; executions are served one after another.
+    QCoro::Task<ExecutionResult> execute(QString code, ExecuteOptions options = {});
+    // Interrupts the running execution (KeyboardInterrupt); if the kernel does not come back
+    // within the grace period, its container is replaced and the state is lost.
+    void interrupt();
+    // A fresh kernel: the old container goes, the next execution starts a new one.
+    void restart();
+    // Shuts the kernel down (the container removes itself).
+    void stop();
+
+    static QStringList defaultPreloadModules();
+    // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.
+    static QString sandboxUser();
+    // Removes containers that Sandpiper processes on this machine left behind (crashes).
+    static QCoro::Task<int> removeLeftoverContainers();
+    // Removes every Sandpiper sandbox container (the settings' clean-up button).
+    static QCoro::Task<int> removeAllContainers();
+
+Q_SIGNALS:
+    void stateChanged(Sandpiper::SandboxSession::State state);
+    // Live output of the running execution; stream is "stdout" or "stderr".
+    void output(const QString &stream, const QString &text);
+    // The libraries asked for by prewarm() are imported.
+    void prewarmed();
+
+    // Internal: the coroutines wait on these.
+    void startFinished(bool ok);
+    void executionFinished(const QString &requestId);
+
+private:
+    struct Pending {
+        QString id;
+        ExecutionResult result;
+        qint64 stdoutBytes = 0;
+        qint64 stderrBytes = 0;
+        bool interruptedByTimeout = false;
+    };
+
+    QStringList dockerArguments() const;
+    void setState(State state);
+    void writeRequest(const QJsonObject &request);
+    void readKernelOutput();
+    void handleEvent(const QJsonObject &event);
+    void appendStream(const QString &name, const QString &text);
+    void processEnded(int exitCode);
+    void finishPending();
+    // Lets go of the current container at once (it is removed in the background); a running
+    // execution ends as interrupted with its state lost, and REASON is told to the next one.
+    void discardKernel(const QString &reason);
+    void interruptFor(bool timeout);
+    QString crashCause(int exitCode) const;
+
+    SandboxConfig m_config;
+    State m_state = State::Stopped;
+    QPointer<QProcess> m_process;
+    QString m_containerName;
+    QByteArray m_lineBuffer;
+    QByteArray m_dockerErrors;
+    QString m_lastError;
+    std::optional<Pending> m_pending;
+    int m_nextRequest = 0;
+    // Why the next execution starts in a fresh kernel (empty for the first one).
+    QString m_resetReason;
+    // Children, so that they follow the session to the agent's thread.
+    QTimer m_watchdog;
+    QTimer m_interruptGrace;
+    QTimer m_idleTimer;
+};
+
+} // namespace Sandpiper
