@@ -1,6 +1,7 @@
 #include "logging.h"
 
-Q_LOGGING_CATEGORY(lcSandbox, "sandpiper.sandbox", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcApp, "sandpiper.app", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcAgent, "sandpiper.agent", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcStorage, "sandpiper.storage", QtInfoMsg)
+// Warnings by default; QT_LOGGING_RULES="sandpiper.*.info=true" shows what happens inside.
+Q_LOGGING_CATEGORY(lcSandbox, "sandpiper.sandbox", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcApp, "sandpiper.app", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcAgent, "sandpiper.agent", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcStorage, "sandpiper.storage", QtWarningMsg)

@@ -118,7 +118,7 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
         const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(m_config.idleStop).count();
         stop();
-        m_resetReason = tr("The sandbox had stopped after %n minute(s) without use.", nullptr, int(minutes));
+        m_resetReason = tr("The sandbox had stopped after %1 min without use.").arg(minutes);
     });
 }
 
@@ -348,8 +348,8 @@ void SandboxSession::interruptFor(bool timeout)
     m_pending->interruptedByTimeout = timeout;
     setState(State::Interrupting);
     // tini (--init) passes SIGINT on to the kernel, which raises KeyboardInterrupt.
-    QProcess::startDetached(DockerCli::program(), {QStringLiteral("kill"), QStringLiteral("--signal"),
-                                                   QStringLiteral("INT"), m_containerName});
+    DockerCli::runDetached(
+        {QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("INT"), m_containerName});
     m_interruptGrace.start(m_config.interruptGrace);
 }
 
@@ -369,6 +369,17 @@ void SandboxSession::stop()
         DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), name});
         process->kill();
     });
+}
+
+void SandboxSession::setNetwork(bool enabled)
+{
+    if (m_config.network == enabled)
+        return;
+    m_config.network = enabled;
+    discardKernel(enabled
+                      ? tr("The sandbox was restarted with network access: earlier variables and imports were lost.")
+                      : tr("The sandbox was restarted without network access: earlier variables and imports were "
+                           "lost."));
 }
 
 void SandboxSession::discardKernel(const QString &reason)

@@ -49,6 +49,8 @@ public:
     void restart();
     // Shuts the kernel down (the container removes itself).
     void stop();
+    // Network access takes effect in a fresh container: a running one is replaced.
+    void setNetwork(bool enabled);
 
     static QStringList defaultPreloadModules();
     // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "charts/chartspec.h"
+#include "llm/providerconfig.h"
+#include "sandbox/sandboxconfig.h"
+#include "tools/pythontool.h"
+#include "tools/tool.h"
+#include "tools/webconfig.h"
+
+#include <QHash>
+
+namespace Sandpiper {
+
+struct AgentConfig {
+    ProviderConfig provider;
+    QString systemPrompt;
+    int maxToolRounds = 20;
+    // Per tool; tools not named here use their own default.
+    QHash<QString, ApprovalPolicy> approval;
+    SandboxConfig sandbox;
+    ModelTextLimits limits;
+    // Off when Docker or the image is missing: the model is then not offered Python at all.
+    bool pythonEnabled = true;
+    bool prewarmSandbox = false;
+    // create_chart: needs nothing but the GUI, so it is on unless the user turns it off.
+    bool chartsEnabled = true;
+    ChartLimits chartLimits;
+    // search_web and fetch_url: they reach the internet, so the user can turn them off.
+    bool webEnabled = true;
+    WebConfig web;
+};
+
+} // namespace Sandpiper

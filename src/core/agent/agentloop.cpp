@@ -1,0 +1,513 @@
+#include "agent/agentloop.h"
+
+#include "llm/chatclient.h"
+#include "logging.h"
+#include "sandbox/sandboxsession.h"
+#include "storage/conversationstore.h"
+#include "storage/streamingwriter.h"
+#include "tools/charttool.h"
+#include "tools/citationindex.h"
+#include "tools/fetchtool.h"
+#include "tools/searchtool.h"
+
+#include <QCoroSignal>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conversationId, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_store(store)
+    , m_conversationId(conversationId)
+    , m_client(new ChatClient(m_config.provider, this))
+{
+    connect(m_client, &ChatClient::textDelta, this, [this](const QString &text) {
+        if (m_writer)
+            m_writer->appendContent(text);
+        emitEvent(AgentEvent::Kind::TextDelta, text);
+    });
+    connect(m_client, &ChatClient::reasoningDelta, this, [this](const QString &text) {
+        if (m_writer)
+            m_writer->appendReasoning(text);
+        emitEvent(AgentEvent::Kind::ReasoningDelta, text);
+    });
+    connect(m_client, &ChatClient::retrying, this,
+            [this](int attempt, int maxAttempts, qint64 delayMs, const QString &reason) {
+                emitEvent(AgentEvent::Kind::Retrying, tr("%1 Trying again in %2 s (%3 of %4).")
+                                                          .arg(reason)
+                                                          .arg(double(delayMs) / 1000.0, 0, 'f', 1)
+                                                          .arg(attempt)
+                                                          .arg(maxAttempts));
+            });
+
+    if (m_config.pythonEnabled) {
+        m_sandbox = new SandboxSession(m_config.sandbox, this);
+        connect(m_sandbox, &SandboxSession::output, this, [this](const QString &stream, const QString &text) {
+            AgentEvent live;
+            live.kind = AgentEvent::Kind::ToolOutput;
+            live.call.id = m_runningCallId;
+            live.stream = stream;
+            live.text = text;
+            Q_EMIT event(live);
+        });
+        m_tools.add(std::make_unique<PythonTool>(m_sandbox, m_config.limits));
+        if (m_config.prewarmSandbox)
+            m_sandbox->prewarm();
+    }
+    if (m_config.chartsEnabled)
+        m_tools.add(std::make_unique<ChartTool>(m_config.chartLimits));
+    if (m_config.webEnabled) {
+        // One numbering of sources for both, so a page keeps its [n] from search to fetch.
+        const auto citations = std::make_shared<CitationIndex>();
+        m_tools.add(std::make_unique<SearchTool>(m_config.web, citations));
+        m_tools.add(std::make_unique<FetchTool>(m_config.web, citations));
+    }
+}
+
+AgentLoop::~AgentLoop()
+{
+    cancel();
+}
+
+SandboxSession *AgentLoop::sandbox() const
+{
+    return m_sandbox;
+}
+
+void AgentLoop::setHistory(QList<ChatMessage> history)
+{
+    m_history = std::move(history);
+}
+
+void AgentLoop::emitEvent(AgentEvent::Kind kind, QString text)
+{
+    AgentEvent e;
+    e.kind = kind;
+    e.text = std::move(text);
+    Q_EMIT event(e);
+}
+
+void AgentLoop::reportStoreError(const QString &message)
+{
+    qCWarning(lcAgent) << "saving failed:" << message;
+    // Once per turn is enough; the store retries on its own and the turn goes on.
+    if (!std::exchange(m_storeErrorShown, true))
+        emitEvent(AgentEvent::Kind::Notice, tr("This conversation could not be saved: %1").arg(message));
+}
+
+void AgentLoop::save(ChatMessage &message)
+{
+    if (!m_store)
+        return;
+    auto stored = m_store->appendMessage(m_conversationId, message);
+    if (stored)
+        message = *stored;
+    else
+        reportStoreError(stored.error().message);
+}
+
+void AgentLoop::saveExecution(const ToolCall &call, const QString &code, const ExecutionResult &result)
+{
+    if (!m_store)
+        return;
+    StoredExecution execution;
+    execution.conversationId = m_conversationId;
+    execution.toolCallId = call.id;
+    execution.code = code;
+    execution.origin = StoredExecution::Origin::Model;
+    execution.result = result;
+    if (auto stored = m_store->addExecution(execution); !stored)
+        reportStoreError(stored.error().message);
+}
+
+void AgentLoop::addMessage(ChatMessage message)
+{
+    message.created = message.updated = QDateTime::currentDateTimeUtc();
+    // An answer that streamed into the store is already there; the writer finishes it.
+    if (message.id == 0)
+        save(message);
+    m_history.append(message);
+    AgentEvent added;
+    added.kind = AgentEvent::Kind::MessageAdded;
+    added.message = std::move(message);
+    Q_EMIT event(added);
+}
+
+ChatMessage AgentLoop::toolMessage(const ToolCall &call, const QString &content) const
+{
+    ChatMessage message;
+    message.role = ChatMessage::Role::Tool;
+    message.toolCallId = call.id;
+    message.toolName = call.name;
+    message.content = content;
+    return message;
+}
+
+QList<ChatMessage> AgentLoop::requestMessages() const
+{
+    QList<ChatMessage> messages;
+    if (!m_config.systemPrompt.isEmpty()) {
+        ChatMessage system;
+        system.role = ChatMessage::Role::System;
+        system.content = m_config.systemPrompt;
+        messages << system;
+    }
+    for (const ChatMessage &message : m_history) {
+        // An answer stopped before it said anything is nothing the server should see.
+        if (message.role == ChatMessage::Role::Assistant && message.content.isEmpty() && message.toolCalls.isEmpty())
+            continue;
+        messages << message;
+    }
+    return messages;
+}
+
+void AgentLoop::send(const QString &text)
+{
+    if (m_busy) {
+        emitEvent(AgentEvent::Kind::Error, tr("Wait for the current answer to finish, or stop it, before sending."));
+        return;
+    }
+    QCoro::connect(runTurn(text), this, [] {});
+}
+
+void AgentLoop::approve(const QString &callId)
+{
+    m_decisions.insert(callId, Decision{});
+    Q_EMIT decisionMade();
+}
+
+void AgentLoop::approveEdited(const QString &callId, const QString &arguments)
+{
+    m_decisions.insert(callId, Decision{.kind = Decision::Kind::Approve, .reason = {}, .editedArguments = arguments});
+    Q_EMIT decisionMade();
+}
+
+void AgentLoop::deny(const QString &callId, const QString &reason)
+{
+    m_decisions.insert(callId, Decision{.kind = Decision::Kind::Deny, .reason = reason, .editedArguments = {}});
+    Q_EMIT decisionMade();
+}
+
+void AgentLoop::alwaysAllow(const QString &callId)
+{
+    for (const ChatMessage &message : std::as_const(m_history)) {
+        for (const ToolCall &call : message.toolCalls) {
+            if (call.id == callId)
+                m_alwaysAllowed.insert(call.name);
+        }
+    }
+    approve(callId);
+}
+
+void AgentLoop::cancel()
+{
+    if (!m_busy)
+        return;
+    m_cancelled = true;
+    m_client->cancel();
+    m_tools.cancelAll();
+    Q_EMIT decisionMade();
+}
+
+void AgentLoop::restartSandbox()
+{
+    if (m_sandbox)
+        m_sandbox->restart();
+}
+
+void AgentLoop::setModel(const QString &model)
+{
+    m_config.provider.model = model;
+    m_client->setModel(model);
+}
+
+void AgentLoop::setSandboxNetwork(bool enabled)
+{
+    if (m_sandbox)
+        m_sandbox->setNetwork(enabled);
+}
+
+void AgentLoop::replaceHistory(const QList<ChatMessage> &history)
+{
+    if (!m_busy)
+        m_history = history;
+}
+
+void AgentLoop::runUserCode(const QString &code)
+{
+    if (m_busy || !m_sandbox) {
+        emitEvent(AgentEvent::Kind::Error, m_sandbox ? tr("Wait for the current answer to finish before running code.")
+                                                     : tr("Python is not available: the sandbox is switched off."));
+        return;
+    }
+    QCoro::connect(runUserCodeTask(code), this, [] {});
+}
+
+QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
+{
+    QPointer<AgentLoop> self(this);
+    m_busy = true;
+    m_cancelled = false;
+    ToolCall call;
+    call.id = QStringLiteral("user-run-%1-%2").arg(QDateTime::currentMSecsSinceEpoch()).arg(++m_userRuns);
+    call.name = PythonTool::toolName();
+    AgentEvent started;
+    started.kind = AgentEvent::Kind::ToolStarted;
+    started.call = call;
+    started.preview = code;
+    Q_EMIT event(started);
+    m_runningCallId = call.id;
+    const ExecutionResult result = co_await m_sandbox->execute(code);
+    if (!self)
+        co_return;
+    m_runningCallId.clear();
+    const QString report = PythonTool::reportForModel(result, m_config.limits);
+    AgentEvent finished;
+    finished.kind = AgentEvent::Kind::ToolFinished;
+    finished.call = call;
+    finished.text = report;
+    finished.execution = result;
+    Q_EMIT event(finished);
+    if (m_store) {
+        StoredExecution execution;
+        execution.conversationId = m_conversationId;
+        execution.code = code;
+        execution.origin = StoredExecution::Origin::User;
+        execution.result = result;
+        if (auto stored = m_store->addExecution(execution); !stored)
+            reportStoreError(stored.error().message);
+    }
+    // The model learns about it like anything else the user says.
+    ChatMessage note;
+    note.role = ChatMessage::Role::User;
+    note.content =
+        QStringLiteral("I ran this code in the sandbox myself:\n```python\n%1\n```\nResult:\n%2").arg(code, report);
+    addMessage(note);
+    m_busy = false;
+    AgentEvent done;
+    done.kind = AgentEvent::Kind::TurnFinished;
+    Q_EMIT event(done);
+}
+
+ApprovalPolicy AgentLoop::policyFor(const Tool &tool) const
+{
+    if (m_alwaysAllowed.contains(tool.name()))
+        return ApprovalPolicy::Auto;
+    return m_config.approval.value(tool.name(), tool.defaultApproval());
+}
+
+QCoro::Task<> AgentLoop::runTurn(QString text)
+{
+    QPointer<AgentLoop> self(this);
+    m_busy = true;
+    m_cancelled = false;
+    m_storeErrorShown = false;
+    m_decisions.clear();
+    emitEvent(AgentEvent::Kind::TurnStarted);
+
+    ChatMessage user;
+    user.role = ChatMessage::Role::User;
+    user.content = text;
+    addMessage(user); // the store names the conversation after its first message
+
+    auto finishTurn = [this](AgentEvent::End end, const QString &note = {}) {
+        m_busy = false;
+        AgentEvent finished;
+        finished.kind = AgentEvent::Kind::TurnFinished;
+        finished.end = end;
+        finished.text = note;
+        Q_EMIT event(finished);
+    };
+
+    for (int round = 0;; ++round) {
+        // The answer is saved while it streams, so a crash loses at most a moment of it.
+        qint64 streamedId = 0;
+        if (m_store) {
+            ChatMessage placeholder;
+            placeholder.role = ChatMessage::Role::Assistant;
+            placeholder.status = ChatMessage::Status::Streaming;
+            save(placeholder);
+            if (placeholder.id != 0) {
+                streamedId = placeholder.id;
+                m_writer = new StreamingWriter(m_store, placeholder, StreamingWriter::DefaultInterval, this);
+                connect(m_writer, &StreamingWriter::saveFailed, this, &AgentLoop::reportStoreError);
+            }
+        }
+        const ChatResponse response =
+            co_await m_client->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
+        if (!self)
+            co_return;
+
+        ChatMessage assistant = response.message;
+        assistant.id = streamedId;
+        // Keep what arrived of a failed answer; calls cut off mid-stream are incomplete and
+        // are dropped, so the history stays valid.
+        const bool cancelled = response.error.kind == ChatError::Kind::Cancelled;
+        if (!response.ok()) {
+            assistant.toolCalls.clear();
+            assistant.status = cancelled ? ChatMessage::Status::Cancelled : ChatMessage::Status::Error;
+            assistant.error = cancelled ? QString() : response.error.message;
+        }
+        if (m_writer) {
+            // The final save writes the whole message: a non-streamed answer never passed
+            // through the writer.
+            (void)m_writer->finish(assistant.status, assistant.error);
+            delete m_writer;
+            if (auto saved = m_store->updateMessage(assistant); !saved)
+                reportStoreError(saved.error().message);
+        }
+        if (!response.ok()) {
+            if (!assistant.content.isEmpty() || !assistant.reasoning.isEmpty() || !cancelled)
+                addMessage(assistant);
+            if (!cancelled)
+                emitEvent(AgentEvent::Kind::Error, response.error.message);
+            finishTurn(cancelled ? AgentEvent::End::Cancelled : AgentEvent::End::Failed);
+            co_return;
+        }
+        if (!response.message.usage.isEmpty()) {
+            AgentEvent usage;
+            usage.kind = AgentEvent::Kind::Usage;
+            usage.usage = response.message.usage;
+            Q_EMIT event(usage);
+        }
+        addMessage(assistant);
+        if (assistant.toolCalls.isEmpty()) {
+            finishTurn(AgentEvent::End::Completed);
+            co_return;
+        }
+
+        if (round >= m_config.maxToolRounds) {
+            const QString note = tr("Stopped: the model reached the limit of %1 tool rounds for one message. Send "
+                                    "another message to let it continue.")
+                                     .arg(m_config.maxToolRounds);
+            for (const ToolCall &call : std::as_const(assistant.toolCalls))
+                addMessage(toolMessage(call, QStringLiteral("Not run: the limit of %1 tool rounds per user message was "
+                                                            "reached. Answer with what you have.")
+                                                 .arg(m_config.maxToolRounds)));
+            emitEvent(AgentEvent::Kind::Notice, note);
+            finishTurn(AgentEvent::End::RoundLimit, note);
+            co_return;
+        }
+
+        for (const ToolCall &call : std::as_const(assistant.toolCalls)) {
+            const ChatMessage result = co_await runToolCall(call);
+            if (!self)
+                co_return;
+            addMessage(result);
+        }
+        if (m_cancelled) {
+            finishTurn(AgentEvent::End::Cancelled);
+            co_return;
+        }
+    }
+}
+
+QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
+{
+    QPointer<AgentLoop> self(this);
+    AgentEvent proposed;
+    proposed.kind = AgentEvent::Kind::ToolCallProposed;
+    proposed.call = call;
+    Q_EMIT event(proposed);
+
+    auto finished = [this, &call](const QString &content, std::optional<ExecutionResult> execution = std::nullopt,
+                                  QJsonObject chart = {}, QList<WebSource> sources = {}, QString userNote = {}) {
+        AgentEvent done;
+        done.kind = AgentEvent::Kind::ToolFinished;
+        done.call = call;
+        done.text = content;
+        done.execution = std::move(execution);
+        done.chart = std::move(chart);
+        done.sources = std::move(sources);
+        done.userNote = std::move(userNote);
+        Q_EMIT event(done);
+        return toolMessage(call, content);
+    };
+
+    if (m_cancelled)
+        co_return finished(QStringLiteral("Cancelled: the user stopped the answer before this call ran."));
+    Tool *tool = m_tools.find(call.name);
+    if (!tool) {
+        const QStringList names = m_tools.names();
+        co_return finished(
+            names.isEmpty() ? QStringLiteral("Error: there is no tool \"%1\"; no tools are available.").arg(call.name)
+                            : QStringLiteral("Error: there is no tool \"%1\". Available tools: %2.")
+                                  .arg(call.name, names.join(QStringLiteral(", "))));
+    }
+    PreparedCall prepared = tool->prepare(call);
+    if (!prepared.ok())
+        co_return finished(QStringLiteral("Error: %1").arg(prepared.error));
+
+    QString note;
+    switch (policyFor(*tool)) {
+    case ApprovalPolicy::Never:
+        co_return finished(
+            QStringLiteral("Not run: the user does not allow %1 in this conversation. Do not call it again; "
+                           "answer without it.")
+                .arg(call.name));
+    case ApprovalPolicy::Auto:
+        break;
+    case ApprovalPolicy::Ask: {
+        AgentEvent approval;
+        approval.kind = AgentEvent::Kind::ApprovalNeeded;
+        approval.call = call;
+        approval.preview = prepared.preview;
+        Q_EMIT event(approval);
+        const std::optional<Decision> decision = co_await waitForDecision(call.id);
+        if (!self)
+            co_return {};
+        if (!decision)
+            co_return finished(QStringLiteral("Cancelled: the user stopped the answer before this call ran."));
+        if (decision->kind == Decision::Kind::Deny) {
+            co_return finished(
+                decision->reason.isEmpty()
+                    ? QStringLiteral("Not run: the user declined to run this.")
+                    : QStringLiteral("Not run: the user declined to run this. Their reason: %1").arg(decision->reason));
+        }
+        if (decision->editedArguments) {
+            ToolCall edited = call;
+            edited.arguments = *decision->editedArguments;
+            prepared = tool->prepare(edited);
+            if (!prepared.ok())
+                co_return finished(QStringLiteral("Error in the user's edit: %1").arg(prepared.error));
+            note =
+                QStringLiteral("Note: the user edited the call before it ran. What ran:\n%1\n\n").arg(prepared.preview);
+        }
+        break;
+    }
+    }
+
+    AgentEvent started;
+    started.kind = AgentEvent::Kind::ToolStarted;
+    started.call = call;
+    started.preview = prepared.preview;
+    Q_EMIT event(started);
+    m_runningCallId = call.id;
+    const ToolOutcome outcome = co_await tool->run(prepared);
+    if (!self)
+        co_return {};
+    m_runningCallId.clear();
+    if (outcome.execution)
+        saveExecution(call, prepared.preview, *outcome.execution);
+    co_return finished(note + outcome.modelText, outcome.execution, outcome.chart, outcome.sources, outcome.userNote);
+}
+
+QCoro::Task<std::optional<AgentLoop::Decision>> AgentLoop::waitForDecision(QString callId)
+{
+    QPointer<AgentLoop> self(this);
+    // The user may take their time; the wait wakes at every decision and every minute.
+    while (!m_decisions.contains(callId)) {
+        if (m_cancelled)
+            co_return std::nullopt;
+        co_await qCoro(this, &AgentLoop::decisionMade, 60s);
+        if (!self)
+            co_return std::nullopt;
+    }
+    if (m_cancelled)
+        co_return std::nullopt;
+    co_return m_decisions.take(callId);
+}
+
+} // namespace Sandpiper

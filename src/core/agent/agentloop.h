@@ -1,0 +1,102 @@
+#pragma once
+
+#include "agent/agentconfig.h"
+#include "agent/agentevent.h"
+#include "tools/toolregistry.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+
+#include <QCoroTask>
+
+namespace Sandpiper {
+
+class ChatClient;
+class ConversationStore;
+class SandboxSession;
+class StreamingWriter;
+
+// The tool-calling loop of one conversation: sends the history with the tool declarations,
+// streams the answer, runs the calls the model asks for (after approval where the policy
+// says so), feeds the results back, and repeats up to the round limit.
+//
+// Lives on the agent's worker thread; front ends talk to it through AgentThread. Every
+// command is a slot; everything it has to say is an AgentEvent.
+class AgentLoop : public QObject
+{
+    Q_OBJECT
+
+public:
+    // With a STORE, every message and execution of conversation CONVERSATIONID is saved as it
+    // happens (answers while they stream); without one the conversation lives in memory.
+    explicit AgentLoop(AgentConfig config, ConversationStore *store = nullptr, qint64 conversationId = 0,
+                       QObject *parent = nullptr);
+    ~AgentLoop() override;
+
+    const QList<ChatMessage> &history() const { return m_history; }
+    void setHistory(QList<ChatMessage> history);
+    bool isBusy() const { return m_busy; }
+    SandboxSession *sandbox() const;
+
+public Q_SLOTS:
+    void send(const QString &text);
+    void approve(const QString &callId);
+    // Runs the call with ARGUMENTS (JSON text, e.g. {"code": "..."}) instead of the model's.
+    void approveEdited(const QString &callId, const QString &arguments);
+    void deny(const QString &callId, const QString &reason);
+    // Approves the call and every later call of the same tool in this conversation.
+    void alwaysAllow(const QString &callId);
+    void cancel();
+    // Runs the user's own code (from the inspector) in the same sandbox; the model sees it,
+    // and its result, in the next turn.
+    void runUserCode(const QString &code);
+    void restartSandbox();
+    void setModel(const QString &model);
+    void setSandboxNetwork(bool enabled);
+    // The conversation was changed from outside (an edit dropped later turns).
+    void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
+
+Q_SIGNALS:
+    void event(const Sandpiper::AgentEvent &event);
+    // Internal: wakes the approval wait.
+    void decisionMade();
+
+private:
+    struct Decision {
+        enum class Kind { Approve, Deny } kind = Kind::Approve;
+        QString reason;
+        std::optional<QString> editedArguments;
+    };
+
+    QCoro::Task<> runTurn(QString text);
+    QCoro::Task<> runUserCodeTask(QString code);
+    QCoro::Task<ChatMessage> runToolCall(ToolCall call);
+    QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
+    ApprovalPolicy policyFor(const Tool &tool) const;
+    QList<ChatMessage> requestMessages() const;
+    void addMessage(ChatMessage message);
+    void save(ChatMessage &message);
+    void saveExecution(const ToolCall &call, const QString &code, const ExecutionResult &result);
+    void reportStoreError(const QString &message);
+    void emitEvent(AgentEvent::Kind kind, QString text = {});
+    ChatMessage toolMessage(const ToolCall &call, const QString &content) const;
+
+    AgentConfig m_config;
+    ConversationStore *m_store;
+    qint64 m_conversationId;
+    ChatClient *m_client;
+    QPointer<StreamingWriter> m_writer; // the answer streaming in, when there is a store
+    QPointer<SandboxSession> m_sandbox;
+    ToolRegistry m_tools;
+    QList<ChatMessage> m_history;
+    QHash<QString, Decision> m_decisions;
+    QSet<QString> m_alwaysAllowed;
+    QString m_runningCallId;
+    int m_userRuns = 0;
+    bool m_busy = false;
+    bool m_cancelled = false;
+    bool m_storeErrorShown = false;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,68 @@
+#include "llm/apikeystore.h"
+
+#include "logging.h"
+
+#include <QCoroSignal>
+
+#include <qt6keychain/keychain.h>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+namespace {
+
+const QString keychainService = QStringLiteral("sandpiper");
+
+QString keychainKey(const QString &providerId)
+{
+    return QStringLiteral("provider/%1/api-key").arg(providerId);
+}
+
+} // namespace
+
+QCoro::Task<ApiKeyStore::Lookup> ApiKeyStore::read(QString providerId, QString variable)
+{
+    Lookup lookup;
+    // Tests and scripts name the key's variable; they never wait for a keychain.
+    if (!variable.isEmpty() && qEnvironmentVariableIsSet(qPrintable(variable))) {
+        lookup.key = qEnvironmentVariable(qPrintable(variable));
+        lookup.source = QStringLiteral("environment:") + variable;
+        co_return lookup;
+    }
+    auto *job = new QKeychain::ReadPasswordJob(keychainService);
+    job->setAutoDelete(false);
+    job->setKey(keychainKey(providerId));
+    job->start();
+    if (!co_await qCoro(job, &QKeychain::Job::finished, 5s)) {
+        job->setAutoDelete(true); // it cleans up after itself if it ever answers
+        qCInfo(lcAgent) << "the keychain did not answer";
+        co_return lookup;
+    }
+    if (job->error() == QKeychain::NoError) {
+        lookup.key = job->textData();
+        lookup.source = QStringLiteral("keychain");
+    } else if (job->error() != QKeychain::EntryNotFound) {
+        qCInfo(lcAgent) << "no keychain:" << job->errorString();
+    }
+    job->deleteLater();
+    co_return lookup;
+}
+
+QCoro::Task<QString> ApiKeyStore::write(QString providerId, QString key)
+{
+    auto *job = new QKeychain::WritePasswordJob(keychainService);
+    job->setAutoDelete(false);
+    job->setKey(keychainKey(providerId));
+    job->setTextData(key);
+    job->start();
+    if (!co_await qCoro(job, &QKeychain::Job::finished, 5s)) {
+        job->setAutoDelete(true);
+        co_return QStringLiteral("the keychain did not answer");
+    }
+    const QString error = job->error() == QKeychain::NoError ? QString() : job->errorString();
+    job->deleteLater();
+    co_return error;
+}
+
+} // namespace Sandpiper

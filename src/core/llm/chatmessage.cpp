@@ -1,0 +1,100 @@
+#include "llm/chatmessage.h"
+
+#include <QJsonArray>
+
+namespace Sandpiper {
+
+namespace {
+
+constexpr std::pair<ChatMessage::Role, QLatin1StringView> roleNames[] = {
+    {ChatMessage::Role::System, QLatin1StringView("system")},
+    {ChatMessage::Role::User, QLatin1StringView("user")},
+    {ChatMessage::Role::Assistant, QLatin1StringView("assistant")},
+    {ChatMessage::Role::Tool, QLatin1StringView("tool")},
+};
+
+constexpr std::pair<ChatMessage::Status, QLatin1StringView> statusNames[] = {
+    {ChatMessage::Status::Complete, QLatin1StringView("complete")},
+    {ChatMessage::Status::Streaming, QLatin1StringView("streaming")},
+    {ChatMessage::Status::Cancelled, QLatin1StringView("cancelled")},
+    {ChatMessage::Status::Error, QLatin1StringView("error")},
+    {ChatMessage::Status::Interrupted, QLatin1StringView("interrupted")},
+};
+
+} // namespace
+
+QString ChatMessage::roleName(Role role)
+{
+    for (const auto &[value, name] : roleNames) {
+        if (value == role)
+            return name;
+    }
+    return {};
+}
+
+ChatMessage::Role ChatMessage::roleFromName(QStringView name)
+{
+    for (const auto &[value, text] : roleNames) {
+        if (name == text)
+            return value;
+    }
+    return Role::User;
+}
+
+QString ChatMessage::statusName(Status status)
+{
+    for (const auto &[value, name] : statusNames) {
+        if (value == status)
+            return name;
+    }
+    return {};
+}
+
+ChatMessage::Status ChatMessage::statusFromName(QStringView name)
+{
+    for (const auto &[value, text] : statusNames) {
+        if (name == text)
+            return value;
+    }
+    return Status::Complete;
+}
+
+QJsonObject ChatMessage::toOpenAi() const
+{
+    QJsonObject object{{QStringLiteral("role"), roleName(role)}};
+    // Strict servers want content present; an assistant turn with only tool calls sends null.
+    object.insert(QStringLiteral("content"), role == Role::Assistant && content.isEmpty() && !toolCalls.isEmpty()
+                                                 ? QJsonValue()
+                                                 : QJsonValue(content));
+    if (!toolCalls.isEmpty()) {
+        QJsonArray calls;
+        for (const ToolCall &call : toolCalls) {
+            calls.append(
+                QJsonObject{{QStringLiteral("id"), call.id},
+                            {QStringLiteral("type"), QStringLiteral("function")},
+                            {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), call.name},
+                                                                     {QStringLiteral("arguments"), call.arguments}}}});
+        }
+        object.insert(QStringLiteral("tool_calls"), calls);
+    }
+    if (role == Role::Tool)
+        object.insert(QStringLiteral("tool_call_id"), toolCallId);
+    return object;
+}
+
+ChatMessage ChatMessage::fromOpenAi(const QJsonObject &object)
+{
+    ChatMessage message;
+    message.role = roleFromName(object.value(QLatin1String("role")).toString());
+    message.content = object.value(QLatin1String("content")).toString();
+    message.toolCallId = object.value(QLatin1String("tool_call_id")).toString();
+    for (const QJsonValue &value : object.value(QLatin1String("tool_calls")).toArray()) {
+        const QJsonObject function = value[QLatin1String("function")].toObject();
+        message.toolCalls.append({value[QLatin1String("id")].toString(),
+                                  function.value(QLatin1String("name")).toString(),
+                                  function.value(QLatin1String("arguments")).toString()});
+    }
+    return message;
+}
+
+} // namespace Sandpiper

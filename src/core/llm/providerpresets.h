@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Sandpiper {
+
+struct ProviderPreset {
+    QString id;
+    QString name;
+    QString baseUrl;
+    QString apiKeyVariable; // the environment variable that may hold the key
+    QString defaultModel;
+    bool needsKey = true;
+};
+
+const QList<ProviderPreset> &providerPresets();
+std::optional<ProviderPreset> findProviderPreset(const QString &id);
+
+// Accepts what people paste: no scheme, a trailing slash, the full /chat/completions path.
+// Returns the base URL up to /v1, or an empty string with ERROR set.
+QString normalizeBaseUrl(const QString &input, QString *error = nullptr);
+
+} // namespace Sandpiper

@@ -1,0 +1,303 @@
+#include "settings/settings.h"
+
+#include "llm/providerpresets.h"
+
+#include <sandpiper/buildinfo.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+namespace {
+
+// Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines).
+const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env)$"));
+
+// The layout of the settings file; a file with a higher number comes from a newer Sandpiper.
+constexpr int fileVersion = 1;
+const QString versionKey = QStringLiteral("meta/version");
+
+} // namespace
+
+Settings::Settings(QString profileDirectory)
+    : m_profile(std::move(profileDirectory))
+{
+    if (m_profile.isEmpty()) {
+        m_settings = std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope,
+                                                 QStringLiteral("sandpiper"), QStringLiteral("sandpiper"));
+    } else {
+        QDir().mkpath(m_profile);
+        m_settings = std::make_unique<QSettings>(m_profile + QStringLiteral("/sandpiper.conf"), QSettings::IniFormat);
+    }
+    QFile file(m_settings->fileName());
+    if (!file.exists())
+        return;
+    // QSettings reads almost anything as INI; NUL bytes or a non-empty file without a single
+    // key mean it is not ours (a crash mid-write, another program's file).
+    const QByteArray bytes = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    const bool corrupt = m_settings->status() != QSettings::NoError || bytes.contains('\0') ||
+                         (!bytes.trimmed().isEmpty() && m_settings->allKeys().isEmpty());
+    const int version = m_settings->value(versionKey, fileVersion).toInt();
+    if (corrupt) {
+        m_warning = QCoreApplication::translate("Sandpiper::Settings",
+                                                "The settings file %1 could not be read. Sandpiper uses the defaults "
+                                                "and leaves the file as it is; changes last until you quit.")
+                        .arg(QDir::toNativeSeparators(m_settings->fileName()));
+    } else if (version > fileVersion) {
+        m_warning = QCoreApplication::translate("Sandpiper::Settings",
+                                                "The settings file %1 was written by a newer version of Sandpiper. "
+                                                "This version uses the defaults and leaves the file as it is; changes "
+                                                "last until you quit.")
+                        .arg(QDir::toNativeSeparators(m_settings->fileName()));
+    }
+    m_fileSetAside = !m_warning.isEmpty();
+}
+
+Settings::~Settings() = default;
+
+const QList<Settings::Spec> &Settings::specs()
+{
+    static const WebConfig web; // the defaults
+    const auto seconds = [](std::chrono::milliseconds duration) {
+        return int(std::chrono::duration_cast<std::chrono::seconds>(duration).count());
+    };
+    static const QList<Spec> specs = {
+        {QStringLiteral("provider"), Type::String, QStringLiteral("openai")},
+        {QStringLiteral("appearance/theme"), Type::String, QStringLiteral("system")},
+        {QStringLiteral("appearance/chat_font_size"), Type::Integer, 0},
+        {QStringLiteral("appearance/language"), Type::String, QStringLiteral("system")}, // system, en, zh_CN
+        {QStringLiteral("agent/max_tool_rounds"), Type::Integer, 20},
+        {QStringLiteral("agent/system_prompt"), Type::String, QString()},
+        {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
+        {QStringLiteral("sandbox/enabled"), Type::Boolean, true},
+        {QStringLiteral("sandbox/image"), Type::String, QLatin1String(BuildInfo::defaultSandboxImage)},
+        {QStringLiteral("sandbox/memory"), Type::String, QStringLiteral("2g")},
+        {QStringLiteral("sandbox/cpus"), Type::Number, 2.0},
+        {QStringLiteral("sandbox/pids_limit"), Type::Integer, 256},
+        {QStringLiteral("sandbox/timeout_seconds"), Type::Integer, 60},
+        {QStringLiteral("sandbox/network"), Type::Boolean, false},
+        {QStringLiteral("sandbox/idle_stop_minutes"), Type::Integer, 15},
+        {QStringLiteral("sandbox/prewarm"), Type::Boolean, true},
+        {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
+        {QStringLiteral("network/idle_timeout_seconds"), Type::Integer, 180},
+        {QStringLiteral("network/max_retries"), Type::Integer, 3},
+        {QStringLiteral("charts/enabled"), Type::Boolean, true},
+        {QStringLiteral("charts/max_series"), Type::Integer, 12},
+        {QStringLiteral("charts/max_points"), Type::Integer, 5000},
+        {QStringLiteral("web/enabled"), Type::Boolean, true},
+        {QStringLiteral("approval/search_web"), Type::String, QStringLiteral("auto")},
+        {QStringLiteral("approval/fetch_url"), Type::String, QStringLiteral("auto")},
+        {QStringLiteral("approval/create_chart"), Type::String, QStringLiteral("auto")},
+        {QStringLiteral("search/backend"), Type::String, web.searchBackend}, // duckduckgo, searxng, brave, tavily
+        {QStringLiteral("search/max_results"), Type::Integer, web.maxResults},
+        {QStringLiteral("search/timeout_seconds"), Type::Integer, seconds(web.searchTimeout)},
+        {QStringLiteral("search/searxng_url"), Type::String, web.searxngUrl},
+        {QStringLiteral("search/duckduckgo_url"), Type::String, web.duckDuckGoUrl},
+        {QStringLiteral("search/brave_url"), Type::String, web.braveUrl},
+        {QStringLiteral("search/tavily_url"), Type::String, web.tavilyUrl},
+        {QStringLiteral("fetch/max_bytes"), Type::Integer, int(web.maxBytes)},
+        {QStringLiteral("fetch/max_chars"), Type::Integer, web.maxChars},
+        {QStringLiteral("fetch/timeout_seconds"), Type::Integer, seconds(web.fetchTimeout)},
+        {QStringLiteral("fetch/connect_timeout_seconds"), Type::Integer, seconds(web.connectTimeout)},
+        {QStringLiteral("network/allow_local"), Type::Boolean, web.allowLocal},
+    };
+    return specs;
+}
+
+std::optional<Settings::Spec> Settings::specFor(const QString &key) const
+{
+    for (const Spec &spec : specs()) {
+        if (spec.key == key)
+            return spec;
+    }
+    if (providerKey.match(key).hasMatch())
+        return Spec{key, Type::String, QString()};
+    return std::nullopt;
+}
+
+QVariant Settings::value(const QString &key) const
+{
+    if (const auto override = m_overrides.find(key); override != m_overrides.end())
+        return *override;
+    const auto spec = specFor(key);
+    const QVariant fallback = spec ? spec->defaultValue : QVariant();
+    if (m_fileSetAside)
+        return m_unsaved.value(key, fallback);
+    return m_settings->value(key, fallback);
+}
+
+void Settings::setValue(const QString &key, const QVariant &value)
+{
+    if (m_fileSetAside) {
+        m_unsaved.insert(key, value);
+        return;
+    }
+    m_settings->setValue(versionKey, fileVersion);
+    m_settings->setValue(key, value);
+}
+
+bool Settings::addOverride(const QString &assignment, QString *error)
+{
+    const qsizetype equals = assignment.indexOf(QLatin1Char('='));
+    const QString key = assignment.left(equals).trimmed();
+    const auto spec = equals > 0 ? specFor(key) : std::nullopt;
+    if (!spec) {
+        *error = equals <= 0 ? QStringLiteral("--set expects KEY=VALUE, got \"%1\"").arg(assignment)
+                             : QStringLiteral("unknown setting \"%1\"").arg(key);
+        return false;
+    }
+    const QString text = assignment.mid(equals + 1);
+    bool ok = true;
+    QVariant parsed;
+    switch (spec->type) {
+    case Type::String:
+        parsed = text;
+        break;
+    case Type::Integer:
+        parsed = text.toInt(&ok);
+        break;
+    case Type::Number:
+        parsed = text.toDouble(&ok);
+        break;
+    case Type::Boolean: {
+        const QString lower = text.toLower();
+        ok = QStringList{QStringLiteral("true"), QStringLiteral("false"), QStringLiteral("1"),
+                         QStringLiteral("0"),    QStringLiteral("on"),    QStringLiteral("off")}
+                 .contains(lower);
+        parsed = lower == QLatin1String("true") || lower == QLatin1String("1") || lower == QLatin1String("on");
+        break;
+    }
+    }
+    if (!ok) {
+        *error = QStringLiteral("the setting \"%1\" needs a %2, got \"%3\"")
+                     .arg(key, spec->type == Type::Boolean ? QStringLiteral("true or false") : QStringLiteral("number"),
+                          text);
+        return false;
+    }
+    m_overrides.insert(key, parsed);
+    return true;
+}
+
+QString Settings::configFile() const
+{
+    return m_settings->fileName();
+}
+
+QString Settings::dataDirectory() const
+{
+    if (!m_profile.isEmpty())
+        return m_profile + QStringLiteral("/data");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/sandpiper");
+}
+
+QString Settings::apiKeyVariable() const
+{
+    const QString id = string(QStringLiteral("provider"));
+    const QString configured = string(QStringLiteral("providers/%1/api_key_env").arg(id));
+    if (!configured.isEmpty())
+        return configured;
+    const auto preset = findProviderPreset(id);
+    return preset ? preset->apiKeyVariable : QStringLiteral("SANDPIPER_API_KEY");
+}
+
+ProviderConfig Settings::provider() const
+{
+    ProviderConfig config;
+    config.id = string(QStringLiteral("provider"));
+    const auto preset = findProviderPreset(config.id);
+    const QString prefix = QStringLiteral("providers/%1/").arg(config.id);
+    config.baseUrl = string(prefix + QStringLiteral("base_url"));
+    if (config.baseUrl.isEmpty() && preset)
+        config.baseUrl = preset->baseUrl;
+    config.baseUrl = normalizeBaseUrl(config.baseUrl);
+    config.model = string(prefix + QStringLiteral("model"));
+    if (config.model.isEmpty() && preset)
+        config.model = preset->defaultModel;
+    const QStringList headerLines =
+        string(prefix + QStringLiteral("headers")).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : headerLines) {
+        const qsizetype colon = line.indexOf(QLatin1Char(':'));
+        if (colon > 0)
+            config.extraHeaders.append({line.left(colon).trimmed().toUtf8(), line.mid(colon + 1).trimmed().toUtf8()});
+    }
+    config.connectTimeout = std::chrono::seconds(integer(QStringLiteral("network/connect_timeout_seconds")));
+    config.idleTimeout = std::chrono::seconds(integer(QStringLiteral("network/idle_timeout_seconds")));
+    config.maxRetries = integer(QStringLiteral("network/max_retries"));
+    return config;
+}
+
+SandboxConfig Settings::sandbox(const QString &conversationId, const QString &conversationFolder) const
+{
+    SandboxConfig config;
+    config.image = string(QStringLiteral("sandbox/image"));
+    config.conversationId = conversationId;
+    config.dataDirectory = conversationFolder;
+    config.memory = string(QStringLiteral("sandbox/memory"));
+    config.cpus = value(QStringLiteral("sandbox/cpus")).toDouble();
+    config.pidsLimit = integer(QStringLiteral("sandbox/pids_limit"));
+    config.network = boolean(QStringLiteral("sandbox/network"));
+    config.executionTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("sandbox/timeout_seconds"))));
+    config.idleStop = std::chrono::minutes(std::max(1, integer(QStringLiteral("sandbox/idle_stop_minutes"))));
+    return config;
+}
+
+QString Settings::defaultSystemPrompt() const
+{
+    QFile file(QStringLiteral(":/resources/system-prompt.md"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).trimmed() : QString();
+}
+
+AgentConfig Settings::agent() const
+{
+    AgentConfig config;
+    config.provider = provider();
+    config.systemPrompt = string(QStringLiteral("agent/system_prompt"));
+    if (config.systemPrompt.isEmpty())
+        config.systemPrompt = defaultSystemPrompt();
+    config.maxToolRounds = std::max(1, integer(QStringLiteral("agent/max_tool_rounds")));
+    const auto policy = approvalPolicyFromName(string(QStringLiteral("approval/execute_python_code")));
+    config.approval.insert(QStringLiteral("execute_python_code"), policy.value_or(ApprovalPolicy::Ask));
+    config.limits.streamChars = std::max(200, integer(QStringLiteral("agent/output_chars")));
+    config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
+    config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
+    config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));
+    config.chartLimits.maxSeries = std::max(1, integer(QStringLiteral("charts/max_series")));
+    config.chartLimits.maxPoints = std::max(1, integer(QStringLiteral("charts/max_points")));
+    config.webEnabled = boolean(QStringLiteral("web/enabled"));
+    config.web = web();
+    // The web tools only read public pages and a chart only draws, so they run without asking
+    // unless the user says so.
+    for (const QString &tool : {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
+        const auto webPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool));
+        config.approval.insert(tool, webPolicy.value_or(ApprovalPolicy::Auto));
+    }
+    return config;
+}
+
+WebConfig Settings::web() const
+{
+    WebConfig config;
+    config.searchBackend = string(QStringLiteral("search/backend")).trimmed().toLower();
+    config.maxResults = std::max(1, integer(QStringLiteral("search/max_results")));
+    config.searchTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("search/timeout_seconds"))));
+    config.searxngUrl = string(QStringLiteral("search/searxng_url")).trimmed();
+    config.duckDuckGoUrl = string(QStringLiteral("search/duckduckgo_url")).trimmed();
+    config.braveUrl = string(QStringLiteral("search/brave_url")).trimmed();
+    config.tavilyUrl = string(QStringLiteral("search/tavily_url")).trimmed();
+    config.allowLocal = boolean(QStringLiteral("network/allow_local"));
+    config.maxBytes = std::max<qint64>(1024, value(QStringLiteral("fetch/max_bytes")).toLongLong());
+    config.maxChars = std::max(500, integer(QStringLiteral("fetch/max_chars")));
+    config.fetchTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("fetch/timeout_seconds"))));
+    config.connectTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("fetch/connect_timeout_seconds"))));
+    return config;
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "agent/agentconfig.h"
+
+#include <QHash>
+#include <QVariant>
+
+#include <memory>
+
+class QSettings;
+
+namespace Sandpiper {
+
+// The user's settings (QSettings, an INI file), with defaults for every known key and
+// overrides for this run only (`--set KEY=VALUE`), which are never written back. A profile
+// folder (`--profile DIR`) keeps settings and data apart from the user's own.
+// Secrets are not settings: API keys go to the keychain (ApiKeyStore).
+class Settings
+{
+public:
+    enum class Type { String, Integer, Boolean, Number };
+    struct Spec {
+        QString key;
+        Type type;
+        QVariant defaultValue;
+    };
+
+    explicit Settings(QString profileDirectory = {});
+    ~Settings();
+
+    static const QList<Spec> &specs();
+
+    QVariant value(const QString &key) const;
+    QString string(const QString &key) const { return value(key).toString(); }
+    int integer(const QString &key) const { return value(key).toInt(); }
+    bool boolean(const QString &key) const { return value(key).toBool(); }
+    void setValue(const QString &key, const QVariant &value);
+
+    // "KEY=VALUE" for this run. False, with ERROR saying why, for an unknown key or a value
+    // of the wrong type.
+    bool addOverride(const QString &assignment, QString *error);
+
+    QString configFile() const;
+    // Why the settings file was set aside (corrupt, or written by a newer Sandpiper), empty when
+    // it was read. The file is then left untouched and changes last for this run only.
+    QString warning() const { return m_warning; }
+    // Where the database and the conversation folders live.
+    QString dataDirectory() const;
+
+    // The selected provider with its URL, model and headers (the API key is read separately).
+    ProviderConfig provider() const;
+    QString apiKeyVariable() const;
+    SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
+    WebConfig web() const;
+    AgentConfig agent() const;
+    QString defaultSystemPrompt() const;
+
+private:
+    std::optional<Spec> specFor(const QString &key) const;
+
+    QString m_profile;
+    std::unique_ptr<QSettings> m_settings;
+    QHash<QString, QVariant> m_overrides;
+    QString m_warning;
+    // Set when the file was set aside: changes are kept here instead, for this run only.
+    bool m_fileSetAside = false;
+    QHash<QString, QVariant> m_unsaved;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,358 @@
+#include "storage/conversationexport.h"
+
+#include "charts/chartspec.h"
+#include "tools/charttool.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace Sandpiper::ConversationExport {
+
+namespace {
+
+QJsonValue isoTime(const QDateTime &time)
+{
+    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
+}
+
+QString displayTime(const QDateTime &time)
+{
+    return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+// A fence longer than any run of backticks inside TEXT, so no content can close it early.
+QString fenced(const QString &text, QLatin1StringView language)
+{
+    qsizetype longest = 0;
+    qsizetype run = 0;
+    for (const QChar c : text) {
+        run = c == QLatin1Char('`') ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const QString fence(std::max<qsizetype>(3, longest + 1), QLatin1Char('`'));
+    QString body = text;
+    if (!body.endsWith(QLatin1Char('\n')))
+        body += QLatin1Char('\n');
+    return fence + language + QLatin1Char('\n') + body + fence + QLatin1String("\n\n");
+}
+
+// A path the sandbox reported, if it stays inside the conversation's folder: figure names come
+// from code the model wrote, and an export must not copy arbitrary files of the host.
+std::optional<QString> safeRelativePath(const QString &path)
+{
+    const QString clean = QDir::cleanPath(path);
+    if (clean.isEmpty() || QDir::isAbsolutePath(clean) || clean == QLatin1String("..") ||
+        clean.startsWith(QLatin1String("../")))
+        return std::nullopt;
+    return clean;
+}
+
+class MarkdownWriter
+{
+public:
+    MarkdownWriter(const ConversationSnapshot &snapshot, const QString &conversationFolder, const QString &filePath,
+                   const MarkdownOptions &options)
+        : m_snapshot(snapshot)
+        , m_options(options)
+        , m_conversationFolder(conversationFolder)
+        , m_filesFolderName(QFileInfo(filePath).completeBaseName() + QLatin1String("_files"))
+        , m_filesFolder(QFileInfo(filePath).dir().filePath(m_filesFolderName))
+    {
+        for (const StoredExecution &execution : snapshot.executions) {
+            if (!execution.toolCallId.isEmpty())
+                m_executionsByCall.insert(execution.toolCallId, &execution);
+        }
+    }
+
+    QString write()
+    {
+        const Conversation &conversation = m_snapshot.conversation;
+        m_text += QLatin1String("# ") +
+                  (conversation.title.isEmpty() ? QStringLiteral("Untitled conversation") : conversation.title) +
+                  QLatin1String("\n\n");
+        QStringList about;
+        if (!conversation.model.isEmpty())
+            about << conversation.model;
+        if (!conversation.provider.isEmpty())
+            about << conversation.provider;
+        if (conversation.created.isValid())
+            about << displayTime(conversation.created);
+        if (!about.isEmpty())
+            m_text += QLatin1Char('*') + about.join(QLatin1String(" · ")) + QLatin1String("*\n\n");
+
+        // Code the user ran from the inspector has no tool call; it goes where it happened.
+        QList<const StoredExecution *> userRuns;
+        for (const StoredExecution &execution : m_snapshot.executions) {
+            if (execution.toolCallId.isEmpty())
+                userRuns << &execution;
+        }
+        auto nextUserRun = userRuns.cbegin();
+        for (const ChatMessage &message : m_snapshot.messages) {
+            for (; nextUserRun != userRuns.cend() && (*nextUserRun)->created < message.created; ++nextUserRun)
+                writeUserRun(**nextUserRun);
+            writeMessage(message);
+        }
+        for (; nextUserRun != userRuns.cend(); ++nextUserRun)
+            writeUserRun(**nextUserRun);
+        return m_text;
+    }
+
+    const QString &error() const { return m_error; }
+
+private:
+    void writeMessage(const ChatMessage &message)
+    {
+        switch (message.role) {
+        case ChatMessage::Role::System:
+            m_text += QLatin1String("## System\n\n") + message.content + QLatin1String("\n\n");
+            break;
+        case ChatMessage::Role::User:
+            m_text += QLatin1String("## You\n\n") + message.content + QLatin1String("\n\n");
+            break;
+        case ChatMessage::Role::Assistant:
+            writeAssistant(message);
+            break;
+        case ChatMessage::Role::Tool:
+            // A run of code shows as the execution under its call; other tools show their answer.
+            if (!m_executionsByCall.contains(message.toolCallId)) {
+                m_text += QLatin1String("**Result") +
+                          (message.toolName.isEmpty() ? QString() : QLatin1String(" of ") + message.toolName) +
+                          QLatin1String(":**\n\n") + fenced(message.content, QLatin1StringView("text"));
+            }
+            break;
+        }
+        writeStatus(message);
+    }
+
+    void writeAssistant(const ChatMessage &message)
+    {
+        m_text += QLatin1String("## Assistant\n\n");
+        if (!message.reasoning.isEmpty()) {
+            m_text += QLatin1String("<details><summary>Reasoning</summary>\n\n") + message.reasoning +
+                      QLatin1String("\n\n</details>\n\n");
+        }
+        if (!message.content.isEmpty())
+            m_text += message.content + QLatin1String("\n\n");
+        for (const ToolCall &call : message.toolCalls) {
+            if (const StoredExecution *execution = m_executionsByCall.value(call.id)) {
+                writeExecution(*execution);
+            } else if (call.name != ChartTool::toolName() || !writeChart(call)) {
+                m_text += QLatin1String("**Called ") + call.name + QLatin1String(":**\n\n") +
+                          fenced(call.arguments, QLatin1StringView("json"));
+            }
+        }
+    }
+
+    // False for a call that drew no chart; it is then shown as it was made.
+    bool writeChart(const ToolCall &call)
+    {
+        const auto spec = ChartSpec::fromToolArguments(call.arguments);
+        if (!spec)
+            return false;
+        QString title = spec->title.isEmpty() ? QStringLiteral("Chart") : spec->title;
+        if (m_options.renderChart) {
+            const QString relative = QStringLiteral("charts/chart-%1.png").arg(++m_charts);
+            const QString target = QDir(m_filesFolder).filePath(relative);
+            if (QDir().mkpath(QFileInfo(target).path()) && m_options.renderChart(spec->toJson(), target)) {
+                title.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
+                const QString link =
+                    QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + relative, "/"));
+                m_text += QLatin1String("![") + title + QLatin1String("](") + link + QLatin1String(")\n\n");
+                return true;
+            }
+        }
+        m_text += QLatin1String("**Chart:** ") + title + QLatin1String("\n\n") +
+                  fenced(QString::fromUtf8(QJsonDocument(spec->toJson()).toJson(QJsonDocument::Indented)),
+                         QLatin1StringView("json"));
+        return true;
+    }
+
+    void writeStatus(const ChatMessage &message)
+    {
+        switch (message.status) {
+        case ChatMessage::Status::Complete:
+        case ChatMessage::Status::Streaming:
+            break;
+        case ChatMessage::Status::Cancelled:
+            m_text += QLatin1String("*Stopped by the user.*\n\n");
+            break;
+        case ChatMessage::Status::Interrupted:
+            m_text += QLatin1String("*Interrupted: Sandpiper stopped while this was being written.*\n\n");
+            break;
+        case ChatMessage::Status::Error:
+            m_text += QLatin1String("*Error: ") + message.error + QLatin1String("*\n\n");
+            break;
+        }
+    }
+
+    void writeUserRun(const StoredExecution &execution)
+    {
+        m_text += QLatin1String("## You ran code\n\n");
+        writeExecution(execution);
+    }
+
+    void writeExecution(const StoredExecution &execution)
+    {
+        const ExecutionResult &result = execution.result;
+        m_text += fenced(execution.code, QLatin1StringView("python"));
+        if (!result.standardOutput.isEmpty())
+            m_text += QLatin1String("Output:\n\n") + fenced(result.standardOutput, QLatin1StringView("text"));
+        if (!result.standardError.isEmpty())
+            m_text += QLatin1String("Standard error:\n\n") + fenced(result.standardError, QLatin1StringView("text"));
+        if (!result.value.isEmpty())
+            m_text += QLatin1String("Result:\n\n") + fenced(result.value, QLatin1StringView("text"));
+        if (!result.traceback.isEmpty()) {
+            m_text += QLatin1String("Error:\n\n") + fenced(result.traceback, QLatin1StringView("text"));
+        } else if (!result.errorType.isEmpty() || !result.errorMessage.isEmpty()) {
+            m_text += QLatin1String("Error: ") + result.errorType +
+                      (result.errorType.isEmpty() || result.errorMessage.isEmpty() ? QString() : QStringLiteral(": ")) +
+                      result.errorMessage + QLatin1String("\n\n");
+        }
+        for (const QString &figure : result.figures)
+            writeFigure(figure);
+    }
+
+    void writeFigure(const QString &figure)
+    {
+        const auto relative = safeRelativePath(figure);
+        const QString source = relative ? QDir(m_conversationFolder).filePath(*relative) : QString();
+        // A symbolic link made inside the sandbox would point at the host's files here.
+        const QString folder = QFileInfo(m_conversationFolder).canonicalFilePath() + QLatin1Char('/');
+        if (!relative || !QFileInfo(source).isFile() || !QFileInfo(source).canonicalFilePath().startsWith(folder)) {
+            m_text += QLatin1String("*(figure ") + figure + QLatin1String(" is missing)*\n\n");
+            return;
+        }
+        const QString target = QDir(m_filesFolder).filePath(*relative);
+        QFile::remove(target); // an earlier export of the same name
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target)) {
+            m_error = QStringLiteral("Could not export the conversation: the figure %1 cannot be copied to %2.")
+                          .arg(QDir::toNativeSeparators(source), QDir::toNativeSeparators(target));
+            return;
+        }
+        const QString link =
+            QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + *relative, "/"));
+        m_text += QLatin1String("![") + QFileInfo(*relative).completeBaseName() + QLatin1String("](") + link +
+                  QLatin1String(")\n\n");
+    }
+
+    const ConversationSnapshot &m_snapshot;
+    const MarkdownOptions &m_options;
+    const QString m_conversationFolder;
+    const QString m_filesFolderName;
+    const QString m_filesFolder;
+    QHash<QString, const StoredExecution *> m_executionsByCall;
+    QString m_text;
+    QString m_error;
+    int m_charts = 0;
+};
+
+StoreResult<void> save(const QString &filePath, const QByteArray &data)
+{
+    QSaveFile file(filePath);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        return StoreError{StoreError::Kind::WriteFailed,
+                          QStringLiteral("Could not export the conversation to %1: %2.")
+                              .arg(QDir::toNativeSeparators(filePath), file.errorString())};
+    }
+    return {};
+}
+
+QJsonObject messageToJson(const ChatMessage &message)
+{
+    QJsonObject object = message.toOpenAi();
+    QJsonObject extras{{QStringLiteral("status"), ChatMessage::statusName(message.status)},
+                       {QStringLiteral("created"), isoTime(message.created)},
+                       {QStringLiteral("updated"), isoTime(message.updated)}};
+    if (!message.reasoning.isEmpty())
+        extras.insert(QStringLiteral("reasoning"), message.reasoning);
+    if (!message.error.isEmpty())
+        extras.insert(QStringLiteral("error"), message.error);
+    if (!message.toolName.isEmpty())
+        extras.insert(QStringLiteral("tool_name"), message.toolName);
+    if (!message.usage.isEmpty()) {
+        extras.insert(QStringLiteral("usage"),
+                      QJsonObject{{QStringLiteral("prompt_tokens"), message.usage.promptTokens},
+                                  {QStringLiteral("completion_tokens"), message.usage.completionTokens},
+                                  {QStringLiteral("total_tokens"), message.usage.totalTokens}});
+    }
+    object.insert(QStringLiteral("sandpiper"), extras);
+    return object;
+}
+
+QJsonObject executionToJson(const StoredExecution &execution)
+{
+    const ExecutionResult &result = execution.result;
+    return {
+        {QStringLiteral("tool_call_id"),
+         execution.toolCallId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(execution.toolCallId)},
+        {QStringLiteral("origin"), StoredExecution::originName(execution.origin)},
+        {QStringLiteral("code"), execution.code},
+        {QStringLiteral("status"), ExecutionResult::statusName(result.status)},
+        {QStringLiteral("stdout"), result.standardOutput},
+        {QStringLiteral("stderr"), result.standardError},
+        {QStringLiteral("value"), result.value},
+        {QStringLiteral("error_type"), result.errorType},
+        {QStringLiteral("error_message"), result.errorMessage},
+        {QStringLiteral("traceback"), result.traceback},
+        {QStringLiteral("dropped_stdout_bytes"), result.droppedStdoutBytes},
+        {QStringLiteral("dropped_stderr_bytes"), result.droppedStderrBytes},
+        {QStringLiteral("duration_ms"), result.durationMs},
+        {QStringLiteral("timed_out"), result.timedOut},
+        {QStringLiteral("state_lost"), result.stateLost},
+        {QStringLiteral("state_reset"), result.stateReset},
+        {QStringLiteral("figures"), QJsonArray::fromStringList(result.figures)},
+        {QStringLiteral("html"), QJsonArray::fromStringList(result.html)},
+        {QStringLiteral("files"), QJsonArray::fromStringList(result.files)},
+        {QStringLiteral("created"), isoTime(execution.created)},
+    };
+}
+
+} // namespace
+
+StoreResult<void> writeMarkdown(const ConversationSnapshot &snapshot, const QString &conversationFolder,
+                                const QString &filePath, const MarkdownOptions &options)
+{
+    MarkdownWriter writer(snapshot, conversationFolder, filePath, options);
+    const QString text = writer.write();
+    if (!writer.error().isEmpty())
+        return StoreError{StoreError::Kind::WriteFailed, writer.error()};
+    return save(filePath, text.toUtf8());
+}
+
+QJsonObject toJson(const ConversationSnapshot &snapshot)
+{
+    const Conversation &conversation = snapshot.conversation;
+    QJsonArray messages;
+    for (const ChatMessage &message : snapshot.messages)
+        messages.append(messageToJson(message));
+    QJsonArray executions;
+    for (const StoredExecution &execution : snapshot.executions)
+        executions.append(executionToJson(execution));
+    return {
+        {QStringLiteral("format"), Format},
+        {QStringLiteral("version"), FormatVersion},
+        {QStringLiteral("title"), conversation.title},
+        {QStringLiteral("created"), isoTime(conversation.created)},
+        {QStringLiteral("updated"), isoTime(conversation.updated)},
+        {QStringLiteral("provider"), conversation.provider},
+        {QStringLiteral("model"), conversation.model},
+        {QStringLiteral("settings"), conversation.settings},
+        {QStringLiteral("messages"), messages},
+        {QStringLiteral("executions"), executions},
+    };
+}
+
+StoreResult<void> writeJson(const ConversationSnapshot &snapshot, const QString &filePath)
+{
+    return save(filePath, QJsonDocument(toJson(snapshot)).toJson(QJsonDocument::Indented));
+}
+
+} // namespace Sandpiper::ConversationExport

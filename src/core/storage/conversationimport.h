@@ -1,0 +1,23 @@
+#pragma once
+
+#include "storage/conversationsnapshot.h"
+#include "storage/storeresult.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace Sandpiper {
+class ConversationStore;
+}
+
+namespace Sandpiper::ConversationImport {
+
+// Reads a JSON export (ConversationExport::toJson). A file that is not one, or whose history
+// a server would refuse (unknown roles, tool results without their call), is refused as a
+// whole, with an error that says where the problem is.
+StoreResult<ConversationSnapshot> parse(const QByteArray &json);
+
+// Parses FILEPATH and stores it as a new conversation, in one transaction: all or nothing.
+StoreResult<Conversation> importFile(ConversationStore &store, const QString &filePath);
+
+} // namespace Sandpiper::ConversationImport

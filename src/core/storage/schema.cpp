@@ -1,0 +1,129 @@
+#include "storage/schema.h"
+
+namespace Sandpiper::Schema {
+
+namespace {
+
+// Version 1: the tables. Times are milliseconds since the epoch (UTC); JSON columns hold arrays
+// or objects as text.
+QStringList tables()
+{
+    return {
+        QStringLiteral("CREATE TABLE conversations ("
+                       " id INTEGER PRIMARY KEY AUTOINCREMENT," // never reused: a folder is named after it
+                       " title TEXT NOT NULL DEFAULT '',"
+                       " created INTEGER NOT NULL,"
+                       " updated INTEGER NOT NULL,"
+                       " provider TEXT NOT NULL DEFAULT '',"
+                       " model TEXT NOT NULL DEFAULT '',"
+                       " settings TEXT NOT NULL DEFAULT '{}')"),
+        QStringLiteral("CREATE INDEX conversations_by_update ON conversations(updated)"),
+        QStringLiteral("CREATE TABLE messages ("
+                       " id INTEGER PRIMARY KEY,"
+                       " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " seq INTEGER NOT NULL,"
+                       " role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),"
+                       " content TEXT NOT NULL DEFAULT '',"
+                       " reasoning TEXT NOT NULL DEFAULT '',"
+                       " tool_calls TEXT,"
+                       " tool_call_id TEXT,"
+                       " tool_name TEXT,"
+                       " prompt_tokens INTEGER NOT NULL DEFAULT 0,"
+                       " completion_tokens INTEGER NOT NULL DEFAULT 0,"
+                       " total_tokens INTEGER NOT NULL DEFAULT 0,"
+                       " status TEXT NOT NULL DEFAULT 'complete'"
+                       "  CHECK (status IN ('complete', 'streaming', 'cancelled', 'error', 'interrupted')),"
+                       " error TEXT NOT NULL DEFAULT '',"
+                       " created INTEGER NOT NULL,"
+                       " updated INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX messages_in_order ON messages(conversation_id, seq)"),
+        // Startup looks for messages that were streaming when the app died.
+        QStringLiteral("CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming'"),
+        QStringLiteral("CREATE TABLE executions ("
+                       " id INTEGER PRIMARY KEY,"
+                       " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " tool_call_id TEXT,"
+                       " origin TEXT NOT NULL CHECK (origin IN ('model', 'user')),"
+                       " code TEXT NOT NULL,"
+                       " status TEXT NOT NULL,"
+                       " stdout TEXT NOT NULL DEFAULT '',"
+                       " stderr TEXT NOT NULL DEFAULT '',"
+                       " value TEXT NOT NULL DEFAULT '',"
+                       " error_type TEXT NOT NULL DEFAULT '',"
+                       " error_message TEXT NOT NULL DEFAULT '',"
+                       " traceback TEXT NOT NULL DEFAULT '',"
+                       " dropped_stdout_bytes INTEGER NOT NULL DEFAULT 0,"
+                       " dropped_stderr_bytes INTEGER NOT NULL DEFAULT 0,"
+                       " duration_ms INTEGER NOT NULL DEFAULT 0,"
+                       " timed_out INTEGER NOT NULL DEFAULT 0,"
+                       " state_lost INTEGER NOT NULL DEFAULT 0,"
+                       " state_reset INTEGER NOT NULL DEFAULT 0,"
+                       " figures TEXT NOT NULL DEFAULT '[]',"
+                       " html TEXT NOT NULL DEFAULT '[]',"
+                       " files TEXT NOT NULL DEFAULT '[]',"
+                       " created INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX executions_in_order ON executions(conversation_id, id)"),
+        QStringLiteral("CREATE TABLE attachments ("
+                       " id INTEGER PRIMARY KEY,"
+                       " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " file_name TEXT NOT NULL,"
+                       " size INTEGER NOT NULL,"
+                       " created INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX attachments_in_order ON attachments(conversation_id, id)"),
+    };
+}
+
+// Version 2: full-text search over what people wrote and read (user and assistant messages) and
+// the code that ran. External-content tables keep the text once; triggers keep the index in
+// step. Tool and system messages stay out: a tool result repeats an execution's output.
+QStringList fullTextSearch()
+{
+    const QString searchable = QStringLiteral("role IN ('user', 'assistant')");
+    return {
+        QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', "
+                       "content_rowid='id', tokenize='unicode61 remove_diacritics 2')"),
+        QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN new.%1 BEGIN"
+                       " INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END")
+            .arg(searchable),
+        QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.%1 BEGIN"
+                       " INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);"
+                       " END")
+            .arg(searchable),
+        // One trigger, so that the old text leaves the index before the new text enters it:
+        // SQLite does not promise an order between two triggers on the same event, and an
+        // external-content index whose row is added before it is removed is damaged.
+        QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, role ON messages BEGIN"
+                       " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                       " SELECT 'delete', old.id, old.content WHERE old.%1;"
+                       " INSERT INTO messages_fts(rowid, content) SELECT new.id, new.content WHERE new.%1; END")
+            .arg(searchable),
+        QStringLiteral("INSERT INTO messages_fts(rowid, content) SELECT id, content FROM messages WHERE %1")
+            .arg(searchable),
+        QStringLiteral("CREATE VIRTUAL TABLE executions_fts USING fts5(code, content='executions', "
+                       "content_rowid='id', tokenize='unicode61 remove_diacritics 2')"),
+        QStringLiteral("CREATE TRIGGER executions_fts_insert AFTER INSERT ON executions BEGIN"
+                       " INSERT INTO executions_fts(rowid, code) VALUES (new.id, new.code); END"),
+        QStringLiteral("CREATE TRIGGER executions_fts_delete AFTER DELETE ON executions BEGIN"
+                       " INSERT INTO executions_fts(executions_fts, rowid, code) VALUES ('delete', old.id, old.code);"
+                       " END"),
+        QStringLiteral("CREATE TRIGGER executions_fts_update AFTER UPDATE OF code ON executions BEGIN"
+                       " INSERT INTO executions_fts(executions_fts, rowid, code) VALUES ('delete', old.id, old.code);"
+                       " INSERT INTO executions_fts(rowid, code) VALUES (new.id, new.code); END"),
+        QStringLiteral("INSERT INTO executions_fts(executions_fts) VALUES ('rebuild')"),
+    };
+}
+
+} // namespace
+
+QStringList migrationTo(int version)
+{
+    switch (version) {
+    case 1:
+        return tables();
+    case 2:
+        return fullTextSearch();
+    }
+    return {};
+}
+
+} // namespace Sandpiper::Schema

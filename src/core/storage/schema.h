@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QStringList>
+
+namespace Sandpiper::Schema {
+
+// Stored in the file header (PRAGMA application_id), so the store tells its own database from
+// any other SQLite file that happens to sit at its path. "SNDP".
+inline constexpr int ApplicationId = 0x534e4450;
+
+// PRAGMA user_version of a database the store has fully migrated.
+inline constexpr int LatestVersion = 2;
+
+// The statements that take a database from VERSION - 1 to VERSION, one statement per entry
+// (Qt SQL runs one at a time). A released migration never changes: files in that version exist.
+QStringList migrationTo(int version);
+
+} // namespace Sandpiper::Schema

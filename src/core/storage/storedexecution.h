@@ -1,0 +1,36 @@
+#pragma once
+
+#include "sandbox/executionresult.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace Sandpiper {
+
+// One run of code in a conversation's sandbox, as the inspector shows it. A value type.
+struct StoredExecution {
+    enum class Origin {
+        Model, // the model called the tool; toolCallId names the call
+        User,  // the user ran (or re-ran) code from the inspector
+    };
+
+    qint64 id = 0; // row in the store; 0 until stored
+    qint64 conversationId = 0;
+    QString toolCallId; // empty for user runs
+    QString code;
+    Origin origin = Origin::Model;
+    ExecutionResult result;
+    QDateTime created;
+
+    static QString originName(Origin origin);
+    static std::optional<Origin> originFromName(QStringView name);
+    // ExecutionResult has no inverse of statusName; the store and imports need one.
+    static std::optional<ExecutionResult::Status> statusFromName(QStringView name);
+};
+
+} // namespace Sandpiper
+
+Q_DECLARE_METATYPE(Sandpiper::StoredExecution)

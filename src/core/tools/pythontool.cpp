@@ -1,0 +1,149 @@
+#include "tools/pythontool.h"
+
+#include "sandbox/sandboxsession.h"
+#include "tools/argumentrepair.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+namespace Sandpiper {
+
+QString keepHeadAndTail(const QString &text, int limit)
+{
+    if (text.size() <= limit)
+        return text;
+    const int head = limit / 2;
+    const int tail = limit - head;
+    return text.left(head) + QStringLiteral("\n[... %1 characters omitted ...]\n").arg(text.size() - head - tail) +
+           text.right(tail);
+}
+
+PythonTool::PythonTool(SandboxSession *session, ModelTextLimits limits)
+    : m_session(session)
+    , m_limits(limits)
+{}
+
+QString PythonTool::name() const
+{
+    return toolName();
+}
+
+QString PythonTool::description() const
+{
+    return QStringLiteral(
+        "Run Python 3 code in a persistent sandbox, like a Jupyter cell: variables, imports and functions persist "
+        "between calls; the value of the last expression is shown (no print() needed); matplotlib figures are shown "
+        "to the user automatically. numpy, pandas, matplotlib, scipy, sympy, seaborn and pillow are installed. Files "
+        "live in /mnt/data (the user's uploads are there). No network access unless the user enabled it.");
+}
+
+QJsonObject PythonTool::parameters() const
+{
+    return {{QStringLiteral("type"), QStringLiteral("object")},
+            {QStringLiteral("properties"),
+             QJsonObject{{QStringLiteral("code"),
+                          QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                      {QStringLiteral("description"), QStringLiteral("The Python code to run.")}}}}},
+            {QStringLiteral("required"), QJsonArray{QStringLiteral("code")}}};
+}
+
+PreparedCall PythonTool::prepare(const ToolCall &call) const
+{
+    PreparedCall prepared;
+    prepared.call = call;
+    const RepairedArgument code =
+        repairStringArgument(call.arguments, QStringLiteral("code"),
+                             {QStringLiteral("source"), QStringLiteral("python"), QStringLiteral("script"),
+                              QStringLiteral("python_code"), QStringLiteral("program")});
+    if (!code.ok()) {
+        prepared.error = code.error;
+        return prepared;
+    }
+    prepared.preview = code.value;
+    prepared.repaired = code.repaired;
+    prepared.arguments = {{QStringLiteral("code"), code.value}};
+    return prepared;
+}
+
+QCoro::Task<ToolOutcome> PythonTool::run(PreparedCall call)
+{
+    ToolOutcome outcome;
+    if (!m_session) {
+        outcome.modelText = QStringLiteral("Status: the sandbox is not available.");
+        co_return outcome;
+    }
+    const ExecutionResult result = co_await m_session->execute(call.arguments.value(QLatin1String("code")).toString());
+    outcome.success = result.status == ExecutionResult::Status::Ok;
+    outcome.modelText = reportForModel(result, m_limits);
+    outcome.execution = result;
+    co_return outcome;
+}
+
+void PythonTool::cancel()
+{
+    if (m_session)
+        m_session->interrupt();
+}
+
+QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTextLimits &limits)
+{
+    using Status = ExecutionResult::Status;
+    QStringList lines;
+    const QString seconds = QString::number(double(result.durationMs) / 1000.0, 'f', 2);
+    switch (result.status) {
+    case Status::Ok:
+        lines << QStringLiteral("Status: ok (%1 s)").arg(seconds);
+        break;
+    case Status::Error:
+        lines << QStringLiteral("Status: error (%1 s)").arg(seconds);
+        break;
+    case Status::Interrupted:
+        lines << (result.timedOut
+                      ? QStringLiteral("Status: interrupted: the time limit was reached (%1 s)").arg(seconds)
+                      : QStringLiteral("Status: interrupted: the user stopped it (%1 s)").arg(seconds));
+        break;
+    case Status::Crashed:
+        lines << QStringLiteral(
+                     "Status: crashed: %1 The next execution starts in a fresh kernel; variables and imports "
+                     "are gone.")
+                     .arg(result.errorMessage);
+        break;
+    case Status::Unavailable:
+        lines << QStringLiteral("Status: the sandbox is unavailable: %1").arg(result.errorMessage);
+        return lines.join(QLatin1Char('\n'));
+    }
+    if (result.stateReset)
+        lines << QStringLiteral("Note: this ran in a fresh kernel. %1").arg(result.errorMessage);
+    if (result.stateLost)
+        lines << QStringLiteral("Note: the sandbox was replaced; variables and imports from earlier are gone.");
+
+    auto addStream = [&](const QString &title, const QString &text, qint64 droppedBytes) {
+        if (text.isEmpty() && droppedBytes == 0)
+            return;
+        lines << title << keepHeadAndTail(text, limits.streamChars).trimmed();
+        if (droppedBytes > 0)
+            lines << QStringLiteral("[... %1 more bytes of output were not kept ...]").arg(droppedBytes);
+    };
+    addStream(QStringLiteral("stdout:"), result.standardOutput, result.droppedStdoutBytes);
+    addStream(QStringLiteral("stderr:"), result.standardError, result.droppedStderrBytes);
+    if (!result.value.isEmpty())
+        lines << QStringLiteral("Value of the last expression:") << keepHeadAndTail(result.value, limits.valueChars);
+    for (const QString &figure : result.figures)
+        lines << QStringLiteral("Figure shown to the user: %1").arg(figure);
+    if (!result.html.isEmpty())
+        lines << QStringLiteral("A table was shown to the user.");
+    if (!result.files.isEmpty())
+        lines << QStringLiteral("New or changed files in /mnt/data: %1").arg(result.files.join(QStringLiteral(", ")));
+    if (result.status == Status::Error || result.status == Status::Interrupted) {
+        if (!result.errorType.isEmpty())
+            lines << QStringLiteral("Error: %1: %2").arg(result.errorType, result.errorMessage);
+        if (!result.traceback.isEmpty())
+            lines << QStringLiteral("Traceback:") << keepHeadAndTail(result.traceback, limits.tracebackChars).trimmed();
+    }
+    if (result.status == Status::Ok && result.standardOutput.isEmpty() && result.standardError.isEmpty() &&
+        result.value.isEmpty() && result.figures.isEmpty() && result.files.isEmpty())
+        lines << QStringLiteral("(no output: nothing was printed and the last line was not an expression)");
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "tools/tool.h"
+
+#include <QPointer>
+
+namespace Sandpiper {
+
+class SandboxSession;
+
+// How much of an execution the model gets to read; the rest is summarised.
+struct ModelTextLimits {
+    int streamChars = 8000; // per stream: head and tail are kept
+    int valueChars = 4000;
+    int tracebackChars = 6000;
+};
+
+// execute_python_code: runs code in the conversation's sandbox session.
+class PythonTool : public Tool
+{
+public:
+    explicit PythonTool(SandboxSession *session, ModelTextLimits limits = {});
+
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    ApprovalPolicy defaultApproval() const override { return ApprovalPolicy::Ask; }
+    PreparedCall prepare(const ToolCall &call) const override;
+    QCoro::Task<ToolOutcome> run(PreparedCall call) override;
+    void cancel() override;
+
+    static QString toolName() { return QStringLiteral("execute_python_code"); }
+    // The compact text the model reads about an execution: never images, never megabytes.
+    static QString reportForModel(const ExecutionResult &result, const ModelTextLimits &limits);
+
+private:
+    QPointer<SandboxSession> m_session;
+    ModelTextLimits m_limits;
+};
+
+// TEXT itself if it fits in LIMIT characters, else its head and tail around a note.
+QString keepHeadAndTail(const QString &text, int limit);
+
+} // namespace Sandpiper
