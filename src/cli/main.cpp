@@ -1,19 +1,199 @@
+#include "clisession.h"
+
+#include "agent/agentthread.h"
+#include "llm/apikeystore.h"
+#include "llm/providerpresets.h"
+#include "sandbox/dockercli.h"
+#include "sandbox/imagemanager.h"
+#include "settings/settings.h"
+#include "storage/conversationstore.h"
+
 #include <sandpiper/buildinfo.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QCoroTask>
+#include <QDir>
+#include <QFile>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+
+using namespace Sandpiper;
+
+namespace {
+
+volatile std::sig_atomic_t interruptRequests = 0;
+
+int fail(const QString &message, int code = 2)
+{
+    std::fprintf(stderr, "sandpiper-cli: %s\n", qPrintable(message));
+    return code;
+}
+
+// Why Python cannot run here, or empty when it can.
+QString sandboxProblem(const QString &image)
+{
+    if (!QCoro::waitFor(DockerCli::engineAnswers()))
+        return QStringLiteral("Docker is not reachable");
+    if (!QCoro::waitFor(ImageManager::isPresent(image)))
+        return QStringLiteral("the sandbox image %1 is missing (build it with scripts/run or scripts/test)").arg(image);
+    return {};
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("sandpiper-cli"));
-    QCoreApplication::setApplicationVersion(QString::fromLatin1(Sandpiper::BuildInfo::version));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(BuildInfo::version));
     QCoreApplication::setOrganizationName(QStringLiteral("sandpiper"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate("main", "Sandpiper in the terminal."));
+    parser.setApplicationDescription(QStringLiteral("Sandpiper in the terminal: ask a model that can run Python."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption providerOption(
+        QStringLiteral("provider"), QStringLiteral("Provider preset (openai, ollama, ...)."), QStringLiteral("NAME"));
+    const QCommandLineOption baseUrlOption(QStringLiteral("base-url"), QStringLiteral("An OpenAI-compatible endpoint."),
+                                           QStringLiteral("URL"));
+    const QCommandLineOption modelOption(QStringLiteral("model"), QStringLiteral("The model."), QStringLiteral("M"));
+    const QCommandLineOption keyOption(QStringLiteral("api-key-env"),
+                                       QStringLiteral("Environment variable holding the API key."),
+                                       QStringLiteral("VAR"));
+    const QCommandLineOption approveOption(QStringLiteral("approve"),
+                                           QStringLiteral("Running code: ask (default), auto or never."),
+                                           QStringLiteral("ask|auto|never"));
+    const QCommandLineOption setOption(QStringLiteral("set"), QStringLiteral("Override a setting for this run."),
+                                       QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption profileOption(QStringLiteral("profile"),
+                                           QStringLiteral("Keep settings and data in DIR instead of the user's."),
+                                           QStringLiteral("DIR"));
+    const QCommandLineOption newOption(QStringLiteral("new"),
+                                       QStringLiteral("Start a new conversation (the default)."));
+    const QCommandLineOption conversationOption(QStringLiteral("conversation"),
+                                                QStringLiteral("Continue the conversation with this id."),
+                                                QStringLiteral("ID"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON event per line."));
+    parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
+                       newOption, conversationOption, jsonOption});
+    parser.addPositionalArgument(QStringLiteral("prompt"),
+                                 QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
-    parser.showHelp(0);
+
+    Settings settings(parser.value(profileOption));
+    for (const QString &assignment : parser.values(setOption)) {
+        QString error;
+        if (!settings.addOverride(assignment, &error))
+            return fail(error);
+    }
+    auto overrideSetting = [&](const QString &key, const QString &value) {
+        QString error;
+        settings.addOverride(key + QLatin1Char('=') + value, &error);
+    };
+    if (parser.isSet(providerOption)) {
+        if (!findProviderPreset(parser.value(providerOption)))
+            return fail(QStringLiteral("unknown provider \"%1\"").arg(parser.value(providerOption)));
+        overrideSetting(QStringLiteral("provider"), parser.value(providerOption));
+    }
+    if (parser.isSet(baseUrlOption)) {
+        QString error;
+        const QString url = normalizeBaseUrl(parser.value(baseUrlOption), &error);
+        if (url.isEmpty())
+            return fail(error);
+        if (!parser.isSet(providerOption))
+            overrideSetting(QStringLiteral("provider"), QStringLiteral("custom"));
+        overrideSetting(QStringLiteral("providers/%1/base_url").arg(settings.string(QStringLiteral("provider"))), url);
+    }
+    const QString providerId = settings.string(QStringLiteral("provider"));
+    if (parser.isSet(modelOption))
+        overrideSetting(QStringLiteral("providers/%1/model").arg(providerId), parser.value(modelOption));
+    if (parser.isSet(approveOption)) {
+        if (!approvalPolicyFromName(parser.value(approveOption)))
+            return fail(QStringLiteral("--approve takes ask, auto or never"));
+        overrideSetting(QStringLiteral("approval/execute_python_code"), parser.value(approveOption));
+    }
+
+    QString prompt = parser.positionalArguments().join(QLatin1Char(' '));
+    if (prompt.isEmpty()) {
+        QFile input;
+        if (!input.open(stdin, QIODevice::ReadOnly))
+            return fail(QStringLiteral("no prompt given"));
+        prompt = QString::fromUtf8(input.readAll()).trimmed();
+    }
+    if (prompt.isEmpty())
+        return fail(QStringLiteral("the prompt is empty"));
+
+    AgentConfig config = settings.agent();
+    if (config.provider.baseUrl.isEmpty())
+        return fail(QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(providerId));
+    if (config.provider.model.isEmpty())
+        return fail(QStringLiteral("no model chosen (use --model)"));
+    const QString keyVariable = parser.isSet(keyOption) ? parser.value(keyOption) : settings.apiKeyVariable();
+    if (parser.isSet(keyOption) && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
+        return fail(QStringLiteral("the environment variable %1 is not set").arg(keyVariable));
+    config.provider.apiKey = QCoro::waitFor(ApiKeyStore::read(providerId, keyVariable)).key;
+    const auto preset = findProviderPreset(providerId);
+    if (config.provider.apiKey.isEmpty() && preset && preset->needsKey)
+        return fail(QStringLiteral("no API key for %1: set %2 or store a key in the app's settings")
+                        .arg(preset->name, keyVariable));
+
+    if (parser.isSet(newOption) && parser.isSet(conversationOption))
+        return fail(QStringLiteral("--new and --conversation exclude each other"));
+    ConversationStore store(settings.dataDirectory());
+    if (auto opened = store.open(); !opened)
+        return fail(opened.error().message, 1);
+    if (!store.lastWarning().isEmpty())
+        std::fprintf(stderr, "sandpiper-cli: note: %s\n", qPrintable(store.lastWarning()));
+    qint64 conversationId = 0;
+    QList<ChatMessage> history;
+    if (parser.isSet(conversationOption)) {
+        bool numeric = false;
+        conversationId = parser.value(conversationOption).toLongLong(&numeric);
+        auto messages = numeric ? store.messages(conversationId) : StoreResult<QList<ChatMessage>>(StoreError{});
+        if (!numeric || !store.conversation(conversationId))
+            return fail(QStringLiteral("there is no conversation %1").arg(parser.value(conversationOption)));
+        if (!messages)
+            return fail(messages.error().message, 1);
+        history = *messages;
+    } else {
+        auto created = store.createConversation(providerId, config.provider.model);
+        if (!created)
+            return fail(created.error().message, 1);
+        conversationId = created->id;
+    }
+    const QString folder = store.conversationFolder(conversationId);
+    config.sandbox = settings.sandbox(QString::number(conversationId), folder);
+    if (config.pythonEnabled) {
+        const QString problem = sandboxProblem(config.sandbox.image);
+        if (!problem.isEmpty()) {
+            std::fprintf(stderr, "sandpiper-cli: note: Python is not available: %s\n", qPrintable(problem));
+            config.pythonEnabled = false;
+        }
+    }
+
+    AgentThread agent(config, &store, conversationId, history);
+    if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
+        std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
+    CliSession session(&agent, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text, folder);
+    QObject::connect(&session, &CliSession::finished, &app, &QCoreApplication::quit);
+
+    // Ctrl-C stops the answer; a second one ends the program.
+    std::signal(SIGINT, [](int) { interruptRequests = interruptRequests + 1; });
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, &app, [&agent] {
+        if (interruptRequests == 1) {
+            interruptRequests = 2;
+            agent.cancel();
+        } else if (interruptRequests > 2) {
+            std::_Exit(130);
+        }
+    });
+    interruptPoll.start(100);
+
+    agent.send(prompt);
+    app.exec();
+    return session.exitCode();
 }

@@ -1,0 +1,218 @@
+#include "clisession.h"
+
+#include "agent/agentthread.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <unistd.h>
+
+namespace Sandpiper {
+
+namespace {
+
+void write(FILE *stream, const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+    std::fflush(stream);
+}
+
+const char *dim(FILE *stream)
+{
+    return isatty(fileno(stream)) ? "\033[2m" : "";
+}
+
+const char *plain(FILE *stream)
+{
+    return isatty(fileno(stream)) ? "\033[0m" : "";
+}
+
+} // namespace
+
+CliSession::CliSession(AgentThread *agent, Output output, QString conversationFolder, QObject *parent)
+    : QObject(parent)
+    , m_agent(agent)
+    , m_output(output)
+    , m_folder(std::move(conversationFolder))
+{
+    connect(agent, &AgentThread::event, this, &CliSession::handle);
+}
+
+void CliSession::handle(const AgentEvent &event)
+{
+    if (m_output == Output::Json)
+        printJson(event);
+    else
+        printText(event);
+
+    if (event.kind == AgentEvent::Kind::ApprovalNeeded)
+        askApproval(event);
+    if (event.kind == AgentEvent::Kind::TurnFinished) {
+        switch (event.end) {
+        case AgentEvent::End::Completed:
+        case AgentEvent::End::RoundLimit:
+            m_exitCode = 0;
+            break;
+        case AgentEvent::End::Cancelled:
+            m_exitCode = 130;
+            break;
+        case AgentEvent::End::Failed:
+            m_exitCode = 1;
+            break;
+        }
+        Q_EMIT finished();
+    }
+}
+
+void CliSession::printJson(const AgentEvent &event)
+{
+    QJsonObject object{{QStringLiteral("event"), AgentEvent::kindName(event.kind)}};
+    if (!event.text.isEmpty())
+        object.insert(QStringLiteral("text"), event.text);
+    if (!event.call.id.isEmpty() || !event.call.name.isEmpty()) {
+        object.insert(QStringLiteral("call"), QJsonObject{{QStringLiteral("id"), event.call.id},
+                                                          {QStringLiteral("name"), event.call.name},
+                                                          {QStringLiteral("arguments"), event.call.arguments}});
+    }
+    if (!event.preview.isEmpty())
+        object.insert(QStringLiteral("code"), event.preview);
+    if (!event.stream.isEmpty())
+        object.insert(QStringLiteral("stream"), event.stream);
+    if (event.execution) {
+        const ExecutionResult &r = *event.execution;
+        QJsonArray figures;
+        for (const QString &figure : r.figures)
+            figures.append(QString(m_folder + QLatin1Char('/') + figure));
+        object.insert(QStringLiteral("execution"),
+                      QJsonObject{{QStringLiteral("status"), ExecutionResult::statusName(r.status)},
+                                  {QStringLiteral("stdout"), r.standardOutput},
+                                  {QStringLiteral("stderr"), r.standardError},
+                                  {QStringLiteral("value"), r.value},
+                                  {QStringLiteral("error_type"), r.errorType},
+                                  {QStringLiteral("error_message"), r.errorMessage},
+                                  {QStringLiteral("duration_ms"), r.durationMs},
+                                  {QStringLiteral("figures"), figures},
+                                  {QStringLiteral("files"), QJsonArray::fromStringList(r.files)}});
+    }
+    if (event.kind == AgentEvent::Kind::Usage) {
+        object.insert(QStringLiteral("usage"),
+                      QJsonObject{{QStringLiteral("prompt_tokens"), event.usage.promptTokens},
+                                  {QStringLiteral("completion_tokens"), event.usage.completionTokens},
+                                  {QStringLiteral("total_tokens"), event.usage.totalTokens}});
+    }
+    if (event.kind == AgentEvent::Kind::MessageAdded) {
+        object.insert(QStringLiteral("message"), event.message.toOpenAi());
+        object.insert(QStringLiteral("status"), ChatMessage::statusName(event.message.status));
+    }
+    if (event.kind == AgentEvent::Kind::TurnFinished)
+        object.insert(QStringLiteral("end"), AgentEvent::endName(event.end));
+    write(stdout, QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
+}
+
+void CliSession::printText(const AgentEvent &event)
+{
+    auto newline = [this] {
+        if (m_midLine)
+            write(stdout, QStringLiteral("\n"));
+        m_midLine = false;
+    };
+    switch (event.kind) {
+    case AgentEvent::Kind::ReasoningDelta:
+        if (!m_inReasoning)
+            write(stderr, QStringLiteral("%1Thinking: ").arg(QLatin1String(dim(stderr))));
+        m_inReasoning = true;
+        write(stderr, event.text);
+        break;
+    case AgentEvent::Kind::TextDelta:
+        if (m_inReasoning) {
+            write(stderr, QStringLiteral("%1\n").arg(QLatin1String(plain(stderr))));
+            m_inReasoning = false;
+        }
+        write(stdout, event.text);
+        m_midLine = !event.text.endsWith(QLatin1Char('\n'));
+        break;
+    case AgentEvent::Kind::ToolStarted:
+        newline();
+        write(stdout,
+              QStringLiteral("\n▶ %1\n%2%3%4\n")
+                  .arg(event.call.name, QLatin1String(dim(stdout)), event.preview, QLatin1String(plain(stdout))));
+        write(stdout, QStringLiteral("───\n"));
+        break;
+    case AgentEvent::Kind::ToolOutput:
+        write(event.stream == QLatin1String("stderr") ? stderr : stdout, event.text);
+        m_midLine = !event.text.endsWith(QLatin1Char('\n'));
+        break;
+    case AgentEvent::Kind::ToolFinished: {
+        newline();
+        if (!event.execution) {
+            write(stdout, QStringLiteral("◀ %1: %2\n\n").arg(event.call.name, event.text));
+            break;
+        }
+        const ExecutionResult &r = *event.execution;
+        if (!r.value.isEmpty())
+            write(stdout, QStringLiteral("%1\n").arg(r.value));
+        if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
+            r.status == ExecutionResult::Status::Unavailable)
+            write(stdout, QStringLiteral("%1%2: %3\n")
+                              .arg(r.traceback.isEmpty() ? QString() : r.traceback + QLatin1Char('\n'),
+                                   r.errorType.isEmpty() ? ExecutionResult::statusName(r.status) : r.errorType,
+                                   r.errorMessage));
+        for (const QString &figure : r.figures)
+            write(stdout, QStringLiteral("Figure: %1/%2\n").arg(m_folder, figure));
+        for (const QString &file : r.files)
+            write(stdout, QStringLiteral("File: %1/%2\n").arg(m_folder, file));
+        const QString duration = r.durationMs < 1000
+                                     ? QStringLiteral("%1 ms").arg(r.durationMs)
+                                     : QStringLiteral("%1 s").arg(double(r.durationMs) / 1000.0, 0, 'f', 2);
+        write(stdout, QStringLiteral("◀ %1 · %2\n\n").arg(ExecutionResult::statusName(r.status), duration));
+        break;
+    }
+    case AgentEvent::Kind::ToolCallProposed:
+    case AgentEvent::Kind::Usage:
+    case AgentEvent::Kind::TurnStarted:
+    case AgentEvent::Kind::MessageAdded:
+    case AgentEvent::Kind::ApprovalNeeded:
+        break;
+    case AgentEvent::Kind::Retrying:
+    case AgentEvent::Kind::Notice:
+        newline();
+        write(stderr, QStringLiteral("note: %1\n").arg(event.text));
+        break;
+    case AgentEvent::Kind::Error:
+        newline();
+        write(stderr, QStringLiteral("error: %1\n").arg(event.text));
+        break;
+    case AgentEvent::Kind::TurnFinished:
+        newline();
+        break;
+    }
+}
+
+void CliSession::askApproval(const AgentEvent &event)
+{
+    // The prompt may have come on standard input, so ask on the terminal itself.
+    QFile terminal(QStringLiteral("/dev/tty"));
+    if (!terminal.open(QIODevice::ReadWrite)) {
+        const QString reason = QStringLiteral("there is no terminal to ask for approval (use --approve auto)");
+        write(stderr, QStringLiteral("note: not running %1: %2\n").arg(event.call.name, reason));
+        m_agent->deny(event.call.id, reason);
+        return;
+    }
+    QTextStream tty(&terminal);
+    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, [a]lways in this conversation: ")
+               .arg(event.call.name, event.preview);
+    tty.flush();
+    const QString answer = tty.readLine().trimmed().toLower();
+    if (answer.startsWith(QLatin1Char('a')))
+        m_agent->alwaysAllow(event.call.id);
+    else if (answer.startsWith(QLatin1Char('y')))
+        m_agent->approve(event.call.id);
+    else
+        m_agent->deny(event.call.id, QString());
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "agent/agentevent.h"
+
+#include <QObject>
+
+#include <cstdio>
+#include <memory>
+
+namespace Sandpiper {
+
+class AgentThread;
+
+// Prints one turn of the agent to the terminal (or as JSON lines) and answers its
+// approval requests from the keyboard.
+class CliSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Output { Text, Json };
+
+    CliSession(AgentThread *agent, Output output, QString conversationFolder, QObject *parent = nullptr);
+
+    // The process exit code once the turn finished.
+    int exitCode() const { return m_exitCode; }
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    void handle(const AgentEvent &event);
+    void printJson(const AgentEvent &event);
+    void printText(const AgentEvent &event);
+    void askApproval(const AgentEvent &event);
+
+    AgentThread *m_agent;
+    Output m_output;
+    QString m_folder;
+    int m_exitCode = 1;
+    bool m_midLine = false; // the last thing printed did not end with a newline
+    bool m_inReasoning = false;
+};
+
+} // namespace Sandpiper
