@@ -1,22 +1,61 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
-<TS version="2.1" sourcelanguage="en">
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>AboutDialog</name>
     <message>
         <location filename="../ui/aboutdialog.ui" line="6"/>
+        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="79"/>
         <source>About Sandpiper</source>
         <translation>关于 Sandpiper</translation>
     </message>
     <message>
         <location filename="../ui/aboutdialog.ui" line="26"/>
+        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="80"/>
         <source>Chat with language models that run Python in a local sandbox, draw charts and search the web.</source>
         <translation>与语言模型聊天：它们可以在本地沙箱中运行 Python、绘制图表并搜索网络。</translation>
     </message>
     <message>
         <location filename="../ui/aboutdialog.ui" line="52"/>
+        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="82"/>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxHealth</name>
+    <message>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="30"/>
+        <source>Docker is not installed, so the model cannot run Python. Install it, then restart Sandpiper.</source>
+        <translation>未安装 Docker，因此模型无法运行 Python。请安装 Docker，然后重新启动 Sandpiper。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="42"/>
+        <source>You may not use Docker yet, so the model cannot run Python. Join the docker group, then log out and back in.</source>
+        <translation>你尚无权限使用 Docker，因此模型无法运行 Python。请加入 docker 用户组，然后注销并重新登录。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="48"/>
+        <source>Docker is not running, so the model cannot run Python. Start it:</source>
+        <translation>Docker 未在运行，因此模型无法运行 Python。请启动 Docker：</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="57"/>
+        <source>The sandbox image %1 is missing, so the model cannot run Python yet. Build it:</source>
+        <translation>缺少沙箱镜像 %1，因此模型暂时无法运行 Python。请构建该镜像：</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper</name>
+    <message>
+        <location filename="../src/core/llm/providerpresets.cpp" line="52"/>
+        <source>The base URL is empty.</source>
+        <translation>基础 URL 为空。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/providerpresets.cpp" line="74"/>
+        <source>&quot;%1&quot; is not a valid http or https URL.</source>
+        <translation>“%1”不是有效的 http 或 https URL。</translation>
     </message>
 </context>
 <context>
@@ -28,66 +67,1339 @@
     </message>
 </context>
 <context>
-    <name>Sandpiper::MainWindow</name>
+    <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="23"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="38"/>
+        <source>%1 Trying again in %2 s (%3 of %4).</source>
+        <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="97"/>
+        <source>This conversation could not be saved: %1</source>
+        <translation>无法保存此对话：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="169"/>
+        <source>Wait for the current answer to finish, or stop it, before sending.</source>
+        <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="241"/>
+        <source>Wait for the current answer to finish before running code.</source>
+        <translation>请等待当前回答完成后再运行代码。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="242"/>
+        <source>Python is not available: the sandbox is switched off.</source>
+        <translation>Python 不可用：沙箱已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="382"/>
+        <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
+        <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ChartWidget</name>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
+        <source>%1 (%2)</source>
+        <comment>axis title and unit</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="100"/>
+        <source>Line chart</source>
+        <translation>折线图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="102"/>
+        <source>Bar chart</source>
+        <translation>柱形图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="104"/>
+        <source>Horizontal bar chart</source>
+        <translation>条形图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="106"/>
+        <source>Stacked bar chart</source>
+        <translation>堆积柱形图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="108"/>
+        <source>Scatter plot</source>
+        <translation>散点图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="110"/>
+        <source>Area chart</source>
+        <translation>面积图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="112"/>
+        <source>Pie chart</source>
+        <translation>饼图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="114"/>
+        <source>Donut chart</source>
+        <translation>圆环图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="289"/>
+        <source>%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving and copying.</source>
+        <translation>%1，包含 %2。按加号和减号键缩放，按 0 重置缩放，按菜单键可保存和复制。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="310"/>
+        <source>Series %1</source>
+        <translation>系列 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="494"/>
+        <source>%1 %2%</source>
+        <comment>pie slice label: name, percentage</comment>
+        <translation>%1 %2%</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="527"/>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="529"/>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="531"/>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="532"/>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="534"/>
+        <source>Copy Data as CSV</source>
+        <translation>复制数据为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="535"/>
+        <source>Save as PNG…</source>
+        <translation>另存为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="537"/>
+        <source>Save as SVG…</source>
+        <translation>另存为 SVG…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="654"/>
+        <source>%1
+%2 (%3%)</source>
+        <comment>pie slice tooltip: name, value, percentage</comment>
+        <translation>%1
+%2（%3%）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="663"/>
+        <source>%1, %2</source>
+        <comment>scatter point tooltip: x, y</comment>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="664"/>
+        <source>%1: %2</source>
+        <comment>tooltip: x or category, value</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <source>Show Slices</source>
+        <translation>显示扇区</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <source>Show Series</source>
+        <translation>显示系列</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="915"/>
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <source>Save Chart as SVG</source>
+        <translation>将图表保存为 SVG</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <source>Save Chart as PNG</source>
+        <translation>将图表保存为 PNG</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="926"/>
+        <source>Could Not Save the Chart</source>
+        <translation>无法保存图表</translation>
+    </message>
+    <message>
+        <location filename="../src/app/charts/chartwidget.cpp" line="927"/>
+        <source>The chart could not be saved to %1. Check that the folder exists and is writable.</source>
+        <translation>无法将图表保存到 %1。请检查该文件夹是否存在且可写入。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ChatClient</name>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="118"/>
+        <source>Could not connect to %1: the connection was refused. Is the server running?</source>
+        <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="120"/>
+        <source>The host %1 was not found. Check the base URL and your network.</source>
+        <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="122"/>
+        <source>The secure connection to %1 failed: %2</source>
+        <translation>与 %1 的安全连接失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="124"/>
+        <source>Network error talking to %1: %2</source>
+        <translation>与 %1 通信时出现网络错误：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="136"/>
+        <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
+        <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="139"/>
+        <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
+        <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="142"/>
+        <source>The provider is rate limiting requests (HTTP 429): %1</source>
+        <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
+        <source>The provider had a server error (HTTP %1): %2</source>
+        <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="148"/>
+        <source>The provider rejected the request (HTTP %1): %2</source>
+        <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="197"/>
+        <source>Available models: %1.</source>
+        <translation>可用模型：%1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="211"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="298"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="301"/>
+        <source>The server did not answer within %1 s.</source>
+        <translation>服务器未在 %1 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="306"/>
+        <source>The answer stopped arriving: nothing came for %1 s.</source>
+        <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="321"/>
+        <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
+        <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="335"/>
+        <source>the stream ended before the answer was finished</source>
+        <translation>回答尚未完成，数据流就已结束</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="337"/>
+        <source>The connection broke while the answer was streaming: %1</source>
+        <translation>流式传输回答时连接中断：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="340"/>
+        <source>The provider reported an error: %1</source>
+        <translation>服务商报告了错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
+        <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
+        <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ChatView</name>
+    <message>
+        <location filename="../src/app/chat/chatview.cpp" line="33"/>
+        <location filename="../src/app/chat/chatview.cpp" line="44"/>
+        <source>Show earlier messages</source>
+        <translation>显示更早的消息</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatview.cpp" line="39"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatview.cpp" line="191"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatview.cpp" line="191"/>
+        <source>Notice</source>
+        <translation>提示</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::CodeInspector</name>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="55"/>
+        <location filename="../src/app/codeinspector.cpp" line="137"/>
+        <location filename="../src/app/codeinspector.cpp" line="175"/>
+        <source>Edit and run</source>
+        <translation>编辑并运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="56"/>
+        <source>Restart kernel</source>
+        <translation>重启内核</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="58"/>
+        <source>Code inspector</source>
+        <translation>代码检查器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="60"/>
+        <source>Executions</source>
+        <translation>执行记录</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="64"/>
+        <source>Executed code</source>
+        <translation>已执行的代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="65"/>
+        <source>Standard output</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="66"/>
+        <source>Standard error</source>
+        <translation>标准错误</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="70"/>
+        <source>Displayed value</source>
+        <translation>显示的值</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="73"/>
+        <source>Execution status</source>
+        <translation>执行状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="78"/>
+        <source>Edit the code and run it in the same sandbox</source>
+        <translation>编辑代码并在同一沙箱中运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="79"/>
+        <source>Restart the Python kernel</source>
+        <translation>重启 Python 内核</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="86"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="89"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="91"/>
+        <source>Errors and warnings</source>
+        <translation>错误和警告</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="93"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="99"/>
+        <source>Figures</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="132"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="184"/>
+        <source>No code has run in this conversation yet.</source>
+        <translation>此对话中尚未运行任何代码。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="196"/>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="205"/>
+        <source>%1 in %2 s</source>
+        <translation>%1，用时 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="210"/>
+        <source>(run by you)</source>
+        <translation>（由你运行）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="221"/>
+        <source>Files: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::Composer</name>
+    <message>
+        <location filename="../src/app/composer.cpp" line="19"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="25"/>
-        <source>Sandpiper</source>
-        <translation>Sandpiper</translation>
+        <location filename="../src/app/composer.cpp" line="20"/>
+        <source>Stop</source>
+        <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="29"/>
-        <source>Conversations</source>
-        <translation>对话</translation>
+        <location filename="../src/app/composer.cpp" line="21"/>
+        <source>Attach…</source>
+        <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="32"/>
-        <source>Chat</source>
-        <translation>聊天</translation>
+        <location filename="../src/app/composer.cpp" line="23"/>
+        <source>Network in sandbox</source>
+        <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="33"/>
-        <source>Ask a question: the model can run Python, draw charts and search the web.</source>
-        <translation>提个问题：模型可以运行 Python、绘制图表并搜索网络。</translation>
+        <location filename="../src/app/composer.cpp" line="27"/>
+        <source>Ask anything. Enter sends, Shift+Enter starts a new line.</source>
+        <translation>输入你的问题。按 Enter 发送，按 Shift+Enter 换行。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="35"/>
+        <location filename="../src/app/composer.cpp" line="28"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="36"/>
-        <source>Type a message</source>
-        <translation>输入消息</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="39"/>
+        <location filename="../src/app/composer.cpp" line="33"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="58"/>
+        <location filename="../src/app/composer.cpp" line="34"/>
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="35"/>
+        <source>Stop (Esc)</source>
+        <translation>停止 (Esc)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="37"/>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="38"/>
+        <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
+        <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="39"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="44"/>
+        <source>Allow network access in this conversation&apos;s sandbox</source>
+        <translation>允许此对话的沙箱访问网络</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="115"/>
+        <source>Attached: %1</source>
+        <translation>已添加附件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ConversationListModel</name>
+    <message>
+        <location filename="../src/app/conversationlistmodel.cpp" line="13"/>
+        <location filename="../src/app/conversationlistmodel.cpp" line="28"/>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ExecutionListModel</name>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="68"/>
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="68"/>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="70"/>
+        <source>running… · %1
+%2</source>
+        <translation>正在运行… · %1
+%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="72"/>
+        <source>%1 · %2 s · %3
+%4</source>
+        <translation>%1 · %2 秒 · %3
+%4</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::FigureView</name>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="30"/>
+        <source>The figure %1 could not be read.</source>
+        <translation>无法读取图像 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="36"/>
+        <source>Figure %1</source>
+        <translation>图像 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="37"/>
+        <source>Click to open at full size; right-click to save or copy.</source>
+        <translation>单击以原始尺寸打开；右击可保存或复制。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="58"/>
+        <source>Open at full size</source>
+        <translation>以原始尺寸打开</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="59"/>
+        <source>Save image as…</source>
+        <translation>图像另存为…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="60"/>
+        <source>Copy image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="71"/>
+        <source>Figure at full size</source>
+        <translation>原始尺寸图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="83"/>
+        <location filename="../src/app/chat/figureview.cpp" line="88"/>
+        <source>Save figure</source>
+        <translation>保存图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="83"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="88"/>
+        <source>The figure could not be saved to %1.</source>
+        <translation>无法将图像保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ImageManager</name>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="28"/>
+        <source>There is no Dockerfile in %1.</source>
+        <translation>%1 中没有 Dockerfile。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="50"/>
+        <source>The Docker client could not be started: is Docker installed?</source>
+        <translation>无法启动 Docker 客户端：是否已安装 Docker？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="59"/>
+        <source>Building the image took longer than an hour and was stopped.</source>
+        <translation>构建镜像耗时超过一小时，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="63"/>
+        <source>Building the image failed: %1</source>
+        <translation>构建镜像失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MainWindow</name>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="65"/>
+        <source>Sandpiper</source>
+        <translation>Sandpiper</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="73"/>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="52"/>
+        <source>New chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="53"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="54"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="59"/>
+        <location filename="../src/app/mainwindow.cpp" line="114"/>
+        <source>Code inspector</source>
+        <translation>代码检查器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="69"/>
+        <source>Search conversations (Ctrl+F)</source>
+        <translation>搜索对话 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="70"/>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="76"/>
+        <location filename="../src/app/mainwindow.cpp" line="290"/>
+        <location filename="../src/app/mainwindow.cpp" line="299"/>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="77"/>
+        <location filename="../src/app/mainwindow.cpp" line="411"/>
+        <location filename="../src/app/mainwindow.cpp" line="416"/>
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="78"/>
+        <location filename="../src/app/mainwindow.cpp" line="425"/>
+        <location filename="../src/app/mainwindow.cpp" line="432"/>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="93"/>
+        <source>Sandbox status</source>
+        <translation>沙箱状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="118"/>
+        <source>Provider and model</source>
+        <translation>服务商和模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="119"/>
+        <source>Docker state</source>
+        <translation>Docker 状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="120"/>
+        <source>Tokens used in this conversation</source>
+        <translation>此对话已使用的 token 数</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="200"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="59"/>
+        <location filename="../src/app/mainwindow.cpp" line="201"/>
+        <source>&amp;New chat</source>
+        <translation>新建对话(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="204"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="61"/>
+        <location filename="../src/app/mainwindow.cpp" line="207"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="208"/>
+        <source>&amp;Search conversations</source>
+        <translation>搜索对话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="213"/>
+        <source>&amp;Copy last answer</source>
+        <translation>复制最后一条回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="216"/>
+        <source>Focus the &amp;message box</source>
+        <translation>聚焦到消息框(&amp;m)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="218"/>
+        <source>S&amp;top the answer</source>
+        <translation>停止回答(&amp;t)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="221"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="223"/>
+        <source>Code &amp;inspector</source>
+        <translation>代码检查器(&amp;i)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="227"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="62"/>
+        <location filename="../src/app/mainwindow.cpp" line="228"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="270"/>
+        <source>Open conversation</source>
+        <translation>打开对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="289"/>
+        <source>%1 — Sandpiper</source>
+        <translation>%1 — Sandpiper</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="356"/>
+        <source>[Attached file: /mnt/data/%1]</source>
+        <translation>[附加文件：/mnt/data/%1]</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="411"/>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="426"/>
+        <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
+        <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="445"/>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="458"/>
+        <source>Attach file</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="459"/>
+        <source>%1 could not be attached: %2</source>
+        <translation>无法添加附件 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="473"/>
+        <source>The last answer was copied.</source>
+        <translation>已复制最后一条回答。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="481"/>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="482"/>
+        <source>Resending drops the messages after this one. Continue?</source>
+        <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="493"/>
+        <source>Resend</source>
+        <translation>重新发送</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="545"/>
+        <source>Python: off</source>
+        <translation>Python：已关闭</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="551"/>
+        <source>Docker: checking…</source>
+        <translation>Docker：正在检查…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <source>Docker: ready</source>
+        <translation>Docker：就绪</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <source>Docker: unavailable</source>
+        <translation>Docker：不可用</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="576"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="577"/>
+        <source>%L1 tokens</source>
+        <translation>%L1 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MarkdownView</name>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="102"/>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="104"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="124"/>
+        <source>[the image at %1 could not be loaded]</source>
+        <translation>[无法加载位于 %1 的图像]</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="126"/>
+        <source>Load image from</source>
+        <translation>加载图像，来源：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="129"/>
+        <source>[image not found: %1]</source>
+        <translation>[找不到图像：%1]</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MessageWidget</name>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
+        <source>Copy message</source>
+        <translation>复制消息</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="62"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="62"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="122"/>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="63"/>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="63"/>
+        <source>Regenerate answer</source>
+        <translation>重新生成回答</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="64"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="64"/>
+        <source>Retry after the error</source>
+        <translation>出错后重试</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="73"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="73"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="79"/>
+        <source>Thinking</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="80"/>
+        <source>Show the model&apos;s reasoning</source>
+        <translation>显示模型的推理过程</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="123"/>
+        <source>Later messages of this conversation will be removed.</source>
+        <translation>此对话中之后的消息将被删除。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="141"/>
+        <source>Your message</source>
+        <translation>你的消息</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="141"/>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="241"/>
+        <source>writing…</source>
+        <translation>正在撰写…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="244"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/messagewidget.cpp" line="247"/>
+        <source>interrupted: Sandpiper stopped while this was written</source>
+        <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxSession</name>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="115"/>
+        <source>The code did not stop when interrupted, so its sandbox was replaced: variables and imports from earlier were lost.</source>
+        <translation>代码在中断后未能停止，因此已替换其沙箱：之前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="121"/>
+        <source>The sandbox had stopped after %1 min without use.</source>
+        <translation>沙箱因闲置 %1 分钟而已停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="261"/>
+        <source>The sandbox did not start within %1 s.</source>
+        <translation>沙箱未能在 %1 秒内启动。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="328"/>
+        <source>The sandbox stopped answering and was replaced.</source>
+        <translation>沙箱停止响应，已被替换。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="358"/>
+        <source>The kernel was restarted: variables and imports from earlier were lost.</source>
+        <translation>内核已重启：之前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="380"/>
+        <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
+        <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="381"/>
+        <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
+        <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="530"/>
+        <source>The Docker client (%1) could not be started: is Docker installed?</source>
+        <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="532"/>
+        <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
+        <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="536"/>
+        <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
+        <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="540"/>
+        <source>Docker could not start the sandbox: %1</source>
+        <translation>Docker 无法启动沙箱：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="541"/>
+        <source>exit code %1</source>
+        <translation>退出代码 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="543"/>
+        <source>The Python kernel exited unexpectedly (exit code %1).</source>
+        <translation>Python 内核意外退出（退出代码 %1）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="571"/>
+        <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
+        <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ToolCallCard</name>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="37"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="38"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="43"/>
+        <source>Tool call %1</source>
+        <translation>工具调用 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="49"/>
+        <source>Show the code and its output</source>
+        <translation>显示代码及其输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="53"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="56"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="70"/>
+        <source>Always allow in this chat</source>
+        <translation>在此对话中始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
+        <source>Run the code</source>
+        <translation>运行代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
+        <source>Edit the code before running it</source>
+        <translation>先编辑代码再运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="74"/>
+        <source>Always allow this tool in this conversation</source>
+        <translation>在此对话中始终允许使用此工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
+        <source>Deny running the code</source>
+        <translation>拒绝运行代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
+        <source>Reason (optional, sent to the model)</source>
+        <translation>原因（可选，将发送给模型）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
+        <source>Reason for denying</source>
+        <translation>拒绝原因</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="100"/>
+        <source>Run edited code</source>
+        <translation>运行编辑后的代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="119"/>
+        <source>%1 · proposed</source>
+        <translation>%1 · 已提议</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="126"/>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="128"/>
+        <source>web search</source>
+        <translation>网页搜索</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="130"/>
+        <source>page reader</source>
+        <translation>网页读取</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="132"/>
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="150"/>
+        <source>Source %1: %2</source>
+        <translation>来源 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="187"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="209"/>
+        <source>Running %1…</source>
+        <translation>正在运行 %1…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="194"/>
+        <source>%1 · waiting for approval</source>
+        <translation>%1 · 等待批准</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="228"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="288"/>
+        <source>%1 · interrupted</source>
+        <translation>%1 · 已中断</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="230"/>
+        <source>%1 · not run</source>
+        <translation>%1 · 未运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="230"/>
+        <source>Used %1</source>
+        <translation>已使用 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="239"/>
+        <source>timed out</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="240"/>
+        <source>Ran %1 · %2 s · %3</source>
+        <translation>已运行 %1 · %2 秒 · %3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="264"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="265"/>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="266"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="267"/>
+        <source>Save %1</source>
+        <translation>保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="270"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="275"/>
+        <source>Save file</source>
+        <translation>保存文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="275"/>
+        <source>The file could not be saved to %1.</source>
+        <translation>无法将文件保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::WebFetcher</name>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="135"/>
+        <source>%1 redirected to %2. </source>
+        <translation>%1 已重定向到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="140"/>
+        <source>Only http and https addresses can be fetched, not %1.</source>
+        <translation>只能获取 http 和 https 地址，不支持 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="143"/>
+        <source>&quot;%1&quot; is not a valid web address.</source>
+        <translation>“%1”不是有效的网址。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="158"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="340"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="161"/>
+        <source>Looking up the address of %1 took longer than %2 s.</source>
+        <translation>解析 %1 的地址耗时超过 %2 秒。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="166"/>
+        <source>The host %1 was not found (%2).</source>
+        <translation>找不到主机 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
+        <source>%1 is %2.</source>
+        <translation>%1 是 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="177"/>
+        <source>%1 resolves to %2, %3.</source>
+        <translation>%1 解析为 %2，%3。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
+        <source>Such addresses are never fetched.</source>
+        <translation>此类地址一律不予获取。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="182"/>
+        <source>Only public internet addresses are fetched.</source>
+        <translation>仅获取公共互联网地址。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="220"/>
+        <source>More than %1 redirects: %2. The page may redirect in a loop.</source>
+        <translation>重定向超过 %1 次：%2。该页面可能存在循环重定向。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="343"/>
+        <source>%1 did not answer within %2 s.</source>
+        <translation>%1 未在 %2 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="346"/>
+        <source>The page did not finish loading within %1 s.</source>
+        <translation>页面未能在 %1 秒内加载完成。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="357"/>
+        <source>%1 refused the connection.</source>
+        <translation>%1 拒绝了连接。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="359"/>
+        <source>The host %1 was not found.</source>
+        <translation>找不到主机 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="362"/>
+        <source>The secure connection to %1 failed: %2</source>
+        <translation>与 %1 的安全连接失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/tools/webfetcher.cpp" line="365"/>
+        <source>Network error with %1: %2</source>
+        <translation>与 %1 通信时出现网络错误：%2</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../src/app/main.cpp" line="53"/>
+        <source>Chat with language models that run code.</source>
+        <translation>与能够运行代码的语言模型聊天。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/main.cpp" line="57"/>
+        <source>Override a setting for this run.</source>
+        <translation>仅在本次运行中覆盖某项设置。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/main.cpp" line="60"/>
+        <source>Keep settings and data in DIR.</source>
+        <translation>将设置和数据保存在 DIR 中。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/main.cpp" line="86"/>
+        <location filename="../src/app/main.cpp" line="88"/>
+        <source>Conversations</source>
+        <translation>对话</translation>
     </message>
 </context>
 </TS>

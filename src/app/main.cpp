@@ -1,12 +1,39 @@
+#include "appearance.h"
 #include "mainwindow.h"
 
 #include <sandpiper/buildinfo.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QLocale>
+#include <QMessageBox>
 #include <QTranslator>
+#include <cstdio>
+
+namespace {
+
+class FirstPaintWatcher : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            std::printf("painted\n");
+            std::fflush(stdout);
+            QMetaObject::invokeMethod(qApp, &QCoreApplication::quit, Qt::QueuedConnection);
+            watched->removeEventFilter(this);
+        }
+        return false;
+    }
+};
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -15,7 +42,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationDisplayName(QStringLiteral("Sandpiper"));
     QApplication::setApplicationVersion(QString::fromLatin1(Sandpiper::BuildInfo::version));
     QApplication::setOrganizationName(QStringLiteral("sandpiper"));
-
+    QApplication::setDesktopFileName(QStringLiteral("io.github.sandpiper.Sandpiper"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/sandpiper.svg")));
 
     QTranslator translator;
@@ -26,9 +53,38 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QApplication::translate("main", "Chat with language models that run code."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption setOption(QStringLiteral("set"),
+                                       QApplication::translate("main", "Override a setting for this run."),
+                                       QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption profileOption(QStringLiteral("profile"),
+                                           QApplication::translate("main", "Keep settings and data in DIR."),
+                                           QStringLiteral("DIR"));
+    parser.addOptions({setOption, profileOption});
     parser.process(app);
 
-    Sandpiper::MainWindow window;
+    Sandpiper::Settings settings(parser.value(profileOption));
+    for (const QString &assignment : parser.values(setOption)) {
+        QString error;
+        if (!settings.addOverride(assignment, &error)) {
+            std::fprintf(stderr, "sandpiper: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
+
+    Sandpiper::applyAppearance(app, settings);
+    Sandpiper::ConversationStore store(settings.dataDirectory());
+    const auto opened = store.open();
+    Sandpiper::MainWindow window(&settings, &store);
+    // scripts/bench ui measures the time from exec to this first paint.
+    if (qEnvironmentVariableIsSet("SANDPIPER_EXIT_AFTER_FIRST_PAINT")) {
+        auto *firstPaint = new FirstPaintWatcher(&window);
+        window.installEventFilter(firstPaint);
+    }
     window.show();
+    // The app keeps running without its database (the store retries); the user is told why.
+    if (!opened)
+        QMessageBox::warning(&window, QApplication::translate("main", "Conversations"), opened.error().message);
+    else if (!store.lastWarning().isEmpty())
+        QMessageBox::information(&window, QApplication::translate("main", "Conversations"), store.lastWarning());
     return app.exec();
 }

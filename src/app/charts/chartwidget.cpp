@@ -1,0 +1,945 @@
+#include "charts/chartwidget.h"
+
+#include <QAction>
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QDateTimeAxis>
+#include <QDir>
+#include <QFileDialog>
+#include <QGraphicsLayout>
+#include <QGuiApplication>
+#include <QHorizontalBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QSvgGenerator>
+#include <QTimeZone>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace Sandpiper {
+
+namespace {
+
+constexpr int inlineHeight = 320; // tall enough to read, short enough to scroll past in a chat
+constexpr double zoomStep = 1.25;
+constexpr double hiddenAlpha = 0.3;
+constexpr double smallestLabelledSlice = 0.03; // thinner slices are named by the legend and the tooltip
+constexpr int markerPointsUpTo = 60;           // more points than this and a line shows no markers
+
+// Date-time x values are wall-clock times stored as UTC (see ChartSpec::XKind); the axis draws
+// local time, so it gets the same wall-clock time in the local zone.
+qreal axisDateTime(double milliseconds)
+{
+    const QDateTime utc = QDateTime::fromMSecsSinceEpoch(qint64(milliseconds), QTimeZone::UTC);
+    return qreal(QDateTime(utc.date(), utc.time()).toMSecsSinceEpoch());
+}
+
+// A number as people read it: grouped as the locale does, without trailing zeros.
+QString numberText(double value)
+{
+    const QLocale locale;
+    if (value != 0 && (std::abs(value) >= 1e15 || std::abs(value) < 1e-6))
+        return locale.toString(value, 'g', 6);
+    const QString shortest = QString::number(value, 'f', QLocale::FloatingPointShortest);
+    const qsizetype point = shortest.indexOf(QLatin1Char('.'));
+    const int decimals = point < 0 ? 0 : int(std::min<qsizetype>(6, shortest.size() - point - 1));
+    QString text = locale.toString(value, 'f', decimals);
+    if (decimals > 0) {
+        while (text.endsWith(locale.zeroDigit()))
+            text.chop(locale.zeroDigit().size());
+        if (text.endsWith(locale.decimalPoint()))
+            text.chop(locale.decimalPoint().size());
+    }
+    return text;
+}
+
+QString withUnit(const QString &number, const QString &unit)
+{
+    static const QStringList prefixes = {QStringLiteral("$"), QStringLiteral("£"), QStringLiteral("¥"),
+                                         QStringLiteral("₹")};
+    if (unit.isEmpty())
+        return number;
+    if (unit == QLatin1String("%"))
+        return number + unit;
+    if (prefixes.contains(unit))
+        return unit + number;
+    return number + QLatin1Char(' ') + unit;
+}
+
+QString axisTitle(const QString &title, const QString &unit)
+{
+    if (unit.isEmpty() || title.isEmpty())
+        return title.isEmpty() ? unit : title;
+    return ChartWidget::tr("%1 (%2)", "axis title and unit").arg(title, unit);
+}
+
+QString typeDisplayName(ChartSpec::Type type)
+{
+    switch (type) {
+    case ChartSpec::Type::Line:
+        return ChartWidget::tr("Line chart");
+    case ChartSpec::Type::Bar:
+        return ChartWidget::tr("Bar chart");
+    case ChartSpec::Type::HorizontalBar:
+        return ChartWidget::tr("Horizontal bar chart");
+    case ChartSpec::Type::StackedBar:
+        return ChartWidget::tr("Stacked bar chart");
+    case ChartSpec::Type::Scatter:
+        return ChartWidget::tr("Scatter plot");
+    case ChartSpec::Type::Area:
+        return ChartWidget::tr("Area chart");
+    case ChartSpec::Type::Pie:
+        return ChartWidget::tr("Pie chart");
+    case ChartSpec::Type::Donut:
+        return ChartWidget::tr("Donut chart");
+    }
+    return {};
+}
+
+// Labels as fine as the span of the dates needs. The axis spaces its ticks evenly, so they miss
+// the first of the month: below three years the day is shown, lest a tick on 30 January read as
+// January when it stands for February.
+QString dateFormat(const QDateTime &first, const QDateTime &last)
+{
+    constexpr qint64 day = 24 * 3600 * 1000;
+    const qint64 span = first.msecsTo(last);
+    if (span >= 3 * 365 * day)
+        return QStringLiteral("MMM yyyy");
+    if (span >= 3 * day)
+        return first.date().year() == last.date().year() ? QStringLiteral("d MMM") : QStringLiteral("d MMM yyyy");
+    if (span >= day)
+        return QStringLiteral("d MMM HH:mm");
+    return QStringLiteral("HH:mm");
+}
+
+// Ticks that fall on the data when the points are evenly spaced: N points make N - 1 gaps, and
+// a tick count that divides them puts a tick on every k-th point.
+int dateTickCount(qsizetype points)
+{
+    if (points <= 7)
+        return int(std::max<qsizetype>(2, points));
+    for (int ticks = 7; ticks >= 4; --ticks) {
+        if ((points - 1) % (ticks - 1) == 0)
+            return ticks;
+    }
+    return 6;
+}
+
+// What the value axis must show: stacks add up, and bars and areas grow from zero.
+std::pair<double, double> valueExtent(const ChartSpec &spec)
+{
+    double low = std::numeric_limits<double>::max();
+    double high = std::numeric_limits<double>::lowest();
+    if (spec.type == ChartSpec::Type::StackedBar) {
+        for (qsizetype i = 0; i < spec.categories.size(); ++i) {
+            double up = 0;
+            double down = 0;
+            for (const ChartSeries &series : spec.series) {
+                const double y = series.points.value(i).y();
+                (y >= 0 ? up : down) += y;
+            }
+            low = std::min(low, down);
+            high = std::max(high, up);
+        }
+    } else {
+        for (const ChartSeries &series : spec.series) {
+            for (const QPointF &point : series.points) {
+                low = std::min(low, point.y());
+                high = std::max(high, point.y());
+            }
+        }
+    }
+    if (spec.isBar() || spec.type == ChartSpec::Type::Area) {
+        low = std::min(low, 0.0);
+        high = std::max(high, 0.0);
+    }
+    if (low == high) {
+        low -= 1;
+        high += 1;
+    }
+    return {low, high};
+}
+
+std::pair<double, double> xExtent(const ChartSpec &spec)
+{
+    double low = std::numeric_limits<double>::max();
+    double high = std::numeric_limits<double>::lowest();
+    for (const ChartSeries &series : spec.series) {
+        for (const QPointF &point : series.points) {
+            low = std::min(low, point.x());
+            high = std::max(high, point.x());
+        }
+    }
+    if (low == high) {
+        const double margin = spec.xKind == ChartSpec::XKind::DateTime ? 24 * 3600 * 1000 : 1;
+        low -= margin;
+        high += margin;
+    }
+    return {low, high};
+}
+
+// As many decimals as the ticks need: exact for the round steps of an unzoomed axis, two
+// significant digits of the step once zooming made it crooked.
+void fitLabelFormat(QValueAxis *axis)
+{
+    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    if (!(step > 0))
+        return;
+    auto isWhole = [](double value) {
+        return std::abs(value - std::round(value)) < 1e-6 * std::max(1.0, std::abs(value));
+    };
+    int decimals = 0;
+    for (double scale = 1; decimals <= 3; ++decimals, scale *= 10) {
+        if (isWhole(step * scale) && isWhole(axis->min() * scale))
+            break;
+    }
+    if (decimals > 3)
+        decimals = std::clamp(1 - int(std::floor(std::log10(step))), 0, 6);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+// Distinct colours for the slices of a pie: the themes shade a single hue, which tells
+// neighbouring slices apart but not a slice from its legend entry.
+QColor sliceColor(qsizetype index)
+{
+    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+                                     QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+                                     QColor(0xba, 0xb0, 0xac)};
+    constexpr qsizetype count = std::size(palette);
+    const QColor color = palette[index % count];
+    return index < count ? color : color.lighter(100 + 25 * int(index / count));
+}
+
+QPalette themePalette(bool dark)
+{
+    return dark ? QPalette(QColor(0x2b, 0x2b, 0x2b)) : QPalette(QColor(0xf2, 0xf2, 0xf2));
+}
+
+QColor specColor(const QString &name)
+{
+    return name.isEmpty() ? QColor() : QColor::fromString(name);
+}
+
+} // namespace
+
+ChartWidget::ChartWidget(const ChartSpec &spec, QWidget *parent)
+    : QChartView(new QChart, parent)
+    , m_spec(spec)
+{
+    chart()->setTitle(m_spec.title);
+    chart()->setLocalizeNumbers(true);
+    chart()->setBackgroundRoundness(0);
+    chart()->layout()->setContentsMargins(0, 0, 0, 0);
+    chart()->setMargins(QMargins(10, 10, 10, 6));
+    // A round pie leaves room beside it; everything else is wide and keeps its legend below.
+    chart()->legend()->setAlignment(m_spec.isPie() ? Qt::AlignRight : Qt::AlignBottom);
+    // Lines and dots show as such in the legend; filled shapes keep squares, which the markers
+    // draw in the series' colour (Qt draws "from series" squares empty).
+    if (m_spec.type == ChartSpec::Type::Line || m_spec.type == ChartSpec::Type::Scatter)
+        chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+
+    if (m_spec.isPie())
+        buildPieChart();
+    else if (m_spec.isBar())
+        buildBarChart();
+    else
+        buildXYChart();
+    m_hidden = QList<bool>(m_spec.isPie() ? m_spec.categories.size() : m_spec.series.size(), false);
+    chart()->legend()->setVisible(m_spec.isPie() || m_spec.series.size() > 1);
+    connectLegend();
+    createActions();
+
+    setRenderHint(QPainter::Antialiasing);
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    if (m_spec.type == ChartSpec::Type::Bar || m_spec.type == ChartSpec::Type::StackedBar)
+        setRubberBand(QChartView::HorizontalRubberBand); // along the categories; values keep their zero
+    else if (m_spec.type == ChartSpec::Type::HorizontalBar)
+        setRubberBand(QChartView::VerticalRubberBand);
+    else if (!m_spec.isPie())
+        setRubberBand(QChartView::RectangleRubberBand);
+
+    const QString kind = typeDisplayName(m_spec.type);
+    setAccessibleName(m_spec.title.isEmpty() ? kind : m_spec.title);
+    QStringList entries;
+    for (qsizetype i = 0; i < entryCount(); ++i)
+        entries << (m_spec.isPie() ? m_spec.categories[i] : seriesName(i));
+    setAccessibleDescription(tr("%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving "
+                                "and copying.")
+                                 .arg(kind, QLocale().createSeparatedList(entries)));
+    applyTheme();
+}
+
+ChartWidget::~ChartWidget() = default;
+
+QSize ChartWidget::sizeHint() const
+{
+    return {640, inlineHeight};
+}
+
+QSize ChartWidget::minimumSizeHint() const
+{
+    return {240, 200};
+}
+
+QString ChartWidget::seriesName(qsizetype series) const
+{
+    const QString name = m_spec.series.value(series).name;
+    return name.isEmpty() ? tr("Series %1").arg(series + 1) : name;
+}
+
+QString ChartWidget::xText(double x) const
+{
+    switch (m_spec.xKind) {
+    case ChartSpec::XKind::Category:
+        return m_spec.categories.value(qsizetype(x));
+    case ChartSpec::XKind::Number:
+        return withUnit(numberText(x), m_spec.xUnit);
+    case ChartSpec::XKind::DateTime: {
+        const QDateTime time = QDateTime::fromMSecsSinceEpoch(qint64(x), QTimeZone::UTC);
+        return QLocale().toString(time, time.time() == QTime(0, 0) ? QStringLiteral("d MMM yyyy")
+                                                                   : QStringLiteral("d MMM yyyy HH:mm"));
+    }
+    }
+    return {};
+}
+
+QString ChartWidget::yText(double y) const
+{
+    return withUnit(numberText(y), m_spec.yUnit);
+}
+
+void ChartWidget::buildXYChart()
+{
+    for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
+        QList<QPointF> points;
+        points.reserve(m_spec.series[i].points.size());
+        for (const QPointF &point : std::as_const(m_spec.series[i].points)) {
+            points << QPointF(m_spec.xKind == ChartSpec::XKind::DateTime ? axisDateTime(point.x()) : point.x(),
+                              point.y());
+        }
+        QAbstractSeries *series = nullptr;
+        QXYSeries *pointSeries = nullptr;
+        if (m_spec.type == ChartSpec::Type::Area) {
+            auto *upper = new QLineSeries;
+            upper->append(points);
+            auto *area = new QAreaSeries(upper);
+            upper->setParent(area); // an area series leaves its lines to whoever made them
+            connect(area, &QAreaSeries::hovered, this,
+                    [this, i](const QPointF &point, bool state) { showPointToolTip(i, point, state); });
+            series = area;
+            pointSeries = upper;
+        } else {
+            QXYSeries *xy = nullptr;
+            if (m_spec.type == ChartSpec::Type::Scatter) {
+                auto *scatter = new QScatterSeries;
+                scatter->setMarkerSize(9);
+                xy = scatter;
+            } else {
+                auto *line = new QLineSeries;
+                line->setPointsVisible(points.size() <= markerPointsUpTo);
+                xy = line;
+            }
+            xy->append(points);
+            connect(xy, &QXYSeries::hovered, this,
+                    [this, i](const QPointF &point, bool state) { showPointToolTip(i, point, state); });
+            series = xy;
+            pointSeries = xy;
+        }
+        series->setName(seriesName(i));
+        chart()->addSeries(series);
+        m_xySeries << series;
+        m_pointSeries << pointSeries;
+    }
+
+    QAbstractAxis *xAxis = nullptr;
+    switch (m_spec.xKind) {
+    case ChartSpec::XKind::Category: {
+        auto *axis = new QBarCategoryAxis;
+        axis->append(m_spec.categories);
+        xAxis = axis;
+        break;
+    }
+    case ChartSpec::XKind::Number: {
+        auto *axis = new QValueAxis;
+        const auto [low, high] = xExtent(m_spec);
+        axis->setRange(low, high);
+        axis->applyNiceNumbers();
+        fitLabelFormat(axis);
+        connect(axis, &QValueAxis::rangeChanged, this, [axis] { fitLabelFormat(axis); });
+        xAxis = axis;
+        break;
+    }
+    case ChartSpec::XKind::DateTime: {
+        auto *axis = new QDateTimeAxis;
+        const auto [low, high] = xExtent(m_spec);
+        const QDateTime first = QDateTime::fromMSecsSinceEpoch(qint64(axisDateTime(low)));
+        const QDateTime last = QDateTime::fromMSecsSinceEpoch(qint64(axisDateTime(high)));
+        axis->setRange(first, last);
+        axis->setFormat(dateFormat(first, last));
+        qsizetype points = 0;
+        for (const ChartSeries &series : std::as_const(m_spec.series))
+            points = std::max(points, series.points.size());
+        axis->setTickCount(dateTickCount(points));
+        xAxis = axis;
+        break;
+    }
+    }
+    xAxis->setTitleText(axisTitle(m_spec.xTitle, m_spec.xUnit));
+    QValueAxis *yAxis = valueAxis();
+    chart()->addAxis(xAxis, Qt::AlignBottom);
+    chart()->addAxis(yAxis, Qt::AlignLeft);
+    for (QAbstractSeries *series : std::as_const(m_xySeries)) {
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+    }
+}
+
+// Ranges are set here rather than left to the series: an axis ranges over the first series
+// attached to it only, and a stack's height is no single value's.
+QValueAxis *ChartWidget::valueAxis()
+{
+    auto *axis = new QValueAxis;
+    axis->setTitleText(axisTitle(m_spec.yTitle, m_spec.yUnit));
+    const auto [low, high] = valueExtent(m_spec);
+    axis->setRange(low, high);
+    axis->applyNiceNumbers();
+    fitLabelFormat(axis);
+    connect(axis, &QValueAxis::rangeChanged, this, [axis] { fitLabelFormat(axis); });
+    return axis;
+}
+
+void ChartWidget::buildBarChart()
+{
+    QAbstractBarSeries *bars = nullptr;
+    if (m_spec.type == ChartSpec::Type::StackedBar)
+        bars = new QStackedBarSeries;
+    else if (m_spec.type == ChartSpec::Type::HorizontalBar)
+        bars = new QHorizontalBarSeries;
+    else
+        bars = new QBarSeries;
+    for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
+        auto *set = new QBarSet(seriesName(i));
+        for (const QPointF &point : std::as_const(m_spec.series[i].points))
+            set->append(point.y());
+        bars->append(set);
+        m_barSets << set;
+    }
+    connect(bars, &QAbstractBarSeries::hovered, this, [this](bool status, int index, QBarSet *set) {
+        showToolTip(toolTipText(m_barSets.indexOf(set), index), status);
+    });
+    chart()->addSeries(bars);
+
+    auto *categoryAxis = new QBarCategoryAxis;
+    categoryAxis->append(m_spec.categories);
+    categoryAxis->setTitleText(axisTitle(m_spec.xTitle, m_spec.xUnit));
+    QValueAxis *values = valueAxis();
+    const bool horizontal = m_spec.type == ChartSpec::Type::HorizontalBar;
+    // Read from the top down, like a table.
+    categoryAxis->setReverse(horizontal);
+    chart()->addAxis(categoryAxis, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
+    chart()->addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+    bars->attachAxis(categoryAxis);
+    bars->attachAxis(values);
+}
+
+void ChartWidget::buildPieChart()
+{
+    auto *pie = new QPieSeries;
+    if (m_spec.type == ChartSpec::Type::Donut) {
+        pie->setHoleSize(0.45);
+        pie->setPieSize(0.8);
+    } else {
+        pie->setPieSize(0.75);
+    }
+    const ChartSeries &values = m_spec.series.first();
+    for (qsizetype i = 0; i < m_spec.categories.size(); ++i) {
+        QPieSlice *slice = pie->append(m_spec.categories[i], values.points.value(i).y());
+        slice->setExplodeDistanceFactor(0.06);
+        m_slices << slice;
+    }
+    connect(pie, &QPieSeries::hovered, this, [this](QPieSlice *slice, bool state) {
+        slice->setExploded(state);
+        showToolTip(toolTipText(0, m_slices.indexOf(slice)), state);
+    });
+    chart()->addSeries(pie);
+}
+
+void ChartWidget::updatePieLabels()
+{
+    for (qsizetype i = 0; i < m_slices.size(); ++i) {
+        QPieSlice *slice = m_slices[i];
+        slice->setLabel(tr("%1 %2%", "pie slice label: name, percentage")
+                            .arg(m_spec.categories[i], QLocale().toString(slice->percentage() * 100, 'f', 1)));
+        slice->setLabelVisible(!m_hidden.value(i) && slice->percentage() >= smallestLabelledSlice);
+    }
+}
+
+void ChartWidget::connectLegend()
+{
+    m_markers = chart()->legend()->markers();
+    for (qsizetype i = 0; i < m_markers.size(); ++i) {
+        connect(m_markers[i], &QLegendMarker::clicked, this, [this, i] { setEntryVisible(i, !isEntryVisible(i)); });
+        // A pie's markers would carry the slice labels, percentages included.
+        if (m_spec.isPie())
+            m_markers[i]->setLabel(m_spec.categories.value(i));
+    }
+}
+
+QLegendMarker *ChartWidget::legendMarker(qsizetype entry) const
+{
+    return m_markers.value(entry);
+}
+
+void ChartWidget::createActions()
+{
+    auto add = [this](const QString &text, const QList<QKeySequence> &keys, auto slot) {
+        auto *action = new QAction(text, this);
+        action->setShortcuts(keys);
+        // Plain keys like + and 0 must only act on the chart that has the focus.
+        action->setShortcutContext(Qt::WidgetShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        return action;
+    };
+    m_zoomInAction = add(tr("Zoom In"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn},
+                         [this] { zoomIn(); });
+    m_zoomOutAction = add(tr("Zoom Out"), {QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut}, [this] { zoomOut(); });
+    m_resetZoomAction =
+        add(tr("Reset Zoom"), {QKeySequence(Qt::Key_0), QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { resetZoom(); });
+    m_copyImageAction = add(tr("Copy Image"), {QKeySequence::Copy}, [this] { copyImage(); });
+    m_copyCsvAction =
+        add(tr("Copy Data as CSV"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}, [this] { copyCsv(); });
+    m_savePngAction = add(tr("Save as PNG…"), {QKeySequence::Save}, [this] { saveWithDialog(false); });
+    m_saveSvgAction =
+        add(tr("Save as SVG…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)}, [this] { saveWithDialog(true); });
+    for (QAction *zoom : {m_zoomInAction, m_zoomOutAction, m_resetZoomAction})
+        zoom->setEnabled(!m_spec.isPie());
+}
+
+void ChartWidget::applyTheme()
+{
+    m_dark = palette().color(QPalette::Window).lightness() < 128;
+    chart()->setTheme(m_dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // The theme brings its own fonts; the chart reads better in the application's.
+    const QFont base = font();
+    QFont title = base;
+    title.setBold(true);
+    title.setPointSizeF(base.pointSizeF() * 1.15);
+    chart()->setTitleFont(title);
+    chart()->legend()->setFont(base);
+    for (QAbstractAxis *axis : chart()->axes()) {
+        axis->setLabelsFont(base);
+        axis->setTitleFont(base);
+    }
+
+    // The theme also brings its own colours; the spec's win where it has them.
+    for (qsizetype i = 0; i < m_xySeries.size(); ++i) {
+        const QColor custom = specColor(m_spec.series[i].color);
+        if (auto *area = qobject_cast<QAreaSeries *>(m_xySeries[i])) {
+            QColor fill = custom.isValid() ? custom : area->color();
+            QPen border(fill, 2);
+            area->setPen(border);
+            fill.setAlphaF(0.45); // overlapping areas stay visible through each other
+            area->setColor(fill);
+        } else if (auto *scatter = qobject_cast<QScatterSeries *>(m_xySeries[i])) {
+            if (custom.isValid())
+                scatter->setColor(custom);
+            scatter->setBorderColor(scatter->color().darker(125));
+        } else if (auto *line = qobject_cast<QLineSeries *>(m_xySeries[i])) {
+            QPen pen = line->pen();
+            pen.setWidthF(2.5);
+            if (custom.isValid())
+                pen.setColor(custom);
+            line->setPen(pen);
+        }
+    }
+    for (qsizetype i = 0; i < m_barSets.size(); ++i) {
+        const QColor custom = specColor(m_spec.series[i].color);
+        if (custom.isValid())
+            m_barSets[i]->setColor(custom);
+        m_barSets[i]->setBorderColor(Qt::transparent);
+    }
+    const QColor labelColor = chart()->legend()->labelColor();
+    const QBrush background = chart()->backgroundBrush();
+    const QColor gap = background.gradient() && !background.gradient()->stops().isEmpty()
+                           ? background.gradient()->stops().constFirst().second
+                           : background.color();
+    for (qsizetype i = 0; i < m_slices.size(); ++i) {
+        const QColor custom = specColor(m_spec.colors.value(i));
+        m_slices[i]->setColor(custom.isValid() ? custom : sliceColor(i));
+        m_slices[i]->setBorderColor(gap);
+        m_slices[i]->setBorderWidth(2);
+        m_slices[i]->setLabelColor(labelColor);
+        m_slices[i]->setLabelFont(base);
+    }
+    updatePieLabels();
+    for (qsizetype i = 0; i < m_markers.size(); ++i)
+        styleEntry(i);
+    viewport()->update();
+}
+
+void ChartWidget::styleEntry(qsizetype entry)
+{
+    QLegendMarker *marker = m_markers.value(entry);
+    if (!marker)
+        return;
+    QColor color;
+    if (m_spec.isPie())
+        color = m_slices.value(entry)->color();
+    else if (m_spec.isBar())
+        color = m_barSets.value(entry)->color();
+    else if (auto *area = qobject_cast<QAreaSeries *>(m_xySeries.value(entry)))
+        color = area->borderColor();
+    else if (auto *xy = qobject_cast<QXYSeries *>(m_xySeries.value(entry)))
+        color = xy->color();
+    QColor label = chart()->legend()->labelColor();
+    if (m_hidden.value(entry)) {
+        color.setAlphaF(hiddenAlpha);
+        label.setAlphaF(0.5);
+    }
+    marker->setVisible(true); // a hidden series hides its marker too, which could then not be clicked
+    marker->setBrush(color);
+    marker->setPen(QPen(color));
+    marker->setLabelBrush(label);
+}
+
+void ChartWidget::setEntryVisible(qsizetype entry, bool visible)
+{
+    if (entry < 0 || entry >= m_hidden.size() || m_hidden[entry] == !visible)
+        return;
+    m_hidden[entry] = !visible;
+    if (m_spec.isPie()) {
+        m_slices[entry]->setValue(visible ? m_spec.series.first().points.value(entry).y() : 0);
+        updatePieLabels();
+    } else if (m_spec.isBar()) {
+        // A bar set cannot be hidden by itself; without values it takes no room in a stack and
+        // the value axis no longer counts it.
+        const QList<QPointF> &points = m_spec.series[entry].points;
+        for (qsizetype i = 0; i < points.size(); ++i)
+            m_barSets[entry]->replace(i, visible ? points[i].y() : 0);
+    } else {
+        m_xySeries[entry]->setVisible(visible);
+    }
+    styleEntry(entry);
+}
+
+QString ChartWidget::toolTipText(qsizetype series, qsizetype point) const
+{
+    if (m_spec.isPie()) {
+        if (point < 0 || point >= m_slices.size())
+            return {};
+        return tr("%1\n%2 (%3%)", "pie slice tooltip: name, value, percentage")
+            .arg(m_spec.categories[point], yText(m_spec.series.first().points[point].y()),
+                 QLocale().toString(m_slices[point]->percentage() * 100, 'f', 1));
+    }
+    if (series < 0 || series >= m_spec.series.size() || point < 0 || point >= m_spec.series[series].points.size())
+        return {};
+    const QPointF value = m_spec.series[series].points[point];
+    const QString coordinates =
+        m_spec.type == ChartSpec::Type::Scatter && m_spec.xKind != ChartSpec::XKind::Category
+            ? tr("%1, %2", "scatter point tooltip: x, y").arg(xText(value.x()), yText(value.y()))
+            : tr("%1: %2", "tooltip: x or category, value").arg(xText(value.x()), yText(value.y()));
+    // A single unnamed series needs no name above its values.
+    if (m_spec.series.size() == 1 && m_spec.series.first().name.isEmpty())
+        return coordinates;
+    return seriesName(series) + QLatin1Char('\n') + coordinates;
+}
+
+void ChartWidget::showPointToolTip(qsizetype series, const QPointF &position, bool state)
+{
+    if (!state) {
+        showToolTip({}, false);
+        return;
+    }
+    // The line reports where on it the mouse is; the tooltip names the nearest data point.
+    QAbstractSeries *chartSeries = m_xySeries.value(series);
+    const QXYSeries *points = m_pointSeries.value(series);
+    if (!chartSeries || !points)
+        return;
+    const QPointF target = chart()->mapToPosition(position, chartSeries);
+    qsizetype nearest = -1;
+    qreal nearestDistance = std::numeric_limits<qreal>::max();
+    for (qsizetype i = 0; i < points->count(); ++i) {
+        const qreal distance = QLineF(chart()->mapToPosition(points->at(i), chartSeries), target).length();
+        if (distance < nearestDistance) {
+            nearest = i;
+            nearestDistance = distance;
+        }
+    }
+    showToolTip(toolTipText(series, nearest), true);
+}
+
+void ChartWidget::showToolTip(const QString &text, bool state)
+{
+    if (state && !text.isEmpty())
+        QToolTip::showText(QCursor::pos(), text, this);
+    else
+        QToolTip::hideText();
+}
+
+void ChartWidget::zoomIn()
+{
+    zoomAround(chart()->plotArea().center(), 1 / zoomStep);
+}
+
+void ChartWidget::zoomOut()
+{
+    zoomAround(chart()->plotArea().center(), zoomStep);
+}
+
+void ChartWidget::zoomAround(const QPointF &center, qreal factor)
+{
+    if (m_spec.isPie())
+        return;
+    const QRectF area = chart()->plotArea();
+    QRectF visible(center.x() - (center.x() - area.left()) * factor, center.y() - (center.y() - area.top()) * factor,
+                   area.width() * factor, area.height() * factor);
+    // Bars zoom along their categories only, as the rubber band does.
+    if (m_spec.type == ChartSpec::Type::Bar || m_spec.type == ChartSpec::Type::StackedBar) {
+        visible.setTop(area.top());
+        visible.setHeight(area.height());
+    } else if (m_spec.type == ChartSpec::Type::HorizontalBar) {
+        visible.setLeft(area.left());
+        visible.setWidth(area.width());
+    }
+    chart()->zoomIn(visible);
+}
+
+void ChartWidget::resetZoom()
+{
+    chart()->zoomReset();
+}
+
+void ChartWidget::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        applyTheme();
+}
+
+void ChartWidget::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    if (!m_spec.isPie()) {
+        menu.addAction(m_zoomInAction);
+        menu.addAction(m_zoomOutAction);
+        menu.addAction(m_resetZoomAction);
+        m_resetZoomAction->setEnabled(chart()->isZoomed());
+        menu.addSeparator();
+    }
+    if (entryCount() > 1) {
+        QMenu *entries = menu.addMenu(m_spec.isPie() ? tr("Show Slices") : tr("Show Series"));
+        for (qsizetype i = 0; i < entryCount(); ++i) {
+            QAction *entry = entries->addAction(m_spec.isPie() ? m_spec.categories[i] : seriesName(i));
+            entry->setCheckable(true);
+            entry->setChecked(isEntryVisible(i));
+            connect(entry, &QAction::toggled, this, [this, i](bool on) { setEntryVisible(i, on); });
+        }
+        menu.addSeparator();
+    }
+    menu.addAction(m_copyImageAction);
+    menu.addAction(m_copyCsvAction);
+    menu.addSeparator();
+    menu.addAction(m_savePngAction);
+    menu.addAction(m_saveSvgAction);
+    menu.exec(event->globalPos());
+    m_resetZoomAction->setEnabled(!m_spec.isPie());
+}
+
+void ChartWidget::keyPressEvent(QKeyEvent *event)
+{
+    const QRectF area = chart()->plotArea();
+    switch (event->key()) {
+    case Qt::Key_Left:
+        chart()->scroll(-area.width() / 10, 0);
+        break;
+    case Qt::Key_Right:
+        chart()->scroll(area.width() / 10, 0);
+        break;
+    case Qt::Key_Up:
+        chart()->scroll(0, area.height() / 10);
+        break;
+    case Qt::Key_Down:
+        chart()->scroll(0, -area.height() / 10);
+        break;
+    case Qt::Key_F10:
+        // Shift+F10 is the other context menu key.
+        if (event->modifiers() == Qt::ShiftModifier) {
+            QContextMenuEvent menu(QContextMenuEvent::Keyboard, rect().center(), mapToGlobal(rect().center()));
+            contextMenuEvent(&menu);
+            break;
+        }
+        QChartView::keyPressEvent(event);
+        return;
+    default:
+        QChartView::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void ChartWidget::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton) {
+        resetZoom();
+        event->accept();
+        return;
+    }
+    QChartView::mouseDoubleClickEvent(event);
+}
+
+void ChartWidget::mouseReleaseEvent(QMouseEvent *event)
+{
+    // QChartView zooms out on a right click; here the right button opens the context menu.
+    if (event->button() == Qt::RightButton) {
+        event->accept();
+        return;
+    }
+    QChartView::mouseReleaseEvent(event);
+}
+
+void ChartWidget::wheelEvent(QWheelEvent *event)
+{
+    // In a chat the wheel scrolls the conversation; it zooms once the chart has the focus (a
+    // click on it) or with Ctrl held.
+    const bool zoom = !m_spec.isPie() && event->angleDelta().y() != 0 &&
+                      (hasFocus() || event->modifiers().testFlag(Qt::ControlModifier));
+    if (!zoom) {
+        event->ignore();
+        return;
+    }
+    const QPointF at = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+    zoomAround(at, event->angleDelta().y() > 0 ? 1 / zoomStep : zoomStep);
+    event->accept();
+}
+
+void ChartWidget::paintEvent(QPaintEvent *event)
+{
+    QChartView::paintEvent(event);
+    if (!hasFocus())
+        return;
+    // Without a frame nothing else shows that the keys now act on this chart.
+    QPainter painter(viewport());
+    QPen pen(palette().color(QPalette::Highlight), 2);
+    painter.setPen(pen);
+    painter.drawRect(QRectF(viewport()->rect()).adjusted(1, 1, -1, -1));
+}
+
+void ChartWidget::focusInEvent(QFocusEvent *event)
+{
+    QChartView::focusInEvent(event);
+    viewport()->update();
+}
+
+void ChartWidget::focusOutEvent(QFocusEvent *event)
+{
+    QChartView::focusOutEvent(event);
+    viewport()->update();
+}
+
+QImage ChartWidget::toImage(qreal devicePixelRatio) const
+{
+    const QRectF source = chart()->geometry();
+    QImage image((source.size() * devicePixelRatio).toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(devicePixelRatio);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    scene()->render(&painter, QRectF(QPointF(), source.size()), source);
+    return image;
+}
+
+bool ChartWidget::savePng(const QString &path) const
+{
+    // Twice the size on screen: crisp when pasted into a document or shown on a dense display.
+    return toImage(2).save(path, "PNG");
+}
+
+bool ChartWidget::saveSvg(const QString &path) const
+{
+    const QRectF source = chart()->geometry();
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(source.size().toSize());
+    generator.setViewBox(QRectF(QPointF(), source.size()));
+    generator.setTitle(accessibleName());
+    generator.setDescription(m_spec.summary());
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    scene()->render(&painter, QRectF(QPointF(), source.size()), source);
+    return painter.end();
+}
+
+void ChartWidget::copyImage() const
+{
+    QGuiApplication::clipboard()->setImage(toImage(devicePixelRatioF()));
+}
+
+void ChartWidget::copyCsv() const
+{
+    const QString csv = m_spec.toCsv();
+    auto *data = new QMimeData;
+    data->setText(csv);
+    data->setData(QStringLiteral("text/csv"), csv.toUtf8());
+    QGuiApplication::clipboard()->setMimeData(data);
+}
+
+void ChartWidget::saveWithDialog(bool svg)
+{
+    static const QRegularExpression unsafe(QStringLiteral(R"([\\/:*?"<>|]+)"));
+    QString name = m_spec.title.isEmpty() ? tr("chart") : m_spec.title;
+    name.replace(unsafe, QStringLiteral(" "));
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    const QString suggested =
+        QDir(folder).filePath(name.trimmed() + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")));
+    const QString path =
+        QFileDialog::getSaveFileName(this, svg ? tr("Save Chart as SVG") : tr("Save Chart as PNG"), suggested,
+                                     svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!(svg ? saveSvg(path) : savePng(path))) {
+        QMessageBox::warning(this, tr("Could Not Save the Chart"),
+                             tr("The chart could not be saved to %1. Check that the folder exists and is writable.")
+                                 .arg(QDir::toNativeSeparators(path)));
+    }
+}
+
+bool ChartWidget::renderToPng(const ChartSpec &spec, const QString &path, QSize size, bool dark)
+{
+    ChartWidget widget(spec);
+    widget.setPalette(themePalette(dark));
+    // Laid out like a shown widget, without a window on any screen.
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.setFixedSize(size);
+    widget.show();
+    // The chart lays out its legend and axes when the layout requests are delivered.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return widget.toImage(1).save(path, "PNG");
+}
+
+} // namespace Sandpiper

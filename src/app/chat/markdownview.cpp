@@ -1,0 +1,304 @@
+#include "chat/markdownview.h"
+
+#include "chat/highlighting.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTextDocumentFragment>
+
+namespace Sandpiper {
+
+namespace {
+
+const QString copyScheme = QStringLiteral("copy-code");
+const QString loadImageScheme = QStringLiteral("load-image");
+constexpr qsizetype maxRemoteImageBytes = 20 * 1024 * 1024;
+
+} // namespace
+
+MarkdownView::MarkdownView(QWidget *parent)
+    : QTextBrowser(parent)
+{
+    setOpenLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setTextInteractionFlags(Qt::TextBrowserInteraction | Qt::TextSelectableByKeyboard);
+    viewport()->setAutoFillBackground(false);
+    document()->setDocumentMargin(2);
+    connect(this, &QTextBrowser::anchorClicked, this, &MarkdownView::openLink);
+}
+
+void MarkdownView::setConversationFolder(const QString &folder)
+{
+    m_folder = folder;
+}
+
+void MarkdownView::setMarkdownText(const QString &markdown)
+{
+    if (markdown == m_markdown && !document()->isEmpty())
+        return;
+    m_markdown = markdown;
+    render();
+}
+
+QString MarkdownView::localPathFor(const QString &sandboxPath) const
+{
+    if (m_folder.isEmpty())
+        return {};
+    QString relative = sandboxPath;
+    for (const char *prefix : {"sandbox:/mnt/data/", "sandbox:mnt/data/", "/mnt/data/"}) {
+        if (relative.startsWith(QLatin1String(prefix))) {
+            relative = relative.mid(qstrlen(prefix));
+            break;
+        }
+    }
+    if (relative == sandboxPath)
+        return {};
+    // Only files inside the conversation's folder, whatever ".." the model wrote.
+    const QString path = QDir::cleanPath(m_folder + QLatin1Char('/') + relative);
+    if (!path.startsWith(QDir::cleanPath(m_folder) + QLatin1Char('/')) || !QFileInfo::exists(path))
+        return {};
+    return path;
+}
+
+QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlocks, QStringList *languages) const
+{
+    static const QRegularExpression fenceOpen(QStringLiteral("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)"));
+    static const QRegularExpression image(
+        QStringLiteral("!\\[([^\\]\\n]*)\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)"));
+    QStringList out;
+    QString fence;
+    QString code;
+    const QStringList lines = markdown.split(QLatin1Char('\n'));
+    for (const QString &line : lines) {
+        if (!fence.isEmpty()) {
+            if (line.trimmed().startsWith(fence) && line.trimmed().count(fence.front()) >= fence.size() &&
+                line.trimmed().remove(fence.front()).isEmpty()) {
+                fence.clear();
+                codeBlocks->append(code);
+            } else {
+                code += line + QLatin1Char('\n');
+            }
+            out << line;
+            continue;
+        }
+        const QRegularExpressionMatch open = fenceOpen.match(line);
+        if (open.hasMatch()) {
+            fence = open.captured(2);
+            code.clear();
+            const QString language = open.captured(3);
+            languages->append(language);
+            const QString label = language.isEmpty() ? tr("code") : language.toHtmlEscaped();
+            out << QStringLiteral("<small>%1 · [%2](%3:%4)</small>")
+                       .arg(label, tr("Copy"), copyScheme)
+                       .arg(languages->size() - 1)
+                << QString() << line;
+            continue;
+        }
+        QString rewritten = line;
+        qsizetype offset = 0;
+        QRegularExpressionMatch match;
+        while ((match = image.match(rewritten, offset)).hasMatch()) {
+            const QString alt = match.captured(1);
+            const QString target = match.captured(2);
+            QString replacement;
+            const QString local = localPathFor(target);
+            const QUrl url(target);
+            if (!local.isEmpty()) {
+                replacement =
+                    QStringLiteral("![%1](%2)").arg(alt, QUrl::fromLocalFile(local).toString(QUrl::FullyEncoded));
+            } else if ((url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"))) {
+                replacement = m_remoteImages.contains(url) ? match.captured(0)
+                              : m_failedImages.contains(url)
+                                  ? tr("[the image at %1 could not be loaded]").arg(target)
+                                  : QStringLiteral("[🖼 %1 %2](%3:%4)")
+                                        .arg(tr("Load image from"), url.host().toHtmlEscaped(), loadImageScheme,
+                                             QString::fromLatin1(url.toEncoded().toPercentEncoding()));
+            } else {
+                replacement = alt.isEmpty() ? tr("[image not found: %1]").arg(target) : QStringLiteral("[%1]").arg(alt);
+            }
+            rewritten.replace(match.capturedStart(), match.capturedLength(), replacement);
+            offset = match.capturedStart() + replacement.size();
+        }
+        out << rewritten;
+    }
+    if (!fence.isEmpty())
+        codeBlocks->append(code); // still streaming in
+    return out.join(QLatin1Char('\n'));
+}
+
+void MarkdownView::render()
+{
+    QStringList languages;
+    m_codeBlocks.clear();
+    const QString prepared = preprocess(m_markdown, &m_codeBlocks, &languages);
+    for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
+        document()->addResource(QTextDocument::ImageResource, it.key(), it.value());
+    document()->setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    decorateCodeBlocks(languages);
+    fitImages();
+    updateHeight();
+}
+
+void MarkdownView::decorateCodeBlocks(const QStringList &languages)
+{
+    const auto theme = Highlighting::themeFor(palette());
+    const QColor background = palette().color(QPalette::AlternateBase);
+    int index = -1;
+    int first = -1;
+    auto finishGroup = [&](int last) {
+        if (first < 0)
+            return;
+        const QString language = index >= 0 && index < languages.size() ? languages.at(index) : QString();
+        Highlighting::highlightBlocks(document(), first, last, Highlighting::definitionForLanguage(language), theme);
+        first = -1;
+    };
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        const bool isCode = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
+        if (isCode && first < 0) {
+            first = block.blockNumber();
+            ++index;
+        } else if (!isCode && first >= 0) {
+            finishGroup(block.blockNumber() - 1);
+        }
+        if (isCode) {
+            QTextBlockFormat format = block.blockFormat();
+            format.setBackground(background);
+            QTextCursor(block).setBlockFormat(format);
+        }
+    }
+    finishGroup(document()->blockCount() - 1);
+}
+
+void MarkdownView::fitImages()
+{
+    const int available = std::max(120, viewport()->width() - 12);
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.charFormat().isImageFormat())
+                continue;
+            QTextImageFormat format = fragment.charFormat().toImageFormat();
+            const QImage image = loadResource(QTextDocument::ImageResource, QUrl(format.name())).value<QImage>();
+            if (image.isNull())
+                continue;
+            const int width = std::min(image.width(), std::min(available, 720));
+            format.setWidth(width);
+            format.setHeight(double(image.height()) * width / image.width());
+            QTextCursor cursor(document());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(format);
+        }
+    }
+}
+
+QVariant MarkdownView::loadResource(int type, const QUrl &name)
+{
+    if (type == QTextDocument::ImageResource) {
+        if (name.isLocalFile()) {
+            // Only the conversation's own files are shown.
+            const QString path = QDir::cleanPath(name.toLocalFile());
+            if (!m_folder.isEmpty() && path.startsWith(QDir::cleanPath(m_folder) + QLatin1Char('/')))
+                return QImage(path);
+            return QVariant();
+        }
+        if (m_remoteImages.contains(name))
+            return m_remoteImages.value(name);
+        return QVariant();
+    }
+    return QTextBrowser::loadResource(type, name);
+}
+
+void MarkdownView::updateHeight()
+{
+    document()->setTextWidth(viewport()->width());
+    const int height = int(std::ceil(document()->size().height())) + frameWidth() * 2 + 2;
+    if (height != this->height())
+        setFixedHeight(height);
+}
+
+void MarkdownView::resizeEvent(QResizeEvent *event)
+{
+    QTextBrowser::resizeEvent(event);
+    if (width() != m_lastWidth) {
+        m_lastWidth = width();
+        fitImages();
+        updateHeight();
+    }
+}
+
+void MarkdownView::changeEvent(QEvent *event)
+{
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && !m_markdown.isEmpty())
+        render();
+}
+
+QSize MarkdownView::sizeHint() const
+{
+    return {400, height()};
+}
+
+QSize MarkdownView::minimumSizeHint() const
+{
+    return {100, height()};
+}
+
+void MarkdownView::openLink(const QUrl &url)
+{
+    if (url.scheme() == copyScheme) {
+        const int index = url.path().toInt();
+        if (index >= 0 && index < m_codeBlocks.size()) {
+            QApplication::clipboard()->setText(m_codeBlocks.at(index));
+            Q_EMIT codeCopied(index);
+        }
+        return;
+    }
+    if (url.scheme() == loadImageScheme) {
+        loadRemoteImage(QUrl::fromEncoded(QByteArray::fromPercentEncoding(url.path().toLatin1())));
+        return;
+    }
+    if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https") ||
+        url.scheme() == QLatin1String("mailto") || url.isLocalFile()) {
+        QDesktopServices::openUrl(url);
+        return;
+    }
+    const QString local = localPathFor(url.toString());
+    if (!local.isEmpty())
+        QDesktopServices::openUrl(QUrl::fromLocalFile(local));
+}
+
+void MarkdownView::loadRemoteImage(const QUrl &url)
+{
+    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return;
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    QNetworkRequest request(url);
+    request.setTransferTimeout(30000);
+    QNetworkReply *reply = m_network->get(request);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url] {
+        reply->deleteLater();
+        const QByteArray bytes = reply->read(maxRemoteImageBytes);
+        QImage image;
+        if (reply->error() == QNetworkReply::NoError && image.loadFromData(bytes))
+            m_remoteImages.insert(url, image);
+        else
+            m_failedImages.insert(url);
+        render();
+    });
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,259 @@
+#include "chat/messagewidget.h"
+
+#include "chat/markdownview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+namespace {
+
+// Where the text up to FROM can be split into finished paragraphs: the last blank line
+// outside a code fence, or FROM itself.
+qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
+{
+    qsizetype boundary = from;
+    bool inFence = false;
+    qsizetype lineStart = from;
+    while (lineStart < text.size()) {
+        qsizetype lineEnd = text.indexOf(QLatin1Char('\n'), lineStart);
+        if (lineEnd < 0)
+            break; // the last line is still arriving
+        const QStringView line = QStringView(text).sliced(lineStart, lineEnd - lineStart).trimmed();
+        if (line.startsWith(QLatin1String("```")) || line.startsWith(QLatin1String("~~~")))
+            inFence = !inFence;
+        else if (line.isEmpty() && !inFence)
+            boundary = lineEnd + 1;
+        lineStart = lineEnd + 1;
+    }
+    return boundary;
+}
+
+QPushButton *smallButton(const QString &text, const QString &accessibleName)
+{
+    auto *button = new QPushButton(text);
+    button->setFlat(true);
+    button->setAccessibleName(accessibleName);
+    button->setCursor(Qt::PointingHandCursor);
+    return button;
+}
+
+} // namespace
+
+MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversationFolder, QWidget *parent)
+    : QFrame(parent)
+    , m_message(message)
+    , m_folder(conversationFolder)
+    , m_roleLabel(new QLabel)
+    , m_stateLabel(new QLabel)
+    , m_thinkingButton(new QToolButton)
+    , m_thinking(new QLabel)
+    , m_body(new QVBoxLayout)
+    , m_tail(nullptr)
+    , m_error(new QLabel)
+    , m_copyButton(smallButton(tr("Copy"), tr("Copy message")))
+    , m_editButton(smallButton(tr("Edit"), tr("Edit and resend")))
+    , m_regenerateButton(smallButton(tr("Regenerate"), tr("Regenerate answer")))
+    , m_retryButton(smallButton(tr("Retry"), tr("Retry after the error")))
+{
+    const bool isUser = message.role == ChatMessage::Role::User;
+    setObjectName(isUser ? QStringLiteral("userMessage") : QStringLiteral("assistantMessage"));
+    setFrameShape(QFrame::NoFrame);
+    setAutoFillBackground(isUser);
+    if (isUser)
+        setBackgroundRole(QPalette::AlternateBase);
+
+    m_roleLabel->setText(isUser ? tr("You") : tr("Assistant"));
+    QFont bold = m_roleLabel->font();
+    bold.setBold(true);
+    m_roleLabel->setFont(bold);
+    m_stateLabel->setForegroundRole(QPalette::PlaceholderText);
+
+    m_thinkingButton->setText(tr("Thinking"));
+    m_thinkingButton->setAccessibleName(tr("Show the model's reasoning"));
+    m_thinkingButton->setCheckable(true);
+    m_thinkingButton->setArrowType(Qt::RightArrow);
+    m_thinkingButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_thinkingButton->setAutoRaise(true);
+    m_thinking->setWordWrap(true);
+    m_thinking->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_thinking->setForegroundRole(QPalette::PlaceholderText);
+    m_thinking->setVisible(false);
+    connect(m_thinkingButton, &QToolButton::toggled, this, [this](bool open) {
+        m_thinking->setVisible(open);
+        m_thinkingButton->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->setVisible(false);
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_roleLabel);
+    header->addWidget(m_stateLabel);
+    header->addStretch(1);
+    header->addWidget(m_copyButton);
+    header->addWidget(m_editButton);
+    header->addWidget(m_regenerateButton);
+    header->addWidget(m_retryButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 6, 10, 6);
+    layout->setSpacing(2);
+    layout->addLayout(header);
+    layout->addWidget(m_thinkingButton, 0, Qt::AlignLeft);
+    layout->addWidget(m_thinking);
+    m_body->setSpacing(0);
+    layout->addLayout(m_body);
+    layout->addWidget(m_error);
+
+    connect(m_copyButton, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_message.content); });
+    connect(m_editButton, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Edit and resend"),
+                                                            tr("Later messages of this conversation will be removed."),
+                                                            m_message.content, &ok);
+        if (ok && !text.trimmed().isEmpty())
+            Q_EMIT editRequested(m_message.id, text);
+    });
+    connect(m_regenerateButton, &QPushButton::clicked, this, &MessageWidget::regenerateRequested);
+    connect(m_retryButton, &QPushButton::clicked, this, &MessageWidget::retryRequested);
+
+    setActionsVisible(false, isUser);
+    m_tail = newView();
+    renderComplete();
+    updateState();
+}
+
+MarkdownView *MessageWidget::newView()
+{
+    auto *view = new MarkdownView;
+    view->setConversationFolder(m_folder);
+    view->setAccessibleName(m_message.role == ChatMessage::Role::User ? tr("Your message") : tr("Answer"));
+    m_body->addWidget(view);
+    return view;
+}
+
+void MessageWidget::setActionsVisible(bool regenerate, bool edit)
+{
+    m_regenerateButton->setVisible(regenerate);
+    m_editButton->setVisible(edit);
+}
+
+void MessageWidget::setMessage(const ChatMessage &message)
+{
+    m_message = message;
+    renderComplete();
+    updateState();
+}
+
+void MessageWidget::finishStreaming(const ChatMessage &message)
+{
+    if (message.content != m_message.content || message.reasoning != m_message.reasoning) {
+        setMessage(message);
+        return;
+    }
+    m_message = message;
+    m_dirty = true;
+    flush();
+    if (!m_message.error.isEmpty())
+        setError(m_message.error);
+    updateState();
+}
+
+void MessageWidget::appendText(const QString &text)
+{
+    m_message.content += text;
+    m_dirty = true;
+}
+
+void MessageWidget::appendReasoning(const QString &text)
+{
+    m_message.reasoning += text;
+    m_dirty = true;
+}
+
+void MessageWidget::flush()
+{
+    if (!m_dirty)
+        return;
+    m_dirty = false;
+    if (m_thinking->text().size() != m_message.reasoning.size()) {
+        m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
+        m_thinking->setText(m_message.reasoning);
+    }
+    // Paragraphs are frozen a few at a time: a view per paragraph would cost more to create
+    // than re-rendering a short tail costs.
+    constexpr qsizetype freezeAfter = 400;
+    const qsizetype boundary = m_message.content.size() - m_frozenLength >= freezeAfter
+                                   ? lastParagraphBoundary(m_message.content, m_frozenLength)
+                                   : m_frozenLength;
+    if (boundary > m_frozenLength) {
+        MarkdownView *frozen = m_tail;
+        frozen->setMarkdownText(m_message.content.mid(m_frozenLength, boundary - m_frozenLength));
+        m_frozen << frozen;
+        m_frozenLength = boundary;
+        m_tail = newView();
+    }
+    m_tail->setMarkdownText(m_message.content.mid(m_frozenLength));
+}
+
+// One view for the whole message: selection and layout across paragraphs as they should be.
+void MessageWidget::renderComplete()
+{
+    qDeleteAll(m_frozen);
+    m_frozen.clear();
+    m_frozenLength = 0;
+    m_dirty = false;
+    m_tail->setMarkdownText(m_message.content);
+    m_tail->setVisible(!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming);
+    m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
+    m_thinking->setText(m_message.reasoning);
+    if (!m_message.error.isEmpty())
+        setError(m_message.error);
+}
+
+void MessageWidget::setError(const QString &error)
+{
+    m_message.error = error;
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    m_retryButton->setVisible(!error.isEmpty());
+}
+
+void MessageWidget::updateState()
+{
+    switch (m_message.status) {
+    case ChatMessage::Status::Complete:
+    case ChatMessage::Status::Error:
+        m_stateLabel->clear();
+        break;
+    case ChatMessage::Status::Streaming:
+        m_stateLabel->setText(tr("writing…"));
+        break;
+    case ChatMessage::Status::Cancelled:
+        m_stateLabel->setText(tr("stopped"));
+        break;
+    case ChatMessage::Status::Interrupted:
+        m_stateLabel->setText(tr("interrupted: Sandpiper stopped while this was written"));
+        break;
+    }
+    m_retryButton->setVisible(m_message.status == ChatMessage::Status::Error);
+    m_copyButton->setVisible(!m_message.content.isEmpty());
+}
+
+QString MessageWidget::plainText() const
+{
+    return m_message.content;
+}
+
+} // namespace Sandpiper

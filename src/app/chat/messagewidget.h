@@ -1,0 +1,69 @@
+#pragma once
+
+#include <llm/chatmessage.h>
+
+#include <QFrame>
+
+class QLabel;
+class QPushButton;
+class QToolButton;
+class QVBoxLayout;
+
+namespace Sandpiper {
+
+class MarkdownView;
+
+// One user or assistant message: its Markdown, the model's reasoning in a collapsed
+// "Thinking" section, its state (streaming, cancelled, interrupted, error) and its actions.
+//
+// While an answer streams, finished paragraphs are rendered once and frozen; only the open
+// paragraph is rendered again as text arrives, so a long answer costs little to stream.
+class MessageWidget : public QFrame
+{
+    Q_OBJECT
+
+public:
+    MessageWidget(const ChatMessage &message, const QString &conversationFolder, QWidget *parent = nullptr);
+
+    const ChatMessage &message() const { return m_message; }
+    void setMessage(const ChatMessage &message);
+    // The streamed answer is complete as MESSAGE: what already shows stays as it is unless the
+    // text differs from what streamed in.
+    void finishStreaming(const ChatMessage &message);
+    void appendText(const QString &text);
+    void appendReasoning(const QString &text);
+    // Renders what arrived since the last call (the chat view calls it once per frame).
+    void flush();
+    void setError(const QString &error);
+    void setActionsVisible(bool regenerate, bool edit);
+    QString plainText() const;
+
+Q_SIGNALS:
+    void editRequested(qint64 messageId, const QString &text);
+    void regenerateRequested();
+    void retryRequested();
+
+private:
+    void renderComplete();
+    void updateState();
+    MarkdownView *newView();
+
+    ChatMessage m_message;
+    QString m_folder;
+    QLabel *m_roleLabel;
+    QLabel *m_stateLabel;
+    QToolButton *m_thinkingButton;
+    QLabel *m_thinking;
+    QVBoxLayout *m_body;
+    QList<MarkdownView *> m_frozen; // finished paragraphs of a streaming answer
+    MarkdownView *m_tail;           // the rest: all of a finished message
+    qsizetype m_frozenLength = 0;
+    bool m_dirty = false;
+    QLabel *m_error;
+    QPushButton *m_copyButton;
+    QPushButton *m_editButton;
+    QPushButton *m_regenerateButton;
+    QPushButton *m_retryButton;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,224 @@
+#include "codeinspector.h"
+
+#include "chat/codeeditor.h"
+#include "chat/figureview.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+namespace {
+
+QPlainTextEdit *outputBox(const QString &accessibleName, const QFont &font)
+{
+    auto *box = new QPlainTextEdit;
+    box->setReadOnly(true);
+    box->setAccessibleName(accessibleName);
+    box->setFont(font);
+    box->setMaximumBlockCount(20000);
+    box->setTabChangesFocus(true);
+    return box;
+}
+
+QLabel *caption(const QString &text)
+{
+    auto *label = new QLabel(text);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
+
+} // namespace
+
+CodeInspector::CodeInspector(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new ExecutionListModel(this))
+    , m_list(new QListView)
+    , m_status(new QLabel)
+    , m_code(new CodeEditor)
+    , m_stdout(nullptr)
+    , m_stderr(nullptr)
+    , m_value(new QTextBrowser)
+    , m_figures(new QWidget)
+    , m_figureLayout(new QHBoxLayout(m_figures))
+    , m_files(new QLabel)
+    , m_editButton(new QPushButton(tr("Edit and run")))
+    , m_restartButton(new QPushButton(tr("Restart kernel")))
+{
+    setAccessibleName(tr("Code inspector"));
+    m_list->setModel(m_model);
+    m_list->setAccessibleName(tr("Executions"));
+    m_list->setAlternatingRowColors(true);
+    m_list->setUniformItemSizes(false);
+    m_list->setWordWrap(true);
+    m_code->setAccessibleName(tr("Executed code"));
+    m_stdout = outputBox(tr("Standard output"), m_code->font());
+    m_stderr = outputBox(tr("Standard error"), m_code->font());
+    QPalette errorPalette = m_stderr->palette();
+    errorPalette.setColor(QPalette::Text, QColor(0xc0, 0x39, 0x2b));
+    m_stderr->setPalette(errorPalette);
+    m_value->setAccessibleName(tr("Displayed value"));
+    m_value->setOpenLinks(false);
+    m_status->setWordWrap(true);
+    m_status->setAccessibleName(tr("Execution status"));
+    m_files->setWordWrap(true);
+    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figureLayout->setContentsMargins(0, 0, 0, 0);
+    m_figureLayout->addStretch();
+    m_editButton->setAccessibleName(tr("Edit the code and run it in the same sandbox"));
+    m_restartButton->setAccessibleName(tr("Restart the Python kernel"));
+    m_editButton->setEnabled(false);
+
+    auto *details = new QWidget;
+    auto *layout = new QVBoxLayout(details);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_status);
+    layout->addWidget(caption(tr("Code")));
+    m_code->setMinimumHeight(140);
+    layout->addWidget(m_code, 3);
+    layout->addWidget(caption(tr("Output")));
+    layout->addWidget(m_stdout, 2);
+    layout->addWidget(caption(tr("Errors and warnings")));
+    layout->addWidget(m_stderr, 1);
+    layout->addWidget(caption(tr("Value")));
+    layout->addWidget(m_value, 1);
+    auto *figureScroll = new QScrollArea;
+    figureScroll->setWidget(m_figures);
+    figureScroll->setWidgetResizable(true);
+    figureScroll->setFixedHeight(170);
+    figureScroll->setAccessibleName(tr("Figures"));
+    layout->addWidget(figureScroll);
+    layout->addWidget(m_files);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_editButton);
+    buttons->addStretch();
+    buttons->addWidget(m_restartButton);
+    layout->addLayout(buttons);
+
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_list);
+    splitter->addWidget(details);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({110, 600});
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    outer->addWidget(splitter);
+
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
+        showRow(current.row());
+        if (current.isValid())
+            Q_EMIT callActivated(current.data(ExecutionListModel::CallIdRole).toString());
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
+        if (topLeft.row() == m_row)
+            refreshSelected();
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_list->setCurrentIndex(m_model->index(0)); });
+    connect(m_editButton, &QPushButton::clicked, this, [this] {
+        if (!m_editing) {
+            m_editing = true;
+            m_code->setReadOnly(false);
+            m_code->setFocus();
+            m_editButton->setText(tr("Run"));
+            return;
+        }
+        m_editing = false;
+        m_code->setReadOnly(true);
+        m_editButton->setText(tr("Edit and run"));
+        Q_EMIT runRequested(m_code->toPlainText());
+    });
+    connect(m_restartButton, &QPushButton::clicked, this, &CodeInspector::restartRequested);
+}
+
+void CodeInspector::setConversation(const QList<StoredExecution> &executions, const QString &folder)
+{
+    m_folder = folder;
+    m_model->setExecutions(executions);
+    m_row = -1;
+    showRow(m_model->rowCount() > 0 ? 0 : -1);
+    if (m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_model->index(0));
+}
+
+void CodeInspector::selectCall(const QString &callId)
+{
+    const int row = m_model->rowOf(callId);
+    if (row >= 0 && row != m_list->currentIndex().row())
+        m_list->setCurrentIndex(m_model->index(row));
+}
+
+QString CodeInspector::selectedCallId() const
+{
+    return m_list->currentIndex().data(ExecutionListModel::CallIdRole).toString();
+}
+
+int CodeInspector::figureCount() const
+{
+    return int(m_figures->findChildren<FigureView *>().size());
+}
+
+void CodeInspector::showRow(int row)
+{
+    m_row = row;
+    m_editing = false;
+    m_code->setReadOnly(true);
+    m_editButton->setText(tr("Edit and run"));
+    m_editButton->setEnabled(row >= 0);
+    refreshSelected();
+}
+
+void CodeInspector::refreshSelected()
+{
+    qDeleteAll(m_figures->findChildren<FigureView *>());
+    if (m_row < 0 || m_row >= m_model->rowCount()) {
+        m_status->setText(tr("No code has run in this conversation yet."));
+        m_code->clear();
+        m_stdout->clear();
+        m_stderr->clear();
+        m_value->clear();
+        m_files->clear();
+        return;
+    }
+    const ExecutionListModel::Item &item = m_model->item(m_row);
+    if (!m_editing && m_code->toPlainText() != item.code)
+        m_code->setPlainText(item.code);
+    if (!item.result) {
+        m_status->setText(tr("Running…"));
+        m_stdout->setPlainText(item.liveStdout);
+        m_stderr->setPlainText(item.liveStderr);
+        m_value->clear();
+        m_files->clear();
+        return;
+    }
+    const ExecutionResult &r = *item.result;
+    QString status =
+        tr("%1 in %2 s")
+            .arg(ExecutionResult::statusName(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
+    if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
+        status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
+    if (item.byUser)
+        status += QLatin1Char(' ') + tr("(run by you)");
+    m_status->setText(status);
+    m_stdout->setPlainText(r.standardOutput);
+    m_stderr->setPlainText(r.traceback.isEmpty() ? r.standardError : r.standardError + r.traceback);
+    if (!r.html.isEmpty())
+        m_value->setHtml(r.html.constLast());
+    else
+        m_value->setPlainText(r.value);
+    for (const QString &figure : r.figures)
+        m_figureLayout->insertWidget(m_figureLayout->count() - 1,
+                                     new FigureView(m_folder + QLatin1Char('/') + figure, 220));
+    m_files->setText(r.files.isEmpty() ? QString() : tr("Files: %1").arg(r.files.join(QStringLiteral(", "))));
+}
+
+} // namespace Sandpiper

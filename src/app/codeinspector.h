@@ -1,0 +1,64 @@
+#pragma once
+
+#include "executionlistmodel.h"
+
+#include <QWidget>
+
+class QHBoxLayout;
+class QLabel;
+class QListView;
+class QPlainTextEdit;
+class QPushButton;
+class QTextBrowser;
+
+namespace Sandpiper {
+
+class CodeEditor;
+
+// The side panel: every piece of code that ran in the conversation and what it printed,
+// newest first, live while it runs; "Edit and run" sends a changed version to the same
+// sandbox, "Restart kernel" starts afresh.
+class CodeInspector : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit CodeInspector(QWidget *parent = nullptr);
+
+    ExecutionListModel *model() const { return m_model; }
+    void setConversation(const QList<StoredExecution> &executions, const QString &folder);
+    void selectCall(const QString &callId);
+    QString selectedCallId() const;
+    CodeEditor *codeEditor() const { return m_code; }
+    QPlainTextEdit *standardOutput() const { return m_stdout; }
+    QPlainTextEdit *standardError() const { return m_stderr; }
+    QLabel *statusLabel() const { return m_status; }
+    int figureCount() const;
+
+Q_SIGNALS:
+    void callActivated(const QString &callId);
+    void runRequested(const QString &code);
+    void restartRequested();
+
+private:
+    void showRow(int row);
+    void refreshSelected();
+
+    ExecutionListModel *m_model;
+    QListView *m_list;
+    QLabel *m_status;
+    CodeEditor *m_code;
+    QPlainTextEdit *m_stdout;
+    QPlainTextEdit *m_stderr;
+    QTextBrowser *m_value;
+    QWidget *m_figures;
+    QHBoxLayout *m_figureLayout;
+    QLabel *m_files;
+    QPushButton *m_editButton;
+    QPushButton *m_restartButton;
+    QString m_folder;
+    int m_row = -1;
+    bool m_editing = false;
+};
+
+} // namespace Sandpiper

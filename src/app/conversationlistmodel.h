@@ -1,0 +1,40 @@
+#pragma once
+
+#include <storage/conversation.h>
+#include <storage/searchhit.h>
+
+#include <QAbstractListModel>
+
+namespace Sandpiper {
+
+// The sidebar: conversations, most recent first, or the full-text search hits for a query
+// (each pointing at the conversation and the message to jump to).
+class ConversationListModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles { ConversationIdRole = Qt::UserRole + 1, MessageIdRole, SnippetRole };
+
+    using QAbstractListModel::QAbstractListModel;
+
+    void setConversations(const QList<Conversation> &conversations);
+    void setSearchHits(const QList<SearchHit> &hits);
+    bool isSearching() const { return m_searching; }
+    int rowOf(qint64 conversationId) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        qint64 conversationId = 0;
+        qint64 messageId = 0;
+        QString title;
+        QString detail;
+    };
+    QList<Row> m_rows;
+    bool m_searching = false;
+};
+
+} // namespace Sandpiper
