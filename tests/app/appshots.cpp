@@ -1,0 +1,159 @@
+// app-screenshots FOLDER THEME: drives a real main window (run it under Xvfb) through a
+// conversation with the fake model and the real sandbox, and saves what a person sees:
+// FOLDER/chat-THEME.png (table, highlighted code, an inline figure), approval-THEME.png (the
+// approval card) and inspector-THEME.png (stdout and stderr in the code inspector).
+#include "dockertest.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
+
+#include <appearance.h>
+#include <chat/chatview.h>
+#include <chat/messagewidget.h>
+#include <chat/toolcallcard.h>
+#include <codeinspector.h>
+#include <composer.h>
+#include <mainwindow.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
+
+#include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+namespace {
+
+bool waitFor(const std::function<bool()> &condition, int timeoutMs = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QTest::qWait(50);
+    }
+    QTest::qWait(400); // let the frame clock render the last text
+    return true;
+}
+
+QString jsonCode(const QString &code)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: app-screenshots FOLDER light|dark\n");
+        return 2;
+    }
+    const QString folder = QString::fromLocal8Bit(argv[1]);
+    const QString theme = QString::fromLocal8Bit(argv[2]);
+    qputenv("SANDPIPER_API_KEY", "sk-screenshots");
+    FakeLlmServer fresh;
+    fresh.listen();
+    QTemporaryDir profile;
+    Settings settings(profile.path());
+    QString error;
+    for (const QString &assignment : QStringList{
+             QStringLiteral("provider=custom"),
+             QStringLiteral("providers/custom/base_url=") + fresh.baseUrl().toString(),
+             QStringLiteral("providers/custom/model=gpt-4o-mini"),
+             QStringLiteral("sandbox/image=") + Test::sandboxImage(), QStringLiteral("appearance/theme=") + theme})
+        settings.addOverride(assignment, &error);
+    applyAppearance(app, settings);
+    ConversationStore store(settings.dataDirectory());
+    (void)store.open();
+
+    // The scripted model: analyse with pandas and a plot, then a rich Markdown answer, then a
+    // follow-up whose code waits for approval and writes to stdout and stderr.
+    const QString analysis = QStringLiteral(
+        "import pandas as pd\nimport matplotlib.pyplot as plt\n"
+        "df = pd.DataFrame({'month': ['Jan', 'Feb', 'Mar', 'Apr'], 'revenue': [120, 135, 128, 160]})\n"
+        "ax = df.plot(x='month', y='revenue', kind='bar', legend=False, color='#3d7be0', figsize=(6, 3.2))\n"
+        "ax.set_title('Revenue by month (k€)')\ndf.describe().loc[['mean', 'max']]");
+    fresh.enqueue(FS::openAiToolCalls(
+        {{QStringLiteral("call_analysis"), QStringLiteral("execute_python_code"), jsonCode(analysis)}}, 6, {},
+        FS::CallOrder::OneAfterAnother, QStringLiteral("I'll load the numbers and plot them.")));
+    fresh.enqueue(FS::openAiText(QStringLiteral(
+        "## Revenue summary\n\nRevenue grew **33%** from January to April:\n\n| Month | Revenue (k€) | Change |\n"
+        "|---|---:|---:|\n| Jan | 120 | — |\n| Feb | 135 | +12.5% |\n| Mar | 128 | −5.2% |\n| Apr | 160 | +25.0% |\n\n"
+        "To reproduce the growth figure:\n\n```python\ngrowth = (df.revenue.iloc[-1] / df.revenue.iloc[0] - 1) * 100\n"
+        "print(f\"{growth:.0f}%\")  # 33%\n```\n\n> The March dip matches the holiday calendar.")));
+    const QString spread = QStringLiteral("import statistics, sys\nvalues = [120, 135, 128, 160]\n"
+                                          "print('mean :', statistics.mean(values))\n"
+                                          "print('stdev:', round(statistics.stdev(values), 2))\n"
+                                          "print('warning: only four months of data', file=sys.stderr)\n"
+                                          "max(values) - min(values)");
+    fresh.enqueue(
+        FS::openAiToolCalls({{QStringLiteral("call_spread"), QStringLiteral("execute_python_code"), jsonCode(spread)}},
+                            4, {}, FS::CallOrder::OneAfterAnother, QStringLiteral("Let me measure the spread.")));
+    fresh.enqueue(FS::openAiText(QStringLiteral("The mean is **135.75 k€** with a standard deviation of **17.35 k€**; "
+                                                "April stands out.")));
+
+    MainWindow window(&settings, &store);
+    window.resize(1440, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return 1;
+    QTest::qWait(1500);
+    auto save = [&](const QString &name) {
+        const QString path = QStringLiteral("%1/%2-%3.png").arg(folder, name, theme);
+        window.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+    };
+
+    window.send(QStringLiteral("Analyse revenue by month and plot it"));
+    ChatView *chat = window.chatView();
+    auto lastAnswerContains = [&](const QString &text) {
+        const auto widgets = chat->messageWidgets();
+        return !widgets.isEmpty() && widgets.constLast()->plainText().contains(text);
+    };
+    auto runButton = [](ToolCallCard *card) {
+        for (QPushButton *button : card->findChildren<QPushButton *>()) {
+            if (button->text() == QLatin1String("Run"))
+                return button;
+        }
+        return static_cast<QPushButton *>(nullptr);
+    };
+    if (!waitFor([&] {
+            return chat->card(QStringLiteral("call_analysis")) &&
+                   chat->card(QStringLiteral("call_analysis"))->isAwaitingApproval();
+        }))
+        return 1;
+    runButton(chat->card(QStringLiteral("call_analysis")))->click();
+    if (!waitFor([&] { return lastAnswerContains(QStringLiteral("holiday")); }))
+        return 1;
+    QTest::qWait(1500);
+    chat->verticalScrollBar()->setValue(chat->verticalScrollBar()->maximum());
+    QTest::qWait(300);
+    save(QStringLiteral("chat"));
+
+    window.send(QStringLiteral("How spread out are the numbers?"));
+    if (!waitFor([&] {
+            return chat->card(QStringLiteral("call_spread")) &&
+                   chat->card(QStringLiteral("call_spread"))->isAwaitingApproval();
+        }))
+        return 1;
+    QTest::qWait(500);
+    save(QStringLiteral("approval"));
+    runButton(chat->card(QStringLiteral("call_spread")))->click();
+    if (!waitFor([&] { return window.inspector()->standardError()->toPlainText().contains(QLatin1String("warning")); }))
+        return 1;
+    QTest::qWait(1500);
+    save(QStringLiteral("inspector"));
+    return 0;
+}

@@ -1,0 +1,94 @@
+// The Simplified Chinese translation is complete, keeps every placeholder and accelerator,
+// and is built into the app.
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+#include <QTranslator>
+#include <QXmlStreamReader>
+
+class TestTranslations : public QObject
+{
+    Q_OBJECT
+
+    struct Message {
+        QString context;
+        QString source;
+        QString translation;
+        bool unfinished = false;
+        bool numerus = false;
+    };
+
+    static QList<Message> readTs(const QString &path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        QXmlStreamReader xml(&file);
+        QList<Message> messages;
+        QString context;
+        Message current;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (!xml.isStartElement())
+                continue;
+            const auto name = xml.name();
+            if (name == QLatin1String("name"))
+                context = xml.readElementText();
+            else if (name == QLatin1String("message")) {
+                current = Message{context, {}, {}, false, xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes")};
+            } else if (name == QLatin1String("source")) {
+                current.source = xml.readElementText();
+            } else if (name == QLatin1String("translation")) {
+                const auto type = xml.attributes().value(QLatin1String("type"));
+                current.unfinished = !type.isEmpty();
+                current.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+                messages << current;
+            }
+        }
+        return xml.hasError() ? QList<Message>() : messages;
+    }
+
+    static QStringList placeholders(const QString &text)
+    {
+        static const QRegularExpression pattern(QStringLiteral("%L?[0-9n]"));
+        QStringList found;
+        for (auto it = pattern.globalMatch(text); it.hasNext();)
+            found << it.next().captured();
+        found.sort();
+        return found;
+    }
+
+private Q_SLOTS:
+    void chineseIsComplete()
+    {
+        const QList<Message> messages = readTs(QStringLiteral(SANDPIPER_TS_DIR "/sandpiper_zh_CN.ts"));
+        QVERIFY2(messages.size() > 100, "the translation file is missing or not valid XML");
+        QStringList problems;
+        static const QRegularExpression accelerator(QStringLiteral("&([A-Za-z])"));
+        for (const Message &m : messages) {
+            const QString where = QStringLiteral("%1: \"%2\"").arg(m.context, m.source.left(60));
+            if (m.unfinished || m.translation.trimmed().isEmpty()) {
+                problems << where + QStringLiteral(" is not translated");
+                continue;
+            }
+            if (placeholders(m.source) != placeholders(m.translation) && !m.numerus)
+                problems << where + QStringLiteral(" has other placeholders");
+            const auto key = accelerator.match(m.source);
+            if (key.hasMatch() && !m.translation.contains(QLatin1Char('&') + key.captured(1)))
+                problems << where + QStringLiteral(" lost its accelerator");
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    void theTranslationIsBuiltIn()
+    {
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/sandpiper_zh_CN.qm")));
+        const QString send = translator.translate("Sandpiper::Composer", "Send");
+        QVERIFY(!send.isEmpty());
+        QVERIFY(send != QLatin1String("Send"));
+    }
+};
+
+QTEST_MAIN(TestTranslations)
+#include "tst_translations.moc"

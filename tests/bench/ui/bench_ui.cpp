@@ -1,0 +1,236 @@
+// scripts/bench ui: how fast the desktop app starts, opens a long conversation and streams.
+#include <agent/agentevent.h>
+#include <chat/chatview.h>
+#include <chat/messagewidget.h>
+#include <mainwindow.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+
+using namespace Sandpiper;
+
+namespace {
+
+double median(QList<double> samples)
+{
+    std::sort(samples.begin(), samples.end());
+    return samples.at(samples.size() / 2);
+}
+
+double cpuMs()
+{
+    timespec time{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time);
+    return double(time.tv_sec) * 1000.0 + double(time.tv_nsec) / 1e6;
+}
+
+double rssMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return 0;
+}
+
+// Paints everything that is due, so that a measure ends when the user would see the result.
+void paintNow(QWidget *window)
+{
+    QApplication::processEvents();
+    window->repaint();
+    QApplication::processEvents();
+}
+
+// A realistic answer: headings, paragraphs, lists, a table and code, about LENGTH characters.
+QString longMarkdown(int length)
+{
+    QString text;
+    for (int section = 0; text.size() < length; ++section) {
+        text +=
+            QStringLiteral("## Part %1\n\nThe data shows a clear **trend** in quarter %1, with `revenue` rising "
+                           "and costs flat. Here is what stands out:\n\n- growth of %1.5%%\n- margin stable\n- "
+                           "one [outlier](https://example.org)\n\n| Q | Revenue | Cost |\n|---|---:|---:|\n| %1 | 120 "
+                           "| 80 |\n| %2 | 135 | 82 |\n\n```python\nimport pandas as pd\ndf = pd.read_csv('q%1.csv')\n"
+                           "df.groupby('region').revenue.sum()\n```\n\n")
+                .arg(section)
+                .arg(section + 1);
+    }
+    return text.left(length);
+}
+
+qint64 createLongConversation(ConversationStore &store, int messages, int figures)
+{
+    const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
+    const QString folder = store.conversationFolder(conversation->id);
+    QDir().mkpath(folder + QStringLiteral("/figures"));
+    QImage figure(800, 500, QImage::Format_RGB32);
+    figure.fill(Qt::white);
+    QPainter painter(&figure);
+    painter.setPen(QPen(Qt::blue, 3));
+    for (int x = 0; x < 790; x += 10)
+        painter.drawLine(x, 250 - int(100 * std::sin(x / 60.0)), x + 10, 250 - int(100 * std::sin((x + 10) / 60.0)));
+    painter.end();
+    int figuresLeft = figures;
+    const QString answer = longMarkdown(1200);
+    for (int i = 0; i < messages; i += 2) {
+        ChatMessage user;
+        user.role = ChatMessage::Role::User;
+        user.content = QStringLiteral("Question %1: how did the quarter go?").arg(i / 2);
+        (void)store.appendMessage(conversation->id, user);
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        assistant.content = answer;
+        if (figuresLeft > 0 && (i / 2) % 5 == 0) {
+            const QString callId = QStringLiteral("call_%1").arg(i);
+            assistant.toolCalls = {
+                {callId, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"plot()\"}")}};
+            (void)store.appendMessage(conversation->id, assistant);
+            const QString name = QStringLiteral("figures/f%1.png").arg(figuresLeft);
+            figure.save(folder + QLatin1Char('/') + name);
+            StoredExecution execution;
+            execution.conversationId = conversation->id;
+            execution.toolCallId = callId;
+            execution.code = QStringLiteral("plot()");
+            execution.result.status = ExecutionResult::Status::Ok;
+            execution.result.figures = {name};
+            (void)store.addExecution(execution);
+            ChatMessage tool;
+            tool.role = ChatMessage::Role::Tool;
+            tool.toolCallId = callId;
+            tool.content = QStringLiteral("Status: ok\nFigure shown to the user: %1").arg(name);
+            (void)store.appendMessage(conversation->id, tool);
+            --figuresLeft;
+            ++i;
+        } else {
+            (void)store.appendMessage(conversation->id, assistant);
+        }
+    }
+    return conversation->id;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QTemporaryDir dir;
+
+    // Start-up: a separate process each time, from exec to the first painted main window.
+    QList<double> startup;
+    for (int run = 0; run < 7; ++run) {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SANDPIPER_EXIT_AFTER_FIRST_PAINT"), QStringLiteral("1"));
+        process.setProcessEnvironment(environment);
+        QElapsedTimer timer;
+        timer.start();
+        process.start(QStringLiteral(SANDPIPER_APP_EXECUTABLE),
+                      {QStringLiteral("--profile"), dir.filePath(QStringLiteral("startup")), QStringLiteral("--set"),
+                       QStringLiteral("sandbox/enabled=false")});
+        if (!process.waitForReadyRead(30000))
+            qFatal("the app did not paint");
+        startup << double(timer.nsecsElapsed()) / 1e6;
+        process.waitForFinished(10000);
+    }
+
+    // Opening a stored conversation of 500 messages and 50 figures.
+    Settings settings(dir.filePath(QStringLiteral("open")));
+    QString error;
+    settings.addOverride(QStringLiteral("sandbox/enabled=false"), &error);
+    ConversationStore store(settings.dataDirectory());
+    (void)store.open();
+    const qint64 longId = createLongConversation(store, 500, 50);
+    const auto other = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
+    QList<double> open;
+    double rss = 0;
+    {
+        MainWindow window(&settings, &store);
+        window.show();
+        paintNow(&window);
+        for (int run = 0; run < 5; ++run) {
+            window.openConversation(other->id);
+            paintNow(&window);
+            QElapsedTimer timer;
+            timer.start();
+            window.openConversation(longId);
+            paintNow(&window);
+            open << double(timer.nsecsElapsed()) / 1e6;
+        }
+        rss = rssMb();
+    }
+
+    // Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
+    const QString answer = longMarkdown(20000);
+    ChatView view;
+    view.resize(900, 700);
+    view.show();
+    paintNow(&view);
+    double renderOnce = 0;
+    {
+        ChatMessage complete;
+        complete.role = ChatMessage::Role::Assistant;
+        complete.content = answer;
+        const double before = cpuMs();
+        auto *widget = new MessageWidget(complete, QString());
+        widget->resize(880, 400);
+        widget->show();
+        paintNow(widget);
+        renderOnce = cpuMs() - before;
+        delete widget;
+    }
+    const double before = cpuMs();
+    AgentEvent delta;
+    delta.kind = AgentEvent::Kind::TextDelta;
+    const int pieces = 2000;
+    const qsizetype size = answer.size() / pieces;
+    QElapsedTimer wall;
+    wall.start();
+    for (int i = 0; i < pieces; ++i) {
+        delta.text = i == pieces - 1 ? answer.mid(i * size) : answer.mid(i * size, size);
+        view.handleEvent(delta);
+        // A fast model: a piece every millisecond (sleeping, so the wait costs no CPU); the
+        // view renders on its own frame clock.
+        QApplication::processEvents();
+        QThread::usleep(1000);
+    }
+    AgentEvent added;
+    added.kind = AgentEvent::Kind::MessageAdded;
+    added.message.role = ChatMessage::Role::Assistant;
+    added.message.content = answer;
+    view.handleEvent(added);
+    paintNow(&view);
+    const double streamCpu = cpuMs() - before;
+    const double ratio = streamCpu / renderOnce;
+
+    std::printf("%-36s %10s\n", "measure", "value");
+    std::printf("%-36s %10.1f\n", "startup to first paint (ms, median)", median(startup));
+    std::printf("%-36s %10.1f\n", "open 500 msgs + 50 figures (ms)", median(open));
+    std::printf("%-36s %10.1f\n", "resident memory after that (MB)", rss);
+    std::printf("%-36s %10.1f\n", "render 20k chars once (CPU ms)", renderOnce);
+    std::printf("%-36s %10.1f\n", "stream them in 2000 pieces (CPU ms)", streamCpu);
+    std::printf("%-36s %10.1f\n", "  over (wall ms)", double(wall.elapsed()));
+    std::printf("%-36s %10.2f\n", "stream / render once", ratio);
+    const QJsonObject figures{{QStringLiteral("startup_ms"), median(startup)},
+                              {QStringLiteral("open_500_ms"), median(open)},
+                              {QStringLiteral("open_500_rss_mb"), rss},
+                              {QStringLiteral("stream_cpu_ratio"), ratio}};
+    std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}

@@ -1,0 +1,230 @@
+// sandpiper-cli as a user runs it: a separate process against the fake model server.
+#include "dockertest.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
+
+#include <storage/conversationstore.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace std::chrono_literals;
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_profile;
+
+    QStringList baseArguments(bool python = false) const
+    {
+        QStringList arguments{QStringLiteral("--profile"),    m_profile->path(),         QStringLiteral("--base-url"),
+                              m_server->baseUrl().toString(), QStringLiteral("--model"), QStringLiteral("fake-model")};
+        if (python) {
+            arguments << QStringLiteral("--set") << QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage()
+                      << QStringLiteral("--approve") << QStringLiteral("auto");
+        } else {
+            arguments << QStringLiteral("--set") << QStringLiteral("sandbox/enabled=false");
+        }
+        return arguments;
+    }
+
+    void startCli(QProcess &process, const QStringList &arguments)
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SANDPIPER_API_KEY"), QStringLiteral("sk-test"));
+        process.setProcessEnvironment(environment);
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start(QStringLiteral(SANDPIPER_CLI_EXECUTABLE), arguments);
+    }
+
+    // The fake server lives in this thread, so the wait must keep the event loop running.
+    Run run(const QStringList &arguments)
+    {
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        startCli(process, arguments);
+        Run result;
+        if (!finished.wait(60000)) {
+            process.kill();
+            return result;
+        }
+        result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_server = std::make_unique<FakeLlmServer>();
+        QVERIFY(m_server->listen());
+        m_profile = std::make_unique<QTemporaryDir>();
+    }
+
+    void printsItsVersion()
+    {
+        const Run r = run({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("sandpiper-cli ")));
+    }
+
+    void streamsTheAnswer()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello from the model 🐦"), 5));
+        const Run r = run(baseArguments() << QStringLiteral("say hello"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QStringLiteral("Hello from the model 🐦\n"));
+        QCOMPARE(m_server->requests().constFirst().headers.value("authorization"), QByteArray("Bearer sk-test"));
+    }
+
+    void printsJsonEvents()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("json please"), 3));
+        const Run r = run(baseArguments() << QStringLiteral("--json") << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 0);
+        QStringList kinds;
+        for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
+            QVERIFY2(document.isObject(), qPrintable(line));
+            kinds << document[QLatin1String("event")].toString();
+        }
+        QCOMPARE(kinds.constFirst(), QStringLiteral("turn_started"));
+        QVERIFY(kinds.contains(QStringLiteral("text_delta")));
+        QCOMPARE(kinds.constLast(), QStringLiteral("turn_finished"));
+    }
+
+    void refusesBadArgumentsWithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown provider")
+            << QStringList{QStringLiteral("--provider"), QStringLiteral("nope"), QStringLiteral("hi")}
+            << QStringLiteral("unknown provider \"nope\"");
+        QTest::newRow("bad approval") << QStringList{QStringLiteral("--approve"), QStringLiteral("maybe"),
+                                                     QStringLiteral("hi")}
+                                      << QStringLiteral("--approve takes ask, auto or never");
+        QTest::newRow("unknown setting") << QStringList{QStringLiteral("--set"), QStringLiteral("no/such=1"),
+                                                        QStringLiteral("hi")}
+                                         << QStringLiteral("unknown setting \"no/such\"");
+        QTest::newRow("bad setting value")
+            << QStringList{QStringLiteral("--set"), QStringLiteral("sandbox/network=maybe"), QStringLiteral("hi")}
+            << QStringLiteral("needs a true or false");
+        QTest::newRow("bad url") << QStringList{QStringLiteral("--base-url"), QStringLiteral("ftp://example.org"),
+                                                QStringLiteral("hi")}
+                                 << QStringLiteral("not a valid http or https URL");
+        QTest::newRow("missing key variable")
+            << QStringList{QStringLiteral("--api-key-env"), QStringLiteral("SANDPIPER_NO_SUCH_VARIABLE"),
+                           QStringLiteral("hi")}
+            << QStringLiteral("SANDPIPER_NO_SUCH_VARIABLE is not set");
+        QTest::newRow("empty prompt") << QStringList{} << QStringLiteral("the prompt is empty");
+        QTest::newRow("unknown conversation")
+            << QStringList{QStringLiteral("--conversation"), QStringLiteral("999"), QStringLiteral("hi")}
+            << QStringLiteral("there is no conversation 999");
+    }
+
+    void refusesBadArgumentsWithOneLine()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Run r = run(baseArguments() + arguments);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(m_server->requests().isEmpty());
+    }
+
+    void aProviderErrorFailsWithItsMessage()
+    {
+        m_server->setRequiredApiKey(QStringLiteral("sk-other"));
+        const Run r = run(baseArguments() << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("error: The provider refused the request (HTTP 401): Incorrect API key")),
+                 qPrintable(r.err));
+    }
+
+    void continuesAConversation()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("First answer.")));
+        QCOMPARE(run(baseArguments() << QStringLiteral("first question")).exitCode, 0);
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        QCOMPARE(run(baseArguments() << QStringLiteral("--conversation") << QStringLiteral("1")
+                                     << QStringLiteral("second question"))
+                     .exitCode,
+                 0);
+        const QJsonArray messages = m_server->requests().at(1).json()[QLatin1String("messages")].toArray();
+        QStringList contents;
+        for (const QJsonValue &message : messages)
+            contents << message[QLatin1String("content")].toString();
+        QCOMPARE(contents.mid(1), (QStringList{QStringLiteral("first question"), QStringLiteral("First answer."),
+                                               QStringLiteral("second question")}));
+    }
+
+    void runsCodeEndToEnd()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                                                QStringLiteral("{\"code\": \"2 + 2\"}")}},
+                                              4));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It is 4.")));
+        const Run r = run(baseArguments(true) << QStringLiteral("2+2?"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("▶ execute_python_code\n2 + 2")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("\n4\n◀ ok")));
+        QVERIFY(r.out.endsWith(QLatin1String("It is 4.\n")));
+    }
+
+    // kill -9 in the middle of an answer loses at most the last moment of it.
+    void aKilledCliLeavesTheInterruptedAnswerInTheDatabase()
+    {
+        m_server->enqueue(
+            FS::slowText(QStringLiteral("one two three four five six seven eight nine ten eleven twelve"), 12, 250ms));
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        QSignalSpy requests(m_server.get(), &FakeLlmServer::requestReceived);
+        startCli(process, baseArguments() << QStringLiteral("count slowly"));
+        QVERIFY(requests.wait(20000));
+        QTest::qWait(1500); // several pieces streamed and saved
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+
+        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
+        QVERIFY(store.open());
+        const auto messages = store.messages(1);
+        QVERIFY(messages.ok());
+        QCOMPARE(messages->size(), 2);
+        const ChatMessage &answer = messages->at(1);
+        QCOMPARE(answer.role, ChatMessage::Role::Assistant);
+        QCOMPARE(answer.status, ChatMessage::Status::Interrupted);
+        QVERIFY2(answer.content.startsWith(QLatin1String("one two")), qPrintable(answer.content));
+        QVERIFY(answer.content.size() <
+                QStringLiteral("one two three four five six seven eight nine ten eleven twelve").size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,60 @@
+#include "agentrecorder.h"
+
+#include <agent/agentloop.h>
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+namespace Sandpiper::Test {
+
+AgentRecorder::AgentRecorder(AgentLoop *loop)
+{
+    connect(loop, &AgentLoop::event, this, [this](const AgentEvent &e) {
+        events << e;
+        if (onEvent)
+            onEvent(e);
+    });
+}
+
+QList<AgentEvent> AgentRecorder::ofKind(AgentEvent::Kind kind) const
+{
+    QList<AgentEvent> found;
+    for (const AgentEvent &e : events) {
+        if (e.kind == kind)
+            found << e;
+    }
+    return found;
+}
+
+bool AgentRecorder::waitForTurn(int turns, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (ofKind(AgentEvent::Kind::TurnFinished).size() < turns && timer.elapsed() < timeoutMs)
+        QTest::qWait(20);
+    return ofKind(AgentEvent::Kind::TurnFinished).size() >= turns;
+}
+
+AgentEvent::End AgentRecorder::end() const
+{
+    return ofKind(AgentEvent::Kind::TurnFinished).constLast().end;
+}
+
+QString toolMessageIn(const RecordedRequest &request, const QString &callId)
+{
+    for (const QJsonValue &message : request.json().value(QLatin1String("messages")).toArray()) {
+        if (message[QLatin1String("role")].toString() == QLatin1String("tool") &&
+            message[QLatin1String("tool_call_id")].toString() == callId)
+            return message[QLatin1String("content")].toString();
+    }
+    return {};
+}
+
+QString jsonCode(const QString &code)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact));
+}
+
+} // namespace Sandpiper::Test

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "fakellmserver.h"
+
+#include <agent/agentevent.h>
+
+#include <QObject>
+
+#include <functional>
+
+namespace Sandpiper {
+class AgentLoop;
+}
+
+namespace Sandpiper::Test {
+
+// Collects an agent loop's events; ONEVENT may answer them (approvals, cancels) as they come.
+class AgentRecorder : public QObject
+{
+public:
+    explicit AgentRecorder(AgentLoop *loop);
+
+    QList<AgentEvent> events;
+    std::function<void(const AgentEvent &)> onEvent;
+
+    QList<AgentEvent> ofKind(AgentEvent::Kind kind) const;
+    // Waits, with the event loop running, until TURNS turns have finished.
+    bool waitForTurn(int turns = 1, int timeoutMs = 60000);
+    AgentEvent::End end() const;
+};
+
+// The content of the tool message answering CALLID in a request the model server received.
+QString toolMessageIn(const RecordedRequest &request, const QString &callId);
+// {"code": CODE} as compact JSON text, as a model sends it.
+QString jsonCode(const QString &code);
+
+} // namespace Sandpiper::Test

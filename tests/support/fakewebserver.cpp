@@ -1,0 +1,274 @@
+#include "fakewebserver.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QLoggingCategory>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace Sandpiper::Test {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcFakeWeb, "sandpiper.test.fakeweb", QtInfoMsg)
+
+// How much may wait in the socket before more of a generated body is made.
+constexpr qint64 writeAhead = 256 * 1024;
+constexpr qint64 pieceSize = 64 * 1024;
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 202:
+        return "Accepted";
+    case 301:
+        return "Moved Permanently";
+    case 302:
+        return "Found";
+    case 303:
+        return "See Other";
+    case 307:
+        return "Temporary Redirect";
+    case 308:
+        return "Permanent Redirect";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 422:
+        return "Unprocessable Entity";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Unknown";
+    }
+}
+
+QByteArray chunk(const QByteArray &data)
+{
+    return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+}
+
+} // namespace
+
+FakeWebResponse FakeWebResponse::html(QByteArray body, QByteArray contentType)
+{
+    FakeWebResponse response;
+    response.headers = {{"Content-Type", contentType}};
+    response.body = std::move(body);
+    return response;
+}
+
+FakeWebResponse FakeWebResponse::json(QByteArray body, int status)
+{
+    FakeWebResponse response;
+    response.status = status;
+    response.headers = {{"Content-Type", "application/json; charset=utf-8"}};
+    response.body = std::move(body);
+    return response;
+}
+
+FakeWebResponse FakeWebResponse::redirect(int status, QByteArray location)
+{
+    FakeWebResponse response = html("<html><body>Moved</body></html>");
+    response.status = status;
+    response.headers.append({"Location", std::move(location)});
+    return response;
+}
+
+struct FakeWebServer::Connection {
+    QByteArray buffer;
+    bool answered = false;
+    bool headSent = false;
+    FakeWebResponse response;
+    qint64 generatedLeft = 0;
+    qint64 patternOffset = 0;
+    bool finished = false;
+};
+
+FakeWebServer::FakeWebServer(QObject *parent)
+    : QObject(parent)
+    , m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &FakeWebServer::accept);
+}
+
+FakeWebServer::~FakeWebServer() = default;
+
+bool FakeWebServer::listen()
+{
+    if (!m_server->listen(QHostAddress::LocalHost, 0)) {
+        qCWarning(lcFakeWeb) << "cannot listen:" << m_server->errorString();
+        return false;
+    }
+    return true;
+}
+
+quint16 FakeWebServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QUrl FakeWebServer::url(const QString &path) const
+{
+    return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port()).arg(path));
+}
+
+void FakeWebServer::route(const QByteArray &path, FakeWebResponse response)
+{
+    m_routes.insert(path, std::move(response));
+}
+
+void FakeWebServer::setFallback(std::function<FakeWebResponse(const FakeWebRequest &)> fallback)
+{
+    m_fallback = std::move(fallback);
+}
+
+QByteArray FakeWebServer::fixture(const QString &name)
+{
+    const QString directory = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/../core/data/web/");
+    QFile file(QDir::cleanPath(directory + name));
+    if (!file.open(QIODevice::ReadOnly)) {
+        qCWarning(lcFakeWeb) << "missing fixture" << file.fileName();
+        return {};
+    }
+    return file.readAll();
+}
+
+void FakeWebServer::accept()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        ++m_connectionCount;
+        m_connections.emplace(socket, std::make_unique<Connection>());
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { read(socket); });
+        connect(socket, &QTcpSocket::bytesWritten, this, [this, socket] { pump(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { forget(socket); });
+    }
+}
+
+void FakeWebServer::forget(QTcpSocket *socket)
+{
+    m_connections.erase(socket);
+    socket->deleteLater();
+}
+
+void FakeWebServer::read(QTcpSocket *socket)
+{
+    const auto it = m_connections.find(socket);
+    if (it == m_connections.end())
+        return;
+    Connection &connection = *it->second;
+    connection.buffer += socket->readAll();
+    if (connection.answered)
+        return;
+    const qsizetype headEnd = connection.buffer.indexOf("\r\n\r\n");
+    if (headEnd < 0)
+        return;
+
+    FakeWebRequest request;
+    const QList<QByteArray> lines = connection.buffer.first(headEnd).split('\n');
+    const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    request.method = requestLine.value(0);
+    request.target = requestLine.value(1);
+    const qsizetype query = request.target.indexOf('?');
+    request.path = query < 0 ? request.target : request.target.first(query);
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0)
+            request.headers.insert(lines[i].first(colon).trimmed().toLower(), lines[i].sliced(colon + 1).trimmed());
+    }
+    const qint64 length = request.headers.value("content-length").toLongLong();
+    if (connection.buffer.size() - (headEnd + 4) < length)
+        return;
+    request.body = connection.buffer.sliced(headEnd + 4, length);
+    connection.answered = true;
+    m_requests.append(request);
+    respond(socket, request);
+}
+
+void FakeWebServer::respond(QTcpSocket *socket, const FakeWebRequest &request)
+{
+    FakeWebResponse response;
+    if (const auto route = m_routes.constFind(request.path); route != m_routes.constEnd())
+        response = *route;
+    else if (m_fallback)
+        response = m_fallback(request);
+    else {
+        response = FakeWebResponse::html("<html><body><h1>Not Found</h1></body></html>");
+        response.status = 404;
+    }
+
+    auto send = [this, socket, response] {
+        const auto it = m_connections.find(socket);
+        if (it == m_connections.end())
+            return;
+        Connection &connection = *it->second;
+        connection.response = response;
+        connection.generatedLeft = response.generatedBytes;
+        connection.headSent = true;
+        QByteArray head =
+            "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
+        for (const auto &[name, value] : response.headers)
+            head += name + ": " + value + "\r\n";
+        if (response.chunked)
+            head += "Transfer-Encoding: chunked\r\n";
+        else
+            head += "Content-Length: " + QByteArray::number(response.body.size() + response.generatedBytes) + "\r\n";
+        head += "Connection: close\r\n\r\n";
+        socket->write(head);
+        if (!response.body.isEmpty()) {
+            socket->write(response.chunked ? chunk(response.body) : response.body);
+            m_bodyBytesSent += response.body.size();
+        }
+        pump(socket);
+    };
+    if (response.delay.count() > 0)
+        QTimer::singleShot(response.delay, socket, send);
+    else
+        send();
+}
+
+void FakeWebServer::pump(QTcpSocket *socket)
+{
+    const auto it = m_connections.find(socket);
+    if (it == m_connections.end() || !it->second->headSent)
+        return;
+    Connection &connection = *it->second;
+    if (connection.finished || connection.response.stall)
+        return;
+    const QByteArray &pattern = connection.response.generatedPattern;
+    while (connection.generatedLeft > 0 && socket->bytesToWrite() < writeAhead) {
+        QByteArray piece;
+        piece.reserve(pieceSize);
+        while (piece.size() < std::min(pieceSize, connection.generatedLeft)) {
+            const qsizetype take = std::min<qint64>(pattern.size() - connection.patternOffset,
+                                                    std::min(pieceSize, connection.generatedLeft) - piece.size());
+            piece += pattern.sliced(connection.patternOffset, take);
+            connection.patternOffset = (connection.patternOffset + take) % pattern.size();
+        }
+        connection.generatedLeft -= piece.size();
+        m_bodyBytesSent += piece.size();
+        socket->write(connection.response.chunked ? chunk(piece) : piece);
+    }
+    if (connection.generatedLeft > 0)
+        return;
+    connection.finished = true;
+    if (connection.response.chunked)
+        socket->write("0\r\n\r\n");
+    socket->disconnectFromHost();
+}
+
+} // namespace Sandpiper::Test
