@@ -23,24 +23,52 @@
     </message>
 </context>
 <context>
+    <name>ProviderDetector</name>
+    <message>
+        <location filename="../src/core/llm/providerdetector.cpp" line="19"/>
+        <source>Connected: 1 model available.</source>
+        <translation>已连接：有 1 个模型可用。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/providerdetector.cpp" line="20"/>
+        <source>Connected: %1 models available.</source>
+        <translation>已连接：有 %1 个模型可用。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/providerdetector.cpp" line="24"/>
+        <source>The server refused the API key (HTTP %1). Check the key.</source>
+        <translation>服务器拒绝了 API 密钥（HTTP %1）。请检查密钥。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/providerdetector.cpp" line="30"/>
+        <source>The server could not be reached: %1</source>
+        <translation>无法连接到服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/providerdetector.cpp" line="35"/>
+        <source>The server answered, but not like an OpenAI-compatible API. Check that the base URL ends where /chat/completions would start (often /v1).</source>
+        <translation>服务器有响应，但不像是 OpenAI 兼容的 API。请确认基础 URL 的结尾正好是 /chat/completions 的起点（通常是 /v1）。</translation>
+    </message>
+</context>
+<context>
     <name>SandboxHealth</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="30"/>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="32"/>
         <source>Docker is not installed, so the model cannot run Python. Install it, then restart Sandpiper.</source>
         <translation>未安装 Docker，因此模型无法运行 Python。请安装 Docker，然后重新启动 Sandpiper。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="42"/>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="44"/>
         <source>You may not use Docker yet, so the model cannot run Python. Join the docker group, then log out and back in.</source>
         <translation>你尚无权限使用 Docker，因此模型无法运行 Python。请加入 docker 用户组，然后注销并重新登录。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="48"/>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="50"/>
         <source>Docker is not running, so the model cannot run Python. Start it:</source>
         <translation>Docker 未在运行，因此模型无法运行 Python。请启动 Docker：</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="57"/>
+        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="59"/>
         <source>The sandbox image %1 is missing, so the model cannot run Python yet. Build it:</source>
         <translation>缺少沙箱镜像 %1，因此模型暂时无法运行 Python。请构建该镜像：</translation>
     </message>
@@ -686,234 +714,259 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="65"/>
+        <location filename="../src/app/mainwindow.cpp" line="70"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="73"/>
+        <location filename="../src/app/mainwindow.cpp" line="78"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="52"/>
+        <location filename="../src/app/mainwindow.cpp" line="55"/>
         <source>New chat</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="53"/>
+        <location filename="../src/app/mainwindow.cpp" line="56"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="54"/>
+        <location filename="../src/app/mainwindow.cpp" line="57"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="59"/>
-        <location filename="../src/app/mainwindow.cpp" line="114"/>
+        <location filename="../src/app/mainwindow.cpp" line="64"/>
+        <location filename="../src/app/mainwindow.cpp" line="121"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="69"/>
+        <location filename="../src/app/mainwindow.cpp" line="74"/>
         <source>Search conversations (Ctrl+F)</source>
         <translation>搜索对话 (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="70"/>
+        <location filename="../src/app/mainwindow.cpp" line="75"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="76"/>
-        <location filename="../src/app/mainwindow.cpp" line="290"/>
-        <location filename="../src/app/mainwindow.cpp" line="299"/>
+        <location filename="../src/app/mainwindow.cpp" line="81"/>
+        <location filename="../src/app/mainwindow.cpp" line="320"/>
+        <location filename="../src/app/mainwindow.cpp" line="329"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="77"/>
-        <location filename="../src/app/mainwindow.cpp" line="411"/>
-        <location filename="../src/app/mainwindow.cpp" line="416"/>
+        <location filename="../src/app/mainwindow.cpp" line="82"/>
+        <location filename="../src/app/mainwindow.cpp" line="441"/>
+        <location filename="../src/app/mainwindow.cpp" line="446"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="78"/>
-        <location filename="../src/app/mainwindow.cpp" line="425"/>
-        <location filename="../src/app/mainwindow.cpp" line="432"/>
+        <location filename="../src/app/mainwindow.cpp" line="83"/>
+        <location filename="../src/app/mainwindow.cpp" line="455"/>
+        <location filename="../src/app/mainwindow.cpp" line="462"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="93"/>
+        <location filename="../src/app/mainwindow.cpp" line="98"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="118"/>
+        <location filename="../src/app/mainwindow.cpp" line="125"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="119"/>
+        <location filename="../src/app/mainwindow.cpp" line="126"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="120"/>
+        <location filename="../src/app/mainwindow.cpp" line="127"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="200"/>
+        <location filename="../src/app/mainwindow.cpp" line="221"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="201"/>
+        <location filename="../src/app/mainwindow.cpp" line="222"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="204"/>
+        <location filename="../src/app/mainwindow.cpp" line="225"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="207"/>
+        <location filename="../src/app/mainwindow.cpp" line="228"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="208"/>
+        <location filename="../src/app/mainwindow.cpp" line="229"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="213"/>
+        <location filename="../src/app/mainwindow.cpp" line="234"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="216"/>
+        <location filename="../src/app/mainwindow.cpp" line="237"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="218"/>
+        <location filename="../src/app/mainwindow.cpp" line="239"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="221"/>
+        <location filename="../src/app/mainwindow.cpp" line="242"/>
+        <source>Se&amp;ttings…</source>
+        <translation>设置(&amp;t)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="250"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="223"/>
+        <location filename="../src/app/mainwindow.cpp" line="252"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="227"/>
+        <location filename="../src/app/mainwindow.cpp" line="256"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="228"/>
+        <location filename="../src/app/mainwindow.cpp" line="257"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="270"/>
+        <location filename="../src/app/mainwindow.cpp" line="299"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="289"/>
+        <location filename="../src/app/mainwindow.cpp" line="319"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="356"/>
+        <location filename="../src/app/mainwindow.cpp" line="386"/>
         <source>[Attached file: /mnt/data/%1]</source>
         <translation>[附加文件：/mnt/data/%1]</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="411"/>
+        <location filename="../src/app/mainwindow.cpp" line="441"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="426"/>
+        <location filename="../src/app/mainwindow.cpp" line="456"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="445"/>
+        <location filename="../src/app/mainwindow.cpp" line="475"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="458"/>
+        <location filename="../src/app/mainwindow.cpp" line="488"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="459"/>
+        <location filename="../src/app/mainwindow.cpp" line="489"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="473"/>
+        <location filename="../src/app/mainwindow.cpp" line="503"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="481"/>
+        <location filename="../src/app/mainwindow.cpp" line="511"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="482"/>
+        <location filename="../src/app/mainwindow.cpp" line="512"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="493"/>
+        <location filename="../src/app/mainwindow.cpp" line="523"/>
         <source>Resend</source>
         <translation>重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="545"/>
+        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <source>No API key for %1 was found.</source>
+        <translation>未找到 %1 的 API 密钥。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="578"/>
+        <source>%1 does not answer at %2.</source>
+        <translation>%1 在 %2 没有响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="580"/>
+        <source>an empty address</source>
+        <translation>空地址</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="605"/>
+        <source>The keychain is not available: the API key is used until you quit and will not be remembered.</source>
+        <translation>钥匙串不可用：API 密钥只在本次运行期间使用，退出后不会保存。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="625"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="551"/>
+        <location filename="../src/app/mainwindow.cpp" line="631"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <location filename="../src/app/mainwindow.cpp" line="636"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <location filename="../src/app/mainwindow.cpp" line="636"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="576"/>
+        <location filename="../src/app/mainwindow.cpp" line="656"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="577"/>
+        <location filename="../src/app/mainwindow.cpp" line="657"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -1111,6 +1164,447 @@
         <location filename="../src/core/sandbox/sandboxsession.cpp" line="571"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::Settings</name>
+    <message>
+        <location filename="../src/core/settings/settings.cpp" line="49"/>
+        <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
+        <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/settings/settings.cpp" line="54"/>
+        <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
+        <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SettingsDialog</name>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="73"/>
+        <source>Changes apply to new conversations; the theme changes at once.</source>
+        <translation>更改将应用于新对话；主题会立即更改。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="75"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="76"/>
+        <location filename="../src/app/settingsdialog.cpp" line="77"/>
+        <source>Settings sections</source>
+        <translation>设置分区</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="78"/>
+        <source>&amp;Providers</source>
+        <translation>服务商(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="79"/>
+        <source>&amp;Sandbox</source>
+        <translation>沙箱(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="80"/>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="81"/>
+        <source>&amp;Appearance</source>
+        <translation>外观(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="82"/>
+        <source>System p&amp;rompt</source>
+        <translation>系统提示词(&amp;r)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="104"/>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="106"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="113"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="114"/>
+        <source>Leave empty to keep the current key</source>
+        <translation>留空则保留当前密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="120"/>
+        <location filename="../src/app/settingsdialog.cpp" line="121"/>
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="123"/>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="124"/>
+        <source>One per line, such as
+X-Title: Sandpiper</source>
+        <translation>每行一个，例如
+X-Title: Sandpiper</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <source>T&amp;est connection</source>
+        <translation>测试连接(&amp;e)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="128"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="138"/>
+        <source>Pro&amp;vider:</source>
+        <translation>服务商(&amp;v)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;k)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <source>Default &amp;model:</source>
+        <translation>默认模型(&amp;m)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <source>Extra &amp;headers:</source>
+        <translation>额外请求头(&amp;h)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="160"/>
+        <source>Sandbox image</source>
+        <translation>沙箱镜像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="161"/>
+        <source>&amp;Build image</source>
+        <translation>构建镜像(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <source>Build the sandbox image</source>
+        <translation>构建沙箱镜像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <source>Image build progress</source>
+        <translation>镜像构建进度</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="169"/>
+        <source>Show build &amp;log</source>
+        <translation>显示构建日志(&amp;l)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="170"/>
+        <source>Show build log</source>
+        <translation>显示构建日志</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="177"/>
+        <source>Image build log</source>
+        <translation>镜像构建日志</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <source>Memory limit</source>
+        <translation>内存上限</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <source>As Docker writes it, such as 512m or 2g.</source>
+        <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="189"/>
+        <source>CPUs</source>
+        <translation>CPU 数</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="192"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="193"/>
+        <source>Execution timeout in seconds</source>
+        <translation>执行超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="194"/>
+        <source>Allow &amp;network access in new conversations</source>
+        <translation>在新对话中允许网络访问(&amp;n)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="195"/>
+        <source>Network access by default</source>
+        <translation>默认允许网络访问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="198"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="199"/>
+        <source>Stop idle sandboxes after minutes</source>
+        <translation>空闲多少分钟后停止沙箱</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="200"/>
+        <source>&amp;Remove all sandbox containers</source>
+        <translation>删除所有沙箱容器(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <source>Remove all sandbox containers</source>
+        <translation>删除所有沙箱容器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="213"/>
+        <source>&amp;Image:</source>
+        <translation>镜像(&amp;I)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="218"/>
+        <source>&amp;Memory:</source>
+        <translation>内存(&amp;M)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="219"/>
+        <source>&amp;CPUs:</source>
+        <translation>CPU 数(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="220"/>
+        <source>&amp;Timeout per run:</source>
+        <translation>每次运行的超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <source>Stop when idle &amp;after:</source>
+        <translation>空闲多久后停止(&amp;a)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="252"/>
+        <source>Run &amp;Python:</source>
+        <translation>运行 Python(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="253"/>
+        <source>Search the &amp;web:</source>
+        <translation>搜索网络(&amp;w)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="254"/>
+        <source>&amp;Fetch pages:</source>
+        <translation>获取网页(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="255"/>
+        <source>Draw &amp;charts:</source>
+        <translation>绘制图表(&amp;c)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="259"/>
+        <source>Ask every time</source>
+        <translation>每次都询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <source>Run without asking</source>
+        <translation>直接运行，不询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="261"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="262"/>
+        <source>Approval for %1</source>
+        <translation>%1 的批准方式</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="268"/>
+        <source>Maximum tool rounds per answer</source>
+        <translation>每次回答的最大工具调用轮数</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="269"/>
+        <source>Maximum tool &amp;rounds:</source>
+        <translation>最大工具调用轮数(&amp;r)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="275"/>
+        <source>Web search backend</source>
+        <translation>网络搜索后端</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="276"/>
+        <source>Search &amp;backend:</source>
+        <translation>搜索后端(&amp;b)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="278"/>
+        <source>SearXNG URL</source>
+        <translation>SearXNG URL</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="279"/>
+        <source>Sear&amp;XNG URL:</source>
+        <translation>SearXNG URL(&amp;X)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="289"/>
+        <location filename="../src/app/settingsdialog.cpp" line="299"/>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="290"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="291"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="292"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="295"/>
+        <source>System size</source>
+        <translation>系统字号</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="296"/>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="297"/>
+        <source>Chat font size</source>
+        <translation>对话字号</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="303"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="310"/>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="311"/>
+        <source>Chat &amp;font size:</source>
+        <translation>对话字号(&amp;f)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="312"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="313"/>
+        <source>A new language shows after a restart.</source>
+        <translation>新语言将在重新启动后生效。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="322"/>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="323"/>
+        <source>Empty: the default system prompt</source>
+        <translation>留空：使用默认系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="325"/>
+        <source>Reset to &amp;default</source>
+        <translation>恢复默认(&amp;d)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="326"/>
+        <source>Reset the system prompt to the default</source>
+        <translation>将系统提示词恢复为默认值</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="350"/>
+        <source>https://example.com/v1</source>
+        <translation>https://example.com/v1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="467"/>
+        <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
+        <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="498"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="533"/>
+        <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
+        <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="544"/>
+        <source>Building %1 from %2…</source>
+        <translation>正在从 %2 构建 %1…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="550"/>
+        <source>The image %1 is ready.</source>
+        <translation>镜像 %1 已就绪。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="551"/>
+        <source>The build failed: %1</source>
+        <translation>构建失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="561"/>
+        <source>Removing…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="566"/>
+        <source>Sandbox containers removed: %1.</source>
+        <translation>已删除的沙箱容器：%1。</translation>
     </message>
 </context>
 <context>
@@ -1379,6 +1873,110 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::WelcomePage</name>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="25"/>
+        <source>&amp;Look again</source>
+        <translation>重新查找(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="27"/>
+        <source>&amp;Use OpenAI</source>
+        <translation>使用 OpenAI(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="28"/>
+        <source>Open &amp;settings…</source>
+        <translation>打开设置(&amp;s)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="30"/>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="31"/>
+        <source>Welcome to Sandpiper</source>
+        <translation>欢迎使用 Sandpiper</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="39"/>
+        <source>Look for local servers again</source>
+        <translation>重新查找本地服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="41"/>
+        <source>sk-…</source>
+        <translation>sk-…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="42"/>
+        <source>OpenAI API key</source>
+        <translation>OpenAI API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="43"/>
+        <source>Use OpenAI with this key</source>
+        <translation>使用此密钥连接 OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="45"/>
+        <source>Open settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="47"/>
+        <source>A model on this computer</source>
+        <translation>本机上的模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="56"/>
+        <source>Or OpenAI</source>
+        <translation>或使用 OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="58"/>
+        <source>Paste an API key from platform.openai.com. It is kept in the system keychain.</source>
+        <translation>粘贴来自 platform.openai.com 的 API 密钥。密钥将保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="67"/>
+        <source>Another provider or your own server?</source>
+        <translation>使用其他服务商或自己的服务器？</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="105"/>
+        <source>Choose where the answers should come from; you can change it later in Settings (Ctrl+,).</source>
+        <translation>请选择回答的来源；之后可以在设置中更改（Ctrl+,）。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="120"/>
+        <source>Looking for Ollama, LM Studio, llama.cpp and vLLM on this computer…</source>
+        <translation>正在本机上查找 Ollama、LM Studio、llama.cpp 和 vLLM…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="132"/>
+        <source>No local server answered. Start Ollama, LM Studio, llama.cpp or vLLM and look again, or use a key below.</source>
+        <translation>没有本地服务器响应。请启动 Ollama、LM Studio、llama.cpp 或 vLLM 后重新查找，或在下方使用密钥。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="134"/>
+        <source>Found on this computer:</source>
+        <translation>在本机上找到：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="138"/>
+        <location filename="../src/app/welcomepage.cpp" line="139"/>
+        <source>Use %1</source>
+        <translation>使用 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/welcomepage.cpp" line="142"/>
+        <source>%1 · models: %2</source>
+        <translation>%1 · 模型：%2</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <location filename="../src/app/main.cpp" line="53"/>
@@ -1396,8 +1994,8 @@
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="86"/>
-        <location filename="../src/app/main.cpp" line="88"/>
+        <location filename="../src/app/main.cpp" line="96"/>
+        <location filename="../src/app/main.cpp" line="98"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>

@@ -71,6 +71,16 @@ int main(int argc, char *argv[])
         }
     }
 
+    // The language setting overrides the system's, which only served the command line's help.
+    if (const QString language = settings.string(QStringLiteral("appearance/language"));
+        language != QLatin1String("system")) {
+        QApplication::removeTranslator(&translator);
+        QLocale::setDefault(QLocale(language));
+        if (translator.load(QLocale(language), QStringLiteral("sandpiper"), QStringLiteral("_"),
+                            QStringLiteral(":/i18n")))
+            QApplication::installTranslator(&translator);
+    }
+
     Sandpiper::applyAppearance(app, settings);
     Sandpiper::ConversationStore store(settings.dataDirectory());
     const auto opened = store.open();

@@ -6,6 +6,8 @@
 #include "codeinspector.h"
 #include "composer.h"
 #include "conversationlistmodel.h"
+#include "settingsdialog.h"
+#include "welcomepage.h"
 
 #include <agent/agentthread.h>
 #include <llm/apikeystore.h>
@@ -33,6 +35,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -54,6 +57,8 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_deleteButton(new QPushButton(tr("Delete")))
     , m_banner(new QLabel)
     , m_chat(new ChatView)
+    , m_welcome(new WelcomePage(settings))
+    , m_centreStack(new QStackedWidget)
     , m_composer(new Composer)
     , m_inspector(new CodeInspector)
     , m_inspectorDock(new QDockWidget(tr("Code inspector")))
@@ -99,7 +104,9 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
     centreLayout->addWidget(m_banner);
-    centreLayout->addWidget(m_chat, 1);
+    m_centreStack->addWidget(m_chat);
+    m_centreStack->addWidget(m_welcome);
+    centreLayout->addWidget(m_centreStack, 1);
     centreLayout->addWidget(m_composer);
 
     auto *splitter = new QSplitter;
@@ -123,6 +130,16 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     statusBar()->addPermanentWidget(m_tokenLabel);
 
     buildActions();
+    if (!m_settings->warning().isEmpty())
+        statusBar()->showMessage(m_settings->warning());
+
+    connect(m_welcome, &WelcomePage::apiKeyEntered, this, &MainWindow::useApiKey);
+    connect(m_welcome, &WelcomePage::settingsRequested, this, &MainWindow::openSettings);
+    connect(m_welcome, &WelcomePage::providerChosen, this, [this] {
+        hideWelcome();
+        updateStatus();
+        loadApiKey();
+    });
 
     connect(m_newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     connect(m_renameButton, &QPushButton::clicked, this, &MainWindow::renameCurrent);
@@ -221,6 +238,14 @@ void MainWindow::buildActions()
     focusAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     QAction *stopAction = editMenu->addAction(tr("S&top the answer"), this, &MainWindow::stop);
     stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    editMenu->addSeparator();
+    QAction *settingsAction = editMenu->addAction(tr("Se&ttings…"), this, &MainWindow::openSettings);
+    settingsAction->setMenuRole(QAction::PreferencesRole);
+    // Not every platform maps Preferences to a key, so Ctrl+, is always there too.
+    QList<QKeySequence> settingsKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    if (!settingsKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Comma)))
+        settingsKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    settingsAction->setShortcuts(settingsKeys);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *inspectorAction = m_inspectorDock->toggleViewAction();
@@ -275,6 +300,7 @@ void MainWindow::openConversation(qint64 id)
         return;
     }
     m_current = id;
+    hideWelcome();
     m_pendingAttachments.clear();
     m_composer->setAttachments({});
     const QString folder = m_store->conversationFolder(id);
@@ -523,8 +549,11 @@ void MainWindow::loadApiKey()
 {
     const QString provider = m_settings->string(QStringLiteral("provider"));
     QCoro::connect(ApiKeyStore::read(provider, m_settings->apiKeyVariable()), this,
-                   [this](const ApiKeyStore::Lookup &lookup) {
-                       m_apiKey = lookup.key;
+                   [this, provider](const ApiKeyStore::Lookup &lookup) {
+                       m_apiKey = m_sessionKeys.value(provider, lookup.key);
+                       const auto preset = findProviderPreset(provider);
+                       if (preset && preset->needsKey && m_apiKey.isEmpty())
+                           showWelcome(tr("No API key for %1 was found.").arg(preset->name));
                        loadModels();
                    });
 }
@@ -540,7 +569,54 @@ void MainWindow::loadModels()
         m_composer->setModels(list.models, config.model);
         if (!list.error.message.isEmpty())
             m_composer->modelPicker()->setToolTip(list.error.message);
+        // A server that needs no key but does not answer is usually a local one not started.
+        const auto preset = findProviderPreset(config.id);
+        const bool unreachable = list.error.kind == ChatError::Kind::ConnectionRefused ||
+                                 list.error.kind == ChatError::Kind::ConnectTimeout ||
+                                 list.error.kind == ChatError::Kind::Network;
+        if (unreachable && !(preset && preset->needsKey))
+            showWelcome(tr("%1 does not answer at %2.")
+                            .arg(preset ? preset->name : config.id,
+                                 config.baseUrl.isEmpty() ? tr("an empty address") : config.baseUrl));
     });
+}
+
+void MainWindow::showWelcome(const QString &reason)
+{
+    // A conversation on screen stays there: its history matters more than the hint.
+    if (m_current != 0 || m_centreStack->currentWidget() == m_welcome)
+        return;
+    m_centreStack->setCurrentWidget(m_welcome);
+    m_composer->setVisible(false);
+    m_welcome->start(reason);
+}
+
+void MainWindow::hideWelcome()
+{
+    m_centreStack->setCurrentWidget(m_chat);
+    m_composer->setVisible(true);
+}
+
+void MainWindow::useApiKey(const QString &providerId, const QString &key, bool remembered)
+{
+    if (!remembered) {
+        m_sessionKeys.insert(providerId, key);
+        statusBar()->showMessage(
+            tr("The keychain is not available: the API key is used until you quit and will not be remembered."));
+    }
+    if (providerId == m_settings->string(QStringLiteral("provider")))
+        m_apiKey = key;
+}
+
+void MainWindow::openSettings()
+{
+    SettingsDialog dialog(m_settings, this);
+    connect(&dialog, &SettingsDialog::apiKeyEntered, this, &MainWindow::useApiKey);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    hideWelcome();
+    updateStatus();
+    loadApiKey();
 }
 
 void MainWindow::checkHealth()

@@ -3,6 +3,7 @@
 #include <agent/agentevent.h>
 #include <sandbox/sandboxhealth.h>
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QTimer>
@@ -15,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
+class QStackedWidget;
 
 namespace Sandpiper {
 
@@ -25,6 +27,7 @@ class Composer;
 class ConversationListModel;
 class ConversationStore;
 class Settings;
+class WelcomePage;
 
 // The main window: conversations on the left, the chat in the middle with the composer below,
 // the code inspector on the right, the provider, Docker and token count in the status bar.
@@ -43,6 +46,8 @@ public:
     QListView *conversationList() const { return m_list; }
     QLineEdit *searchField() const { return m_search; }
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
+    // Shown in place of the empty chat while no provider works.
+    WelcomePage *welcomePage() const { return m_welcome; }
     qint64 currentConversation() const { return m_current; }
     bool isPythonAvailable() const { return m_health.ok(); }
 
@@ -50,6 +55,7 @@ public:
     void newConversation();
     void send(const QString &text);
     void stop();
+    void openSettings();
 
 Q_SIGNALS:
     // Sandbox health was checked (at start); tests wait for it.
@@ -71,6 +77,9 @@ private:
     void loadApiKey();
     void loadModels();
     void updateStatus();
+    void showWelcome(const QString &reason);
+    void hideWelcome();
+    void useApiKey(const QString &providerId, const QString &key, bool remembered);
     void handleEvent(qint64 conversationId, const AgentEvent &event);
     AgentThread *agentFor(qint64 conversationId);
     void dropAgent(qint64 conversationId);
@@ -81,6 +90,8 @@ private:
     std::map<qint64, std::unique_ptr<AgentThread>> m_agents;
     qint64 m_current = 0;
     QString m_apiKey;
+    // Keys typed in while no keychain answered, for this session only.
+    QHash<QString, QString> m_sessionKeys;
     SandboxHealth m_health;
     bool m_healthKnown = false;
     QStringList m_pendingAttachments;
@@ -95,6 +106,8 @@ private:
     QPushButton *m_deleteButton;
     QLabel *m_banner;
     ChatView *m_chat;
+    WelcomePage *m_welcome;
+    QStackedWidget *m_centreStack;
     Composer *m_composer;
     CodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;

@@ -4,7 +4,9 @@
 #include "sandbox/imagemanager.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 using namespace std::chrono_literals;
@@ -57,7 +59,12 @@ QCoro::Task<SandboxHealth> SandboxHealth::check(QString image)
             QCoreApplication::translate(
                 "SandboxHealth", "The sandbox image %1 is missing, so the model cannot run Python yet. Build it:")
                 .arg(image);
-        health.command = QStringLiteral("docker build -t %1 sandbox/").arg(image);
+        // An installed Sandpiper ships its image definition; a source checkout has it in sandbox/.
+        const QString installed =
+            QDir(QCoreApplication::applicationDirPath() + QStringLiteral("/../share/sandpiper/sandbox")).absolutePath();
+        const QString context =
+            QFileInfo::exists(installed + QStringLiteral("/Dockerfile")) ? installed : QStringLiteral("sandbox/");
+        health.command = QStringLiteral("docker build -t %1 %2").arg(image, context);
     }
     co_return health;
 }

@@ -275,7 +275,8 @@ AgentConfig Settings::agent() const
     config.web = web();
     // The web tools only read public pages and a chart only draws, so they run without asking
     // unless the user says so.
-    for (const QString &tool : {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
+    for (const QString &tool :
+         {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
         const auto webPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool));
         config.approval.insert(tool, webPolicy.value_or(ApprovalPolicy::Auto));
     }

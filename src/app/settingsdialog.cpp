@@ -1,0 +1,569 @@
+#include "settingsdialog.h"
+
+#include "appearance.h"
+
+#include <llm/apikeystore.h>
+#include <llm/providerdetector.h>
+#include <llm/providerpresets.h>
+#include <sandbox/imagemanager.h>
+#include <sandbox/sandboxsession.h>
+#include <settings/settings.h>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+namespace {
+
+const QString errorStyle = QStringLiteral("color: #b3261e;");
+
+QString providerKey(const QString &providerId, const char *field)
+{
+    return QStringLiteral("providers/%1/%2").arg(providerId, QLatin1String(field));
+}
+
+void selectData(QComboBox *combo, const QString &value)
+{
+    const int index = combo->findData(value);
+    combo->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+// The folder with the sandbox's Dockerfile: installed next to the program, or the source
+// tree's while developing.
+QString sandboxBuildContext()
+{
+    const QStringList folders = {
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/sandpiper/sandbox"),
+        QStringLiteral(SANDPIPER_SOURCE_DIR "/sandbox"),
+    };
+    for (const QString &folder : folders) {
+        if (QFileInfo::exists(folder + QStringLiteral("/Dockerfile")))
+            return QDir::cleanPath(folder);
+    }
+    return {};
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
+    : QDialog(parent)
+    , m_settings(settings)
+    , m_images(new ImageManager(this))
+    , m_tabs(new QTabWidget)
+    , m_note(new QLabel(tr("Changes apply to new conversations; the theme changes at once.")))
+{
+    setWindowTitle(tr("Settings"));
+    m_tabs->setAccessibleName(tr("Settings sections"));
+    m_tabs->tabBar()->setAccessibleName(tr("Settings sections"));
+    m_tabs->addTab(buildProvidersTab(), tr("&Providers"));
+    m_tabs->addTab(buildSandboxTab(), tr("&Sandbox"));
+    m_tabs->addTab(buildToolsTab(), tr("&Tools"));
+    m_tabs->addTab(buildAppearanceTab(), tr("&Appearance"));
+    m_tabs->addTab(buildSystemPromptTab(), tr("System p&rompt"));
+
+    m_note->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_note);
+    layout->addWidget(buttons);
+    resize(620, 520);
+    load();
+}
+
+SettingsDialog::~SettingsDialog() = default;
+
+QWidget *SettingsDialog::buildProvidersTab()
+{
+    m_preset = new QComboBox;
+    for (const ProviderPreset &preset : providerPresets())
+        m_preset->addItem(preset.name, preset.id);
+    m_preset->setAccessibleName(tr("Provider"));
+    m_baseUrl = new QLineEdit;
+    m_baseUrl->setAccessibleName(tr("Base URL"));
+    m_baseUrlError = new QLabel;
+    m_baseUrlError->setStyleSheet(errorStyle);
+    m_baseUrlError->setWordWrap(true);
+    m_baseUrlError->setVisible(false);
+    m_apiKey = new QLineEdit;
+    m_apiKey->setEchoMode(QLineEdit::Password);
+    m_apiKey->setAccessibleName(tr("API key"));
+    m_apiKey->setPlaceholderText(tr("Leave empty to keep the current key"));
+    m_apiKeyNote = new QLabel;
+    m_apiKeyNote->setWordWrap(true);
+    m_apiKeyNote->setVisible(false);
+    m_model = new QComboBox;
+    m_model->setEditable(true);
+    m_model->setAccessibleName(tr("Default model"));
+    m_model->lineEdit()->setAccessibleName(tr("Default model"));
+    m_headers = new QPlainTextEdit;
+    m_headers->setAccessibleName(tr("Extra headers"));
+    m_headers->setPlaceholderText(tr("One per line, such as\nX-Title: Sandpiper"));
+    m_headers->setTabChangesFocus(true);
+    m_headers->setMaximumHeight(80);
+    m_testButton = new QPushButton(tr("T&est connection"));
+    m_testButton->setAccessibleName(tr("Test connection"));
+    m_testResult = new QLabel;
+    m_testResult->setWordWrap(true);
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *tab = new QWidget;
+    auto *tabLayout = new QVBoxLayout(tab);
+    auto *form = new QFormLayout;
+    tabLayout->addLayout(form);
+    tabLayout->addStretch(1);
+    form->addRow(tr("Pro&vider:"), m_preset);
+    form->addRow(tr("&Base URL:"), m_baseUrl);
+    form->addRow(QString(), m_baseUrlError);
+    form->addRow(tr("API &key:"), m_apiKey);
+    form->addRow(QString(), m_apiKeyNote);
+    form->addRow(tr("Default &model:"), m_model);
+    form->addRow(tr("Extra &headers:"), m_headers);
+    auto *testRow = new QHBoxLayout;
+    testRow->addWidget(m_testButton);
+    testRow->addWidget(m_testResult, 1);
+    form->addRow(QString(), testRow);
+
+    connect(m_preset, &QComboBox::currentIndexChanged, this,
+            [this] { loadProvider(m_preset->currentData().toString()); });
+    connect(m_testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
+    connect(m_baseUrl, &QLineEdit::textEdited, m_baseUrlError, &QWidget::hide);
+    return tab;
+}
+
+QWidget *SettingsDialog::buildSandboxTab()
+{
+    m_image = new QLineEdit;
+    m_image->setAccessibleName(tr("Sandbox image"));
+    m_buildButton = new QPushButton(tr("&Build image"));
+    m_buildButton->setAccessibleName(tr("Build the sandbox image"));
+    m_buildProgress = new QProgressBar;
+    m_buildProgress->setAccessibleName(tr("Image build progress"));
+    m_buildProgress->setVisible(false);
+    m_buildResult = new QLabel;
+    m_buildResult->setWordWrap(true);
+    m_logToggle = new QToolButton;
+    m_logToggle->setText(tr("Show build &log"));
+    m_logToggle->setAccessibleName(tr("Show build log"));
+    m_logToggle->setCheckable(true);
+    m_logToggle->setArrowType(Qt::RightArrow);
+    m_logToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_logToggle->setFocusPolicy(Qt::StrongFocus);
+    m_buildLog = new QPlainTextEdit;
+    m_buildLog->setReadOnly(true);
+    m_buildLog->setAccessibleName(tr("Image build log"));
+    m_buildLog->setMaximumBlockCount(2000);
+    m_buildLog->setVisible(false);
+    m_memory = new QLineEdit;
+    m_memory->setAccessibleName(tr("Memory limit"));
+    m_memory->setToolTip(tr("As Docker writes it, such as 512m or 2g."));
+    m_memory->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]+[bkmgBKMG]?")), m_memory));
+    m_cpus = new QDoubleSpinBox;
+    m_cpus->setRange(0.1, 256);
+    m_cpus->setSingleStep(0.5);
+    m_cpus->setDecimals(1);
+    m_cpus->setAccessibleName(tr("CPUs"));
+    m_timeout = new QSpinBox;
+    m_timeout->setRange(1, 24 * 3600);
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setAccessibleName(tr("Execution timeout in seconds"));
+    m_network = new QCheckBox(tr("Allow &network access in new conversations"));
+    m_network->setAccessibleName(tr("Network access by default"));
+    m_idleStop = new QSpinBox;
+    m_idleStop->setRange(1, 24 * 60);
+    m_idleStop->setSuffix(tr(" min"));
+    m_idleStop->setAccessibleName(tr("Stop idle sandboxes after minutes"));
+    m_removeButton = new QPushButton(tr("&Remove all sandbox containers"));
+    m_removeButton->setAccessibleName(tr("Remove all sandbox containers"));
+    m_removeResult = new QLabel;
+    m_removeResult->setWordWrap(true);
+
+    auto *tab = new QWidget;
+    auto *tabLayout = new QVBoxLayout(tab);
+    auto *form = new QFormLayout;
+    tabLayout->addLayout(form);
+    tabLayout->addStretch(1);
+    auto *imageRow = new QHBoxLayout;
+    imageRow->addWidget(m_image, 1);
+    imageRow->addWidget(m_buildButton);
+    form->addRow(tr("&Image:"), imageRow);
+    form->addRow(QString(), m_buildProgress);
+    form->addRow(QString(), m_buildResult);
+    form->addRow(QString(), m_logToggle);
+    form->addRow(m_buildLog);
+    form->addRow(tr("&Memory:"), m_memory);
+    form->addRow(tr("&CPUs:"), m_cpus);
+    form->addRow(tr("&Timeout per run:"), m_timeout);
+    form->addRow(QString(), m_network);
+    form->addRow(tr("Stop when idle &after:"), m_idleStop);
+    form->addRow(QString(), m_removeButton);
+    form->addRow(QString(), m_removeResult);
+
+    connect(m_logToggle, &QToolButton::toggled, this, [this](bool shown) {
+        m_buildLog->setVisible(shown);
+        m_logToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    });
+    connect(m_buildButton, &QPushButton::clicked, this, [this] { QCoro::connect(buildImage(), this, [] {}); });
+    connect(m_removeButton, &QPushButton::clicked, this, [this] { QCoro::connect(removeContainers(), this, [] {}); });
+    connect(m_images, &ImageManager::progress, this, [this](const QString &line) {
+        m_buildLog->appendPlainText(line);
+        // Both the classic builder ("Step 3/9") and BuildKit ("[3/9]") count their steps.
+        static const QRegularExpression step(QStringLiteral("(?:Step |\\[\\s*)(\\d+)/(\\d+)"));
+        if (const auto match = step.match(line); match.hasMatch()) {
+            m_buildProgress->setRange(0, match.captured(2).toInt());
+            m_buildProgress->setValue(match.captured(1).toInt());
+        }
+    });
+    return tab;
+}
+
+QWidget *SettingsDialog::buildToolsTab()
+{
+    auto *tab = new QWidget;
+    auto *tabLayout = new QVBoxLayout(tab);
+    auto *form = new QFormLayout;
+    tabLayout->addLayout(form);
+    tabLayout->addStretch(1);
+    const QList<std::pair<QString, QString>> tools = {
+        {QStringLiteral("execute_python_code"), tr("Run &Python:")},
+        {QStringLiteral("search_web"), tr("Search the &web:")},
+        {QStringLiteral("fetch_url"), tr("&Fetch pages:")},
+        {QStringLiteral("create_chart"), tr("Draw &charts:")},
+    };
+    for (const auto &[tool, label] : tools) {
+        auto *combo = new QComboBox;
+        combo->addItem(tr("Ask every time"), QStringLiteral("ask"));
+        combo->addItem(tr("Run without asking"), QStringLiteral("auto"));
+        combo->addItem(tr("Never"), QStringLiteral("never"));
+        combo->setAccessibleName(tr("Approval for %1").arg(tool));
+        form->addRow(label, combo);
+        m_approvals.append({tool, combo});
+    }
+    m_maxRounds = new QSpinBox;
+    m_maxRounds->setRange(1, 200);
+    m_maxRounds->setAccessibleName(tr("Maximum tool rounds per answer"));
+    form->addRow(tr("Maximum tool &rounds:"), m_maxRounds);
+    m_searchBackend = new QComboBox;
+    m_searchBackend->addItem(QStringLiteral("DuckDuckGo"), QStringLiteral("duckduckgo"));
+    m_searchBackend->addItem(QStringLiteral("SearXNG"), QStringLiteral("searxng"));
+    m_searchBackend->addItem(QStringLiteral("Brave"), QStringLiteral("brave"));
+    m_searchBackend->addItem(QStringLiteral("Tavily"), QStringLiteral("tavily"));
+    m_searchBackend->setAccessibleName(tr("Web search backend"));
+    form->addRow(tr("Search &backend:"), m_searchBackend);
+    m_searxngUrl = new QLineEdit;
+    m_searxngUrl->setAccessibleName(tr("SearXNG URL"));
+    form->addRow(tr("Sear&XNG URL:"), m_searxngUrl);
+    connect(m_searchBackend, &QComboBox::currentIndexChanged, this, [this] {
+        m_searxngUrl->setEnabled(m_searchBackend->currentData().toString() == QLatin1String("searxng"));
+    });
+    return tab;
+}
+
+QWidget *SettingsDialog::buildAppearanceTab()
+{
+    m_theme = new QComboBox;
+    m_theme->addItem(tr("Follow the system"), QStringLiteral("system"));
+    m_theme->addItem(tr("Light"), QStringLiteral("light"));
+    m_theme->addItem(tr("Dark"), QStringLiteral("dark"));
+    m_theme->setAccessibleName(tr("Theme"));
+    m_fontSize = new QSpinBox;
+    m_fontSize->setRange(0, 48);
+    m_fontSize->setSpecialValueText(tr("System size"));
+    m_fontSize->setSuffix(tr(" pt"));
+    m_fontSize->setAccessibleName(tr("Chat font size"));
+    m_language = new QComboBox;
+    m_language->addItem(tr("Follow the system"), QStringLiteral("system"));
+    // Each language is named in itself, so that a user can find theirs whatever is showing.
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral("简体中文"), QStringLiteral("zh_CN"));
+    m_language->setAccessibleName(tr("Language"));
+
+    auto *tab = new QWidget;
+    auto *tabLayout = new QVBoxLayout(tab);
+    auto *form = new QFormLayout;
+    tabLayout->addLayout(form);
+    tabLayout->addStretch(1);
+    form->addRow(tr("&Theme:"), m_theme);
+    form->addRow(tr("Chat &font size:"), m_fontSize);
+    form->addRow(tr("&Language:"), m_language);
+    auto *restartNote = new QLabel(tr("A new language shows after a restart."));
+    restartNote->setWordWrap(true);
+    form->addRow(QString(), restartNote);
+    return tab;
+}
+
+QWidget *SettingsDialog::buildSystemPromptTab()
+{
+    m_systemPrompt = new QPlainTextEdit;
+    m_systemPrompt->setAccessibleName(tr("System prompt"));
+    m_systemPrompt->setPlaceholderText(tr("Empty: the default system prompt"));
+    m_systemPrompt->setTabChangesFocus(true);
+    m_resetPrompt = new QPushButton(tr("Reset to &default"));
+    m_resetPrompt->setAccessibleName(tr("Reset the system prompt to the default"));
+    connect(m_resetPrompt, &QPushButton::clicked, this,
+            [this] { m_systemPrompt->setPlainText(m_settings->defaultSystemPrompt()); });
+
+    auto *tab = new QWidget;
+    auto *layout = new QVBoxLayout(tab);
+    layout->addWidget(m_systemPrompt, 1);
+    auto *row = new QHBoxLayout;
+    row->addStretch(1);
+    row->addWidget(m_resetPrompt);
+    layout->addLayout(row);
+    return tab;
+}
+
+QString SettingsDialog::currentProviderId() const
+{
+    return m_preset->currentData().toString();
+}
+
+void SettingsDialog::loadProvider(const QString &providerId)
+{
+    const auto preset = findProviderPreset(providerId);
+    m_baseUrl->setText(m_settings->string(providerKey(providerId, "base_url")));
+    m_baseUrl->setPlaceholderText(preset && !preset->baseUrl.isEmpty() ? preset->baseUrl
+                                                                       : tr("https://example.com/v1"));
+    m_baseUrlError->hide();
+    m_apiKey->clear();
+    m_apiKeyNote->hide();
+    m_keyHandled.clear();
+    QString model = m_settings->string(providerKey(providerId, "model"));
+    if (model.isEmpty() && preset)
+        model = preset->defaultModel;
+    m_model->clear();
+    m_model->setEditText(model);
+    m_headers->setPlainText(m_settings->string(providerKey(providerId, "headers")));
+    m_testResult->clear();
+}
+
+void SettingsDialog::load()
+{
+    selectData(m_preset, m_settings->string(QStringLiteral("provider")));
+    loadProvider(currentProviderId());
+
+    m_image->setText(m_settings->string(QStringLiteral("sandbox/image")));
+    m_memory->setText(m_settings->string(QStringLiteral("sandbox/memory")));
+    m_cpus->setValue(m_settings->value(QStringLiteral("sandbox/cpus")).toDouble());
+    m_timeout->setValue(m_settings->integer(QStringLiteral("sandbox/timeout_seconds")));
+    m_network->setChecked(m_settings->boolean(QStringLiteral("sandbox/network")));
+    m_idleStop->setValue(m_settings->integer(QStringLiteral("sandbox/idle_stop_minutes")));
+
+    for (const auto &[tool, combo] : std::as_const(m_approvals))
+        selectData(combo, m_settings->string(QStringLiteral("approval/") + tool));
+    m_maxRounds->setValue(m_settings->integer(QStringLiteral("agent/max_tool_rounds")));
+    selectData(m_searchBackend, m_settings->string(QStringLiteral("search/backend")));
+    m_searxngUrl->setText(m_settings->string(QStringLiteral("search/searxng_url")));
+    m_searxngUrl->setEnabled(m_searchBackend->currentData().toString() == QLatin1String("searxng"));
+
+    selectData(m_theme, m_settings->string(QStringLiteral("appearance/theme")));
+    m_fontSize->setValue(m_settings->integer(QStringLiteral("appearance/chat_font_size")));
+    selectData(m_language, m_settings->string(QStringLiteral("appearance/language")));
+
+    m_systemPrompt->setPlainText(m_settings->string(QStringLiteral("agent/system_prompt")));
+}
+
+bool SettingsDialog::save()
+{
+    const QString providerId = currentProviderId();
+    QString baseUrl = m_baseUrl->text().trimmed();
+    // An empty field means the preset's own address; Custom has none to fall back on.
+    if (!baseUrl.isEmpty() || providerId == QLatin1String("custom")) {
+        QString error;
+        baseUrl = normalizeBaseUrl(baseUrl, &error);
+        if (baseUrl.isEmpty()) {
+            m_baseUrlError->setText(error);
+            m_baseUrlError->show();
+            m_tabs->setCurrentIndex(0);
+            m_baseUrl->setFocus();
+            return false;
+        }
+        m_baseUrl->setText(baseUrl);
+    }
+
+    m_settings->setValue(QStringLiteral("provider"), providerId);
+    m_settings->setValue(providerKey(providerId, "base_url"), baseUrl);
+    m_settings->setValue(providerKey(providerId, "model"), m_model->currentText().trimmed());
+    m_settings->setValue(providerKey(providerId, "headers"), m_headers->toPlainText().trimmed());
+
+    m_settings->setValue(QStringLiteral("sandbox/image"), m_image->text().trimmed());
+    if (!m_memory->text().isEmpty())
+        m_settings->setValue(QStringLiteral("sandbox/memory"), m_memory->text());
+    m_settings->setValue(QStringLiteral("sandbox/cpus"), m_cpus->value());
+    m_settings->setValue(QStringLiteral("sandbox/timeout_seconds"), m_timeout->value());
+    m_settings->setValue(QStringLiteral("sandbox/network"), m_network->isChecked());
+    m_settings->setValue(QStringLiteral("sandbox/idle_stop_minutes"), m_idleStop->value());
+
+    for (const auto &[tool, combo] : std::as_const(m_approvals))
+        m_settings->setValue(QStringLiteral("approval/") + tool, combo->currentData());
+    m_settings->setValue(QStringLiteral("agent/max_tool_rounds"), m_maxRounds->value());
+    m_settings->setValue(QStringLiteral("search/backend"), m_searchBackend->currentData());
+    m_settings->setValue(QStringLiteral("search/searxng_url"), m_searxngUrl->text().trimmed());
+
+    m_settings->setValue(QStringLiteral("appearance/theme"), m_theme->currentData());
+    m_settings->setValue(QStringLiteral("appearance/chat_font_size"), m_fontSize->value());
+    m_settings->setValue(QStringLiteral("appearance/language"), m_language->currentData());
+
+    // The default prompt saved word for word would freeze it; empty follows future defaults.
+    const QString prompt = m_systemPrompt->toPlainText().trimmed();
+    m_settings->setValue(QStringLiteral("agent/system_prompt"),
+                         prompt == m_settings->defaultSystemPrompt() ? QString() : prompt);
+
+    applyAppearance(*qApp, *m_settings);
+    return true;
+}
+
+void SettingsDialog::accept()
+{
+    if (!save())
+        return;
+    const QString key = m_apiKey->text().trimmed();
+    if (key.isEmpty() || key == m_keyHandled) {
+        QDialog::accept();
+        return;
+    }
+    QCoro::connect(storeKeyAndClose(currentProviderId(), key), this, [] {});
+}
+
+QCoro::Task<> SettingsDialog::storeKeyAndClose(QString providerId, QString key)
+{
+    QPointer<SettingsDialog> self(this);
+    setEnabled(false);
+    const QString error = co_await ApiKeyStore::write(providerId, key);
+    if (!self)
+        co_return;
+    setEnabled(true);
+    m_keyHandled = key;
+    Q_EMIT apiKeyEntered(providerId, key, error.isEmpty());
+    if (error.isEmpty()) {
+        QDialog::accept();
+        co_return;
+    }
+    // The user must see this before the dialog goes; the next OK closes it.
+    m_apiKeyNote->setText(tr("The keychain is not available (%1): the key is used until you quit Sandpiper and "
+                             "will not be remembered. Press OK to continue.")
+                              .arg(error));
+    m_apiKeyNote->setStyleSheet(errorStyle);
+    m_apiKeyNote->show();
+    m_tabs->setCurrentIndex(0);
+}
+
+void SettingsDialog::testConnection()
+{
+    QCoro::connect(runConnectionTest(), this, [] {});
+}
+
+QCoro::Task<> SettingsDialog::runConnectionTest()
+{
+    QPointer<SettingsDialog> self(this);
+    const QString providerId = currentProviderId();
+    const auto preset = findProviderPreset(providerId);
+    ProviderConfig config;
+    config.id = providerId;
+    config.baseUrl = m_baseUrl->text().trimmed();
+    if (config.baseUrl.isEmpty() && preset)
+        config.baseUrl = preset->baseUrl;
+    config.connectTimeout = std::chrono::seconds(10);
+    for (const QString &line : m_headers->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype colon = line.indexOf(QLatin1Char(':'));
+        if (colon > 0)
+            config.extraHeaders.append({line.left(colon).trimmed().toUtf8(), line.mid(colon + 1).trimmed().toUtf8()});
+    }
+    m_testButton->setEnabled(false);
+    m_testResult->setStyleSheet(QString());
+    m_testResult->setText(tr("Testing…"));
+    config.apiKey = m_apiKey->text().trimmed();
+    if (config.apiKey.isEmpty()) {
+        const QString variable = m_settings->string(providerKey(providerId, "api_key_env"));
+        const auto lookup = co_await ApiKeyStore::read(
+            providerId,
+            !variable.isEmpty() ? variable : (preset ? preset->apiKeyVariable : QStringLiteral("SANDPIPER_API_KEY")));
+        if (!self)
+            co_return;
+        config.apiKey = lookup.key;
+    }
+    const auto verdict = co_await ProviderDetector::testConnection(config);
+    if (!self)
+        co_return;
+    m_testButton->setEnabled(true);
+    m_testResult->setText(verdict.message);
+    m_testResult->setStyleSheet(verdict.ok() ? QString() : errorStyle);
+    if (verdict.ok()) {
+        const QString chosen = m_model->currentText();
+        m_model->clear();
+        m_model->addItems(verdict.models);
+        const int index = m_model->findText(chosen);
+        if (index >= 0)
+            m_model->setCurrentIndex(index);
+        else if (!chosen.isEmpty())
+            m_model->setEditText(chosen);
+    }
+    Q_EMIT connectionTested(verdict.ok());
+}
+
+QCoro::Task<> SettingsDialog::buildImage()
+{
+    QPointer<SettingsDialog> self(this);
+    const QString context = sandboxBuildContext();
+    if (context.isEmpty()) {
+        m_buildResult->setText(tr("No sandbox folder with a Dockerfile was found next to Sandpiper "
+                                  "(../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand."));
+        m_buildResult->setStyleSheet(errorStyle);
+        co_return;
+    }
+    const QString image = m_image->text().trimmed();
+    m_buildButton->setEnabled(false);
+    m_buildLog->clear();
+    m_buildProgress->setRange(0, 0);
+    m_buildProgress->show();
+    m_buildResult->setStyleSheet(QString());
+    m_buildResult->setText(tr("Building %1 from %2…").arg(image, QDir::toNativeSeparators(context)));
+    const bool built = co_await m_images->build(image, context);
+    if (!self)
+        co_return;
+    m_buildButton->setEnabled(true);
+    m_buildProgress->hide();
+    m_buildResult->setText(built ? tr("The image %1 is ready.").arg(image)
+                                 : tr("The build failed: %1").arg(m_images->lastError()));
+    m_buildResult->setStyleSheet(built ? QString() : errorStyle);
+    if (!built && !m_logToggle->isChecked())
+        m_logToggle->setChecked(true);
+}
+
+QCoro::Task<> SettingsDialog::removeContainers()
+{
+    QPointer<SettingsDialog> self(this);
+    m_removeButton->setEnabled(false);
+    m_removeResult->setText(tr("Removing…"));
+    const int removed = co_await SandboxSession::removeAllContainers();
+    if (!self)
+        co_return;
+    m_removeButton->setEnabled(true);
+    m_removeResult->setText(tr("Sandbox containers removed: %1.").arg(removed));
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <QDialog>
+
+#include <QCoroTask>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QToolButton;
+
+namespace Sandpiper {
+
+class ImageManager;
+class Settings;
+
+// Every setting a user is expected to change, in tabs: providers, sandbox, tools, appearance
+// and the system prompt. OK writes them to Settings; Cancel forgets them. They take effect
+// for new conversations; the theme applies at once.
+class SettingsDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr);
+    ~SettingsDialog() override;
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QComboBox *presetPicker() const { return m_preset; }
+    QLineEdit *baseUrlField() const { return m_baseUrl; }
+    QLineEdit *apiKeyField() const { return m_apiKey; }
+    QComboBox *modelPicker() const { return m_model; }
+    QPlainTextEdit *headersField() const { return m_headers; }
+    QPushButton *testButton() const { return m_testButton; }
+    QLabel *testResult() const { return m_testResult; }
+    QLabel *baseUrlError() const { return m_baseUrlError; }
+    QLabel *apiKeyNote() const { return m_apiKeyNote; }
+
+    void accept() override;
+    void testConnection();
+
+Q_SIGNALS:
+    // A key was typed in for PROVIDERID; REMEMBERED is false when the keychain refused it and
+    // it lives in memory for this session only.
+    void apiKeyEntered(const QString &providerId, const QString &key, bool remembered);
+    void connectionTested(bool ok);
+
+private:
+    QWidget *buildProvidersTab();
+    QWidget *buildSandboxTab();
+    QWidget *buildToolsTab();
+    QWidget *buildAppearanceTab();
+    QWidget *buildSystemPromptTab();
+    void loadProvider(const QString &providerId);
+    void load();
+    bool save();
+    QCoro::Task<> runConnectionTest();
+    QCoro::Task<> storeKeyAndClose(QString providerId, QString key);
+    QCoro::Task<> buildImage();
+    QCoro::Task<> removeContainers();
+    QString currentProviderId() const;
+
+    Settings *m_settings;
+    ImageManager *m_images;
+    QTabWidget *m_tabs;
+    QLabel *m_note;
+
+    QComboBox *m_preset;
+    QLineEdit *m_baseUrl;
+    QLabel *m_baseUrlError;
+    QLineEdit *m_apiKey;
+    QLabel *m_apiKeyNote;
+    QComboBox *m_model;
+    QPlainTextEdit *m_headers;
+    QPushButton *m_testButton;
+    QLabel *m_testResult;
+    // The key already handed over for this provider, so a second OK does not store it again.
+    QString m_keyHandled;
+
+    QLineEdit *m_image;
+    QPushButton *m_buildButton;
+    QProgressBar *m_buildProgress;
+    QToolButton *m_logToggle;
+    QPlainTextEdit *m_buildLog;
+    QLabel *m_buildResult;
+    QLineEdit *m_memory;
+    QDoubleSpinBox *m_cpus;
+    QSpinBox *m_timeout;
+    QCheckBox *m_network;
+    QSpinBox *m_idleStop;
+    QPushButton *m_removeButton;
+    QLabel *m_removeResult;
+
+    QList<std::pair<QString, QComboBox *>> m_approvals;
+    QSpinBox *m_maxRounds;
+    QComboBox *m_searchBackend;
+    QLineEdit *m_searxngUrl;
+
+    QComboBox *m_theme;
+    QSpinBox *m_fontSize;
+    QComboBox *m_language;
+
+    QPlainTextEdit *m_systemPrompt;
+    QPushButton *m_resetPrompt;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,183 @@
+#include "welcomepage.h"
+
+#include <llm/apikeystore.h>
+#include <llm/providerpresets.h>
+#include <settings/settings.h>
+
+#include <QFont>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
+    : QWidget(parent)
+    , m_settings(settings)
+    , m_candidates(ProviderDetector::localCandidates())
+    , m_reason(new QLabel)
+    , m_scanStatus(new QLabel)
+    , m_serverList(new QVBoxLayout)
+    , m_rescan(new QPushButton(tr("&Look again")))
+    , m_apiKey(new QLineEdit)
+    , m_saveKey(new QPushButton(tr("&Use OpenAI")))
+    , m_openSettings(new QPushButton(tr("Open &settings…")))
+{
+    setAccessibleName(tr("Welcome"));
+    auto *title = new QLabel(tr("Welcome to Sandpiper"));
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    m_reason->setWordWrap(true);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_scanStatus->setWordWrap(true);
+    m_rescan->setAccessibleName(tr("Look for local servers again"));
+    m_apiKey->setEchoMode(QLineEdit::Password);
+    m_apiKey->setPlaceholderText(tr("sk-…"));
+    m_apiKey->setAccessibleName(tr("OpenAI API key"));
+    m_saveKey->setAccessibleName(tr("Use OpenAI with this key"));
+    m_saveKey->setEnabled(false);
+    m_openSettings->setAccessibleName(tr("Open settings"));
+
+    auto *local = new QGroupBox(tr("A model on this computer"));
+    auto *localLayout = new QVBoxLayout(local);
+    localLayout->addWidget(m_scanStatus);
+    localLayout->addLayout(m_serverList);
+    auto *rescanRow = new QHBoxLayout;
+    rescanRow->addWidget(m_rescan);
+    rescanRow->addStretch(1);
+    localLayout->addLayout(rescanRow);
+
+    auto *openai = new QGroupBox(tr("Or OpenAI"));
+    auto *openaiLayout = new QVBoxLayout(openai);
+    auto *keyHint = new QLabel(tr("Paste an API key from platform.openai.com. It is kept in the system keychain."));
+    keyHint->setWordWrap(true);
+    openaiLayout->addWidget(keyHint);
+    auto *keyRow = new QHBoxLayout;
+    keyRow->addWidget(m_apiKey, 1);
+    keyRow->addWidget(m_saveKey);
+    openaiLayout->addLayout(keyRow);
+
+    auto *otherRow = new QHBoxLayout;
+    otherRow->addWidget(new QLabel(tr("Another provider or your own server?")));
+    otherRow->addWidget(m_openSettings);
+    otherRow->addStretch(1);
+
+    auto *column = new QWidget;
+    column->setMaximumWidth(640);
+    auto *columnLayout = new QVBoxLayout(column);
+    columnLayout->setSpacing(14);
+    columnLayout->addWidget(title);
+    columnLayout->addWidget(m_reason);
+    columnLayout->addWidget(local);
+    columnLayout->addWidget(openai);
+    columnLayout->addLayout(otherRow);
+
+    auto *outer = new QHBoxLayout(this);
+    outer->addStretch(1);
+    auto *middle = new QVBoxLayout;
+    middle->addStretch(1);
+    middle->addWidget(column);
+    middle->addStretch(2);
+    outer->addLayout(middle, 4);
+    outer->addStretch(1);
+
+    connect(m_rescan, &QPushButton::clicked, this, &WelcomePage::scan);
+    connect(m_openSettings, &QPushButton::clicked, this, &WelcomePage::settingsRequested);
+    connect(m_apiKey, &QLineEdit::textChanged, this,
+            [this](const QString &text) { m_saveKey->setEnabled(!text.trimmed().isEmpty()); });
+    const auto saveKey = [this] {
+        if (!m_apiKey->text().trimmed().isEmpty())
+            QCoro::connect(saveApiKey(), this, [] {});
+    };
+    connect(m_saveKey, &QPushButton::clicked, this, saveKey);
+    connect(m_apiKey, &QLineEdit::returnPressed, this, saveKey);
+}
+
+void WelcomePage::start(const QString &reason)
+{
+    m_reason->setText(reason + QLatin1Char(' ') +
+                      tr("Choose where the answers should come from; you can change it later in Settings (Ctrl+,)."));
+    scan();
+}
+
+void WelcomePage::scan()
+{
+    if (!m_scanning)
+        QCoro::connect(runScan(), this, [] {});
+}
+
+QCoro::Task<> WelcomePage::runScan()
+{
+    QPointer<WelcomePage> self(this);
+    m_scanning = true;
+    m_rescan->setEnabled(false);
+    m_scanStatus->setText(tr("Looking for Ollama, LM Studio, llama.cpp and vLLM on this computer…"));
+    while (QLayoutItem *item = m_serverList->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_useButtons.clear();
+    const auto found = co_await ProviderDetector::detect(m_candidates);
+    if (!self)
+        co_return;
+    m_scanning = false;
+    m_rescan->setEnabled(true);
+    m_scanStatus->setText(found.isEmpty()
+                              ? tr("No local server answered. Start Ollama, LM Studio, llama.cpp or vLLM and look "
+                                   "again, or use a key below.")
+                              : tr("Found on this computer:"));
+    for (const ProviderDetector::Found &server : found) {
+        const auto preset = findProviderPreset(server.presetId);
+        const QString name = preset ? preset->name : server.presetId;
+        auto *button = new QPushButton(tr("Use %1").arg(name));
+        button->setAccessibleName(tr("Use %1").arg(name));
+        button->setEnabled(!server.models.isEmpty());
+        connect(button, &QPushButton::clicked, this, [this, server] { use(server); });
+        auto *details = new QLabel(tr("%1 · models: %2").arg(server.baseUrl).arg(server.models.size()));
+        auto *row = new QWidget;
+        auto *rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        rowLayout->addWidget(button);
+        rowLayout->addWidget(details, 1);
+        m_serverList->addWidget(row);
+        m_useButtons.append(button);
+    }
+    Q_EMIT scanFinished();
+}
+
+void WelcomePage::use(const ProviderDetector::Found &server)
+{
+    const QString prefix = QStringLiteral("providers/%1/").arg(server.presetId);
+    const QString configured = m_settings->string(prefix + QStringLiteral("model"));
+    const auto preset = findProviderPreset(server.presetId);
+    QString model = configured.isEmpty() && preset ? preset->defaultModel : configured;
+    if (!server.models.contains(model))
+        model = server.models.value(0);
+    m_settings->setValue(QStringLiteral("provider"), server.presetId);
+    m_settings->setValue(prefix + QStringLiteral("base_url"), server.baseUrl);
+    m_settings->setValue(prefix + QStringLiteral("model"), model);
+    Q_EMIT providerChosen();
+}
+
+QCoro::Task<> WelcomePage::saveApiKey()
+{
+    QPointer<WelcomePage> self(this);
+    const QString provider = QStringLiteral("openai");
+    const QString key = m_apiKey->text().trimmed();
+    m_saveKey->setEnabled(false);
+    const QString error = co_await ApiKeyStore::write(provider, key);
+    if (!self)
+        co_return;
+    m_apiKey->clear();
+    m_settings->setValue(QStringLiteral("provider"), provider);
+    Q_EMIT apiKeyEntered(provider, key, error.isEmpty());
+    Q_EMIT providerChosen();
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <llm/providerdetector.h>
+
+#include <QWidget>
+
+#include <QCoroTask>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QVBoxLayout;
+
+namespace Sandpiper {
+
+class Settings;
+
+// Shown in place of the empty chat while no provider works: says why, offers the local
+// servers it finds (one click each) and a field for an OpenAI key.
+class WelcomePage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit WelcomePage(Settings *settings, QWidget *parent = nullptr);
+
+    // Where to look for local servers; the presets' usual addresses unless tests say otherwise.
+    void setCandidates(QList<ProviderDetector::Candidate> candidates) { m_candidates = std::move(candidates); }
+    // REASON says what is wrong with the configured provider.
+    void start(const QString &reason);
+    void scan();
+
+    QList<QPushButton *> useButtons() const { return m_useButtons; }
+    QLineEdit *apiKeyField() const { return m_apiKey; }
+
+Q_SIGNALS:
+    // The settings now name a provider that should work; the page can go.
+    void providerChosen();
+    void apiKeyEntered(const QString &providerId, const QString &key, bool remembered);
+    void settingsRequested();
+    void scanFinished();
+
+private:
+    QCoro::Task<> runScan();
+    QCoro::Task<> saveApiKey();
+    void use(const ProviderDetector::Found &server);
+
+    Settings *m_settings;
+    QList<ProviderDetector::Candidate> m_candidates;
+    QLabel *m_reason;
+    QLabel *m_scanStatus;
+    QVBoxLayout *m_serverList;
+    QList<QPushButton *> m_useButtons;
+    QPushButton *m_rescan;
+    QLineEdit *m_apiKey;
+    QPushButton *m_saveKey;
+    QPushButton *m_openSettings;
+    bool m_scanning = false;
+};
+
+} // namespace Sandpiper

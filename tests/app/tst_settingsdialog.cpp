@@ -1,0 +1,290 @@
+// The settings dialog and the first-run welcome page, driven like a user would, against fake
+// model servers; also saves their screenshots (docs/screenshots/).
+#include "fakellmserver.h"
+
+#include <composer.h>
+#include <mainwindow.h>
+#include <settings/settings.h>
+#include <settingsdialog.h>
+#include <storage/conversationstore.h>
+#include <welcomepage.h>
+
+#include <QAbstractSpinBox>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+
+namespace {
+
+quint16 closedPort()
+{
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost);
+    return server.serverPort();
+}
+
+void saveScreenshot(QWidget *widget, const QString &name)
+{
+    const QString folder = QStringLiteral(SANDPIPER_SOURCE_DIR "/docs/screenshots");
+    QDir().mkpath(folder);
+    QVERIFY(widget->grab().save(folder + QLatin1Char('/') + name));
+}
+
+template<typename T> T *findNamed(QWidget *parent, const QString &accessibleName)
+{
+    for (T *widget : parent->findChildren<T *>()) {
+        if (widget->accessibleName() == accessibleName)
+            return widget;
+    }
+    return nullptr;
+}
+
+void checkAccessibleNames(QWidget *root)
+{
+    for (QWidget *widget : root->findChildren<QWidget *>()) {
+        // Popups (a combo box's list) are windows of their own, named by their combo box.
+        if (!(widget->focusPolicy() & Qt::TabFocus) || !widget->isEnabled() || widget->window() != root->window())
+            continue;
+        // Spin boxes and editable combos own their line edit; the outer control carries the name.
+        QWidget *parent = widget->parentWidget();
+        if (parent && (qobject_cast<QAbstractSpinBox *>(parent) || qobject_cast<QComboBox *>(parent)))
+            continue;
+        QVERIFY2(!widget->accessibleName().isEmpty() || (qobject_cast<QAbstractButton *>(widget) &&
+                                                         !static_cast<QAbstractButton *>(widget)->text().isEmpty()),
+                 qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(widget->metaObject()->className()),
+                                                        widget->objectName())));
+    }
+}
+
+} // namespace
+
+class TestSettingsDialog : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_profile;
+    std::unique_ptr<Settings> m_settings;
+
+private Q_SLOTS:
+    void init()
+    {
+        qputenv("SANDPIPER_API_KEY", "sk-test");
+        qunsetenv("OPENAI_API_KEY");
+        m_server = std::make_unique<FakeLlmServer>();
+        QVERIFY(m_server->listen());
+        m_profile = std::make_unique<QTemporaryDir>();
+        m_settings = std::make_unique<Settings>(m_profile->path());
+        QString error;
+        // No Docker needed here: the window skips the sandbox check.
+        QVERIFY(m_settings->addOverride(QStringLiteral("sandbox/enabled=false"), &error));
+    }
+
+    void cleanup()
+    {
+        m_settings.reset();
+        m_server.reset();
+    }
+
+    void changedFieldsArePersisted()
+    {
+        {
+            SettingsDialog dialog(m_settings.get());
+            dialog.show();
+            dialog.presetPicker()->setCurrentIndex(dialog.presetPicker()->findData(QStringLiteral("custom")));
+            dialog.baseUrlField()->setText(QStringLiteral("localhost:9999/v1/chat/completions/"));
+            dialog.modelPicker()->setEditText(QStringLiteral("my-model"));
+            dialog.headersField()->setPlainText(QStringLiteral("X-Title: Sandpiper"));
+            findNamed<QSpinBox>(&dialog, QStringLiteral("Maximum tool rounds per answer"))->setValue(7);
+            auto *python = findNamed<QComboBox>(&dialog, QStringLiteral("Approval for execute_python_code"));
+            python->setCurrentIndex(python->findData(QStringLiteral("never")));
+            auto *theme = findNamed<QComboBox>(&dialog, QStringLiteral("Theme"));
+            // Light, which also keeps the screenshots below in the documentation's look.
+            theme->setCurrentIndex(theme->findData(QStringLiteral("light")));
+            auto *language = findNamed<QComboBox>(&dialog, QStringLiteral("Language"));
+            language->setCurrentIndex(language->findData(QStringLiteral("zh_CN")));
+            findNamed<QCheckBox>(&dialog, QStringLiteral("Network access by default"))->setChecked(true);
+            findNamed<QLineEdit>(&dialog, QStringLiteral("Sandbox image"))->setText(QStringLiteral("my/image:1"));
+            dialog.accept();
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        }
+        Settings reopened(m_profile->path());
+        QCOMPARE(reopened.string(QStringLiteral("provider")), QStringLiteral("custom"));
+        QCOMPARE(reopened.string(QStringLiteral("providers/custom/base_url")),
+                 QStringLiteral("http://localhost:9999/v1"));
+        QCOMPARE(reopened.string(QStringLiteral("providers/custom/model")), QStringLiteral("my-model"));
+        QCOMPARE(reopened.provider().extraHeaders.size(), 1);
+        QCOMPARE(reopened.integer(QStringLiteral("agent/max_tool_rounds")), 7);
+        QCOMPARE(reopened.string(QStringLiteral("approval/execute_python_code")), QStringLiteral("never"));
+        QCOMPARE(reopened.string(QStringLiteral("appearance/theme")), QStringLiteral("light"));
+        QCOMPARE(reopened.string(QStringLiteral("appearance/language")), QStringLiteral("zh_CN"));
+        QCOMPARE(reopened.boolean(QStringLiteral("sandbox/network")), true);
+        QCOMPARE(reopened.string(QStringLiteral("sandbox/image")), QStringLiteral("my/image:1"));
+        // An untouched prompt stays empty, so that it follows the default.
+        QCOMPARE(reopened.string(QStringLiteral("agent/system_prompt")), QString());
+    }
+
+    void cancelDiscards()
+    {
+        SettingsDialog dialog(m_settings.get());
+        findNamed<QSpinBox>(&dialog, QStringLiteral("Maximum tool rounds per answer"))->setValue(3);
+        dialog.reject();
+        QCOMPARE(m_settings->integer(QStringLiteral("agent/max_tool_rounds")), 20);
+    }
+
+    void resetFillsInTheDefaultPrompt()
+    {
+        SettingsDialog dialog(m_settings.get());
+        auto *prompt = findNamed<QPlainTextEdit>(&dialog, QStringLiteral("System prompt"));
+        prompt->setPlainText(QStringLiteral("Be terse."));
+        findNamed<QPushButton>(&dialog, QStringLiteral("Reset the system prompt to the default"))->click();
+        QCOMPARE(prompt->toPlainText(), m_settings->defaultSystemPrompt());
+        QVERIFY(!prompt->toPlainText().isEmpty());
+    }
+
+    void anInvalidBaseUrlIsRefused()
+    {
+        SettingsDialog dialog(m_settings.get());
+        dialog.show();
+        dialog.presetPicker()->setCurrentIndex(dialog.presetPicker()->findData(QStringLiteral("custom")));
+        dialog.tabs()->setCurrentIndex(2);
+        dialog.baseUrlField()->setText(QStringLiteral("ftp://example.com/v1"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.baseUrlError()->isVisible());
+        QVERIFY2(dialog.baseUrlError()->text().contains(QLatin1String("ftp://example.com/v1")),
+                 qPrintable(dialog.baseUrlError()->text()));
+        QCOMPARE(dialog.tabs()->currentIndex(), 0);
+        QCOMPARE(m_settings->string(QStringLiteral("provider")), QStringLiteral("openai"));
+    }
+
+    void testConnectionFillsTheModels()
+    {
+        m_server->setModels({QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")});
+        m_server->setRequiredApiKey(QStringLiteral("sk-test"));
+        SettingsDialog dialog(m_settings.get());
+        dialog.show();
+        dialog.presetPicker()->setCurrentIndex(dialog.presetPicker()->findData(QStringLiteral("custom")));
+        dialog.baseUrlField()->setText(m_server->baseUrl().toString());
+        QSignalSpy tested(&dialog, &SettingsDialog::connectionTested);
+        dialog.testButton()->click();
+        QVERIFY(tested.wait(10000));
+        QCOMPARE(tested.first().first().toBool(), true);
+        QVERIFY2(dialog.testResult()->text().contains(QLatin1String("3 models")),
+                 qPrintable(dialog.testResult()->text()));
+        QCOMPARE(dialog.modelPicker()->count(), 3);
+        QCOMPARE(dialog.modelPicker()->itemText(0), QStringLiteral("alpha"));
+
+        // A wrong key says so.
+        dialog.apiKeyField()->setText(QStringLiteral("sk-wrong"));
+        dialog.testButton()->click();
+        QVERIFY(tested.wait(10000));
+        QCOMPARE(tested.last().first().toBool(), false);
+        QVERIFY2(dialog.testResult()->text().contains(QLatin1String("key")), qPrintable(dialog.testResult()->text()));
+        dialog.apiKeyField()->clear();
+        dialog.testButton()->click();
+        QVERIFY(tested.wait(10000));
+        dialog.resize(640, 560);
+        saveScreenshot(&dialog, QStringLiteral("settings-dialog.png"));
+    }
+
+    void everyControlIsNamed()
+    {
+        SettingsDialog dialog(m_settings.get());
+        dialog.show();
+        for (int tab = 0; tab < dialog.tabs()->count(); ++tab) {
+            dialog.tabs()->setCurrentIndex(tab);
+            checkAccessibleNames(dialog.tabs()->currentWidget());
+        }
+        checkAccessibleNames(&dialog);
+    }
+
+    void theShortcutOpensTheDialog()
+    {
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        MainWindow window(m_settings.get(), &store);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        bool opened = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<SettingsDialog *>(QApplication::activeModalWidget());
+            opened = dialog != nullptr;
+            if (dialog)
+                dialog->reject();
+        });
+        QTest::keyClick(&window, Qt::Key_Comma, Qt::ControlModifier);
+        QTRY_VERIFY(opened);
+    }
+
+    void welcomeOffersTheLocalServerFound()
+    {
+        m_server->setModels({QStringLiteral("qwen2.5:7b"), QStringLiteral("llama3.2")});
+        // Ollama is configured but not running where the settings say.
+        m_settings->setValue(QStringLiteral("provider"), QStringLiteral("ollama"));
+        m_settings->setValue(QStringLiteral("providers/ollama/base_url"),
+                             QStringLiteral("http://127.0.0.1:%1/v1").arg(closedPort()));
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        MainWindow window(m_settings.get(), &store);
+        // The fake server stands in for Ollama's port; LM Studio's is closed.
+        window.welcomePage()->setCandidates({
+            {QStringLiteral("ollama"), m_server->baseUrl().toString()},
+            {QStringLiteral("lmstudio"), QStringLiteral("http://127.0.0.1:%1/v1").arg(closedPort())},
+        });
+        QSignalSpy scanned(window.welcomePage(), &WelcomePage::scanFinished);
+        window.resize(1100, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.welcomePage()->isVisible(), 10000);
+        QVERIFY(!window.composer()->isVisible());
+        QVERIFY(scanned.count() > 0 || scanned.wait(10000));
+        QCOMPARE(window.welcomePage()->useButtons().size(), 1);
+        QPushButton *use = window.welcomePage()->useButtons().first();
+        QCOMPARE(use->accessibleName(), QStringLiteral("Use Ollama"));
+        checkAccessibleNames(window.welcomePage());
+        saveScreenshot(window.welcomePage(), QStringLiteral("welcome.png"));
+
+        use->click();
+        QVERIFY(!window.welcomePage()->isVisible());
+        QVERIFY(window.composer()->isVisible());
+        QCOMPARE(m_settings->string(QStringLiteral("provider")), QStringLiteral("ollama"));
+        QCOMPARE(m_settings->provider().baseUrl, m_server->baseUrl().toString());
+        QCOMPARE(m_settings->provider().model, QStringLiteral("qwen2.5:7b"));
+        // The models of the server now chosen reach the composer, and the page stays away.
+        QTRY_VERIFY_WITH_TIMEOUT(window.composer()->modelPicker()->findText(QStringLiteral("llama3.2")) >= 0, 15000);
+        QVERIFY(!window.welcomePage()->isVisible());
+    }
+
+    void aWorkingProviderShowsNoWelcome()
+    {
+        m_settings->setValue(QStringLiteral("provider"), QStringLiteral("custom"));
+        m_settings->setValue(QStringLiteral("providers/custom/base_url"), m_server->baseUrl().toString());
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        MainWindow window(m_settings.get(), &store);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.composer()->modelPicker()->findText(QStringLiteral("gpt-4o-mini")) >= 0, 15000);
+        QVERIFY(!window.welcomePage()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"
