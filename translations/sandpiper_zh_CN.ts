@@ -97,32 +97,32 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="38"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="39"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="97"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="98"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="169"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="170"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="241"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="266"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="242"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="267"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="382"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="409"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -714,259 +714,312 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="70"/>
+        <location filename="../src/app/mainwindow.cpp" line="75"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="78"/>
+        <location filename="../src/app/mainwindow.cpp" line="83"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="55"/>
+        <location filename="../src/app/mainwindow.cpp" line="60"/>
         <source>New chat</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="56"/>
+        <location filename="../src/app/mainwindow.cpp" line="61"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="57"/>
+        <location filename="../src/app/mainwindow.cpp" line="62"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="64"/>
-        <location filename="../src/app/mainwindow.cpp" line="121"/>
+        <location filename="../src/app/mainwindow.cpp" line="69"/>
+        <location filename="../src/app/mainwindow.cpp" line="126"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="74"/>
+        <location filename="../src/app/mainwindow.cpp" line="79"/>
         <source>Search conversations (Ctrl+F)</source>
         <translation>搜索对话 (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="75"/>
+        <location filename="../src/app/mainwindow.cpp" line="80"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="81"/>
-        <location filename="../src/app/mainwindow.cpp" line="320"/>
+        <location filename="../src/app/mainwindow.cpp" line="86"/>
         <location filename="../src/app/mainwindow.cpp" line="329"/>
+        <location filename="../src/app/mainwindow.cpp" line="338"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="82"/>
-        <location filename="../src/app/mainwindow.cpp" line="441"/>
-        <location filename="../src/app/mainwindow.cpp" line="446"/>
+        <location filename="../src/app/mainwindow.cpp" line="87"/>
+        <location filename="../src/app/mainwindow.cpp" line="450"/>
+        <location filename="../src/app/mainwindow.cpp" line="455"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="83"/>
-        <location filename="../src/app/mainwindow.cpp" line="455"/>
-        <location filename="../src/app/mainwindow.cpp" line="462"/>
+        <location filename="../src/app/mainwindow.cpp" line="88"/>
+        <location filename="../src/app/mainwindow.cpp" line="509"/>
+        <location filename="../src/app/mainwindow.cpp" line="516"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="98"/>
+        <location filename="../src/app/mainwindow.cpp" line="103"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="125"/>
+        <location filename="../src/app/mainwindow.cpp" line="130"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="126"/>
+        <location filename="../src/app/mainwindow.cpp" line="131"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="127"/>
+        <location filename="../src/app/mainwindow.cpp" line="132"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="221"/>
+        <location filename="../src/app/mainwindow.cpp" line="226"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="222"/>
+        <location filename="../src/app/mainwindow.cpp" line="227"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="225"/>
+        <location filename="../src/app/mainwindow.cpp" line="230"/>
+        <source>Export as &amp;Markdown…</source>
+        <translation>导出为 Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="231"/>
+        <source>Export as &amp;JSON…</source>
+        <translation>导出为 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="232"/>
+        <source>&amp;Import conversation…</source>
+        <translation>导入对话(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="234"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="228"/>
+        <location filename="../src/app/mainwindow.cpp" line="237"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="229"/>
+        <location filename="../src/app/mainwindow.cpp" line="238"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="234"/>
+        <location filename="../src/app/mainwindow.cpp" line="243"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="237"/>
+        <location filename="../src/app/mainwindow.cpp" line="246"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="239"/>
+        <location filename="../src/app/mainwindow.cpp" line="248"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="242"/>
+        <location filename="../src/app/mainwindow.cpp" line="251"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="250"/>
+        <location filename="../src/app/mainwindow.cpp" line="259"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="252"/>
+        <location filename="../src/app/mainwindow.cpp" line="261"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="256"/>
+        <location filename="../src/app/mainwindow.cpp" line="265"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="257"/>
+        <location filename="../src/app/mainwindow.cpp" line="266"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="299"/>
+        <location filename="../src/app/mainwindow.cpp" line="308"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="319"/>
+        <location filename="../src/app/mainwindow.cpp" line="328"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="386"/>
+        <location filename="../src/app/mainwindow.cpp" line="395"/>
         <source>[Attached file: /mnt/data/%1]</source>
         <translation>[附加文件：/mnt/data/%1]</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="441"/>
+        <location filename="../src/app/mainwindow.cpp" line="450"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="456"/>
+        <location filename="../src/app/mainwindow.cpp" line="465"/>
+        <location filename="../src/app/mainwindow.cpp" line="484"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="468"/>
+        <source>conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="471"/>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="472"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="472"/>
+        <location filename="../src/app/mainwindow.cpp" line="491"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="486"/>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="491"/>
+        <location filename="../src/app/mainwindow.cpp" line="496"/>
+        <source>Import conversation</source>
+        <translation>导入对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="510"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="475"/>
+        <location filename="../src/app/mainwindow.cpp" line="529"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="488"/>
+        <location filename="../src/app/mainwindow.cpp" line="542"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="489"/>
+        <location filename="../src/app/mainwindow.cpp" line="543"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="503"/>
+        <location filename="../src/app/mainwindow.cpp" line="557"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="511"/>
+        <location filename="../src/app/mainwindow.cpp" line="565"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="512"/>
+        <location filename="../src/app/mainwindow.cpp" line="566"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="523"/>
+        <location filename="../src/app/mainwindow.cpp" line="577"/>
         <source>Resend</source>
         <translation>重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="556"/>
+        <location filename="../src/app/mainwindow.cpp" line="610"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="578"/>
+        <location filename="../src/app/mainwindow.cpp" line="632"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="580"/>
+        <location filename="../src/app/mainwindow.cpp" line="634"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="605"/>
+        <location filename="../src/app/mainwindow.cpp" line="659"/>
         <source>The keychain is not available: the API key is used until you quit and will not be remembered.</source>
         <translation>钥匙串不可用：API 密钥只在本次运行期间使用，退出后不会保存。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="625"/>
+        <location filename="../src/app/mainwindow.cpp" line="679"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="631"/>
+        <location filename="../src/app/mainwindow.cpp" line="685"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="636"/>
+        <location filename="../src/app/mainwindow.cpp" line="690"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="636"/>
+        <location filename="../src/app/mainwindow.cpp" line="690"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="656"/>
+        <location filename="../src/app/mainwindow.cpp" line="710"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="657"/>
+        <location filename="../src/app/mainwindow.cpp" line="711"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>

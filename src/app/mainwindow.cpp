@@ -1,7 +1,9 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "charts/chartwidget.h"
 #include "chat/chatview.h"
+#include "chat/highlighting.h"
 #include "chat/messagewidget.h"
 #include "codeinspector.h"
 #include "composer.h"
@@ -10,12 +12,15 @@
 #include "welcomepage.h"
 
 #include <agent/agentthread.h>
+#include <charts/chartspec.h>
 #include <llm/apikeystore.h>
 #include <llm/chatclient.h>
 #include <llm/providerpresets.h>
 #include <logging.h>
 #include <sandbox/sandboxsession.h>
 #include <settings/settings.h>
+#include <storage/conversationexport.h>
+#include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
 
 #include <QAction>
@@ -221,6 +226,10 @@ void MainWindow::buildActions()
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     QAction *newAction = fileMenu->addAction(tr("&New chat"), this, &MainWindow::newConversation);
     newAction->setShortcut(QKeySequence::New);
+    fileMenu->addSeparator();
+    fileMenu->addAction(tr("Export as &Markdown…"), this, [this] { exportCurrent(true); });
+    fileMenu->addAction(tr("Export as &JSON…"), this, [this] { exportCurrent(false); });
+    fileMenu->addAction(tr("&Import conversation…"), this, &MainWindow::importConversation);
     fileMenu->addSeparator();
     QAction *quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -445,6 +454,52 @@ void MainWindow::renameCurrent()
     if (auto renamed = m_store->renameConversation(m_current, title.trimmed()); !renamed)
         QMessageBox::warning(this, tr("Rename conversation"), renamed.error().message);
     refreshList();
+}
+
+void MainWindow::exportCurrent(bool markdown)
+{
+    if (!m_current)
+        return;
+    const auto snapshot = m_store->loadConversation(m_current);
+    if (!snapshot) {
+        QMessageBox::warning(this, tr("Export"), snapshot.error().message);
+        return;
+    }
+    QString suggested = snapshot->conversation.title.isEmpty() ? tr("conversation") : snapshot->conversation.title;
+    suggested.replace(QLatin1Char('/'), QLatin1Char('-'));
+    suggested += markdown ? QStringLiteral(".md") : QStringLiteral(".json");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export conversation"), suggested,
+                                                      markdown ? tr("Markdown (*.md)") : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    ConversationExport::MarkdownOptions options;
+    // Charts are drawn as PNG files next to the Markdown, as they look in the chat.
+    options.renderChart = [dark = Highlighting::isDark(palette())](const QJsonObject &spec, const QString &png) {
+        const auto chart = ChartSpec::fromJson(spec);
+        return chart && ChartWidget::renderToPng(*chart, png, QSize(800, 480), dark);
+    };
+    const auto written =
+        markdown ? ConversationExport::writeMarkdown(*snapshot, m_store->conversationFolder(m_current), path, options)
+                 : ConversationExport::writeJson(*snapshot, path);
+    if (!written)
+        QMessageBox::warning(this, tr("Export"), written.error().message);
+    else
+        statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+}
+
+void MainWindow::importConversation()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import conversation"), QString(), tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const auto imported = ConversationImport::importFile(*m_store, path);
+    if (!imported) {
+        QMessageBox::warning(this, tr("Import conversation"), imported.error().message);
+        return;
+    }
+    m_search->clear();
+    refreshList();
+    m_list->setCurrentIndex(m_conversations->index(m_conversations->rowOf(imported->id)));
 }
 
 void MainWindow::deleteCurrent()

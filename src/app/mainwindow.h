@@ -66,6 +66,8 @@ private:
     void refreshList();
     void runSearch();
     void renameCurrent();
+    void exportCurrent(bool markdown);
+    void importConversation();
     void deleteCurrent();
     void attachFiles(const QStringList &paths);
     void chooseFilesToAttach();

@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 
+#include <charts/chartwidget.h>
 #include <chat/chatview.h>
 #include <chat/figureview.h>
 #include <chat/markdownview.h>
@@ -209,6 +210,32 @@ private Q_SLOTS:
         QCOMPARE(window->chatView()->card(QStringLiteral("call_plot"))->findChildren<FigureView *>().size(), 1);
         QCOMPARE(window->inspector()->figureCount(), 1);
         QVERIFY(window->chatView()->messageWidgets().constLast()->plainText().contains(QLatin1String("the sine")));
+    }
+
+    void aChartTheModelDrawsAppearsInTheChat()
+    {
+        const QString spec =
+            QStringLiteral("{\"type\": \"bar\", \"title\": \"Visitors\", \"categories\": [\"Mon\", \"Tue\", \"Wed\"], "
+                           "\"series\": [{\"name\": \"Web\", \"data\": [120, 135, 150]}]}");
+        m_server->enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_chart"), QStringLiteral("create_chart"), spec}}, 5));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Here are the visitors.")));
+        {
+            auto window = openWindow();
+            QVERIFY(window);
+            window->send(QStringLiteral("chart the visitors"));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                window->chatView()->card(QStringLiteral("call_chart")) &&
+                    !window->chatView()->card(QStringLiteral("call_chart"))->findChildren<ChartWidget *>().isEmpty(),
+                20000);
+            QTRY_COMPARE_WITH_TIMEOUT(window->chatView()->messageWidgets().constLast()->plainText(),
+                                      QStringLiteral("Here are the visitors."), 10000);
+        }
+        // Stored as its spec, drawn again when the conversation is opened later.
+        auto window = openWindow();
+        QVERIFY(window);
+        QTRY_VERIFY(window->chatView()->card(QStringLiteral("call_chart")));
+        QCOMPARE(window->chatView()->card(QStringLiteral("call_chart"))->findChildren<ChartWidget *>().size(), 1);
     }
 
     void searchFindsMessages()

@@ -1,12 +1,13 @@
 // The tool-calling loop against the fake model server and, for code, the real sandbox.
-#include "dockertest.h"
 #include "agentrecorder.h"
+#include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 
 #include <agent/agentloop.h>
 #include <agent/agentthread.h>
 #include <sandbox/sandboxsession.h>
+#include <storage/conversationstore.h>
 
 #include <QCoroSignal>
 #include <QFile>
@@ -367,6 +368,25 @@ private Q_SLOTS:
         QCOMPARE(recorder.end(), AgentEvent::End::Completed);
         QCOMPARE(recorder.ofKind(Kind::Retrying).size(), 1);
         QVERIFY(recorder.ofKind(Kind::Retrying).constFirst().text.contains(QLatin1String("Too many requests")));
+    }
+
+    void theModelCanImproveTheTitle()
+    {
+        QTemporaryDir data;
+        ConversationStore store(data.path());
+        QVERIFY(store.open());
+        const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("test-model"));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Paris is the capital of France.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("\"Capital of France\"")));
+        auto c = config(ApprovalPolicy::Auto, false);
+        c.modelTitles = true;
+        AgentLoop loop(c, &store, conversation->id);
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("what is the capital of france, and why is it that one and not lyon?"));
+        QVERIFY(recorder.waitForTurn());
+        QTRY_COMPARE(store.conversation(conversation->id)->title, QStringLiteral("Capital of France"));
+        QCOMPARE(m_server->requests().size(), 2);
+        QVERIFY(m_server->requests().at(1).json().value(QLatin1String("tools")).isUndefined());
     }
 
     void runsOnItsOwnThread()

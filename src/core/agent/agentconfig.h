@@ -22,6 +22,8 @@ struct AgentConfig {
     // Off when Docker or the image is missing: the model is then not offered Python at all.
     bool pythonEnabled = true;
     bool prewarmSandbox = false;
+    // After the first answer, ask the model for a short title (one extra small request).
+    bool modelTitles = false;
     // create_chart: needs nothing but the GUI, so it is on unless the user turns it off.
     bool chartsEnabled = true;
     ChartLimits chartLimits;

@@ -3,6 +3,7 @@
 #include "llm/chatclient.h"
 #include "logging.h"
 #include "sandbox/sandboxsession.h"
+#include "storage/conversation.h"
 #include "storage/conversationstore.h"
 #include "storage/streamingwriter.h"
 #include "tools/charttool.h"
@@ -211,6 +212,30 @@ void AgentLoop::cancel()
     Q_EMIT decisionMade();
 }
 
+// The title from the first message stands at once; the model's shorter one replaces it
+// unless the user renamed the conversation meanwhile.
+QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
+{
+    QPointer<AgentLoop> self(this);
+    ChatMessage instruction;
+    instruction.role = ChatMessage::Role::System;
+    instruction.content = QStringLiteral("Write a title of at most six words for this conversation, in the language of "
+                                         "the question. Reply with the title only, without quotes.");
+    ChatMessage user;
+    user.content = QStringLiteral("Question: %1\n\nAnswer: %2").arg(question.left(2000), answer.left(2000));
+    ChatClient client(m_config.provider);
+    const ChatResponse response = co_await client.complete({instruction, user}, {});
+    if (!self || !response.ok())
+        co_return;
+    QString title = response.message.content.simplified();
+    title.remove(QLatin1Char('"')).remove(QLatin1Char('*'));
+    if (title.isEmpty() || title.size() > 80)
+        co_return;
+    const auto conversation = m_store->conversation(m_conversationId);
+    if (conversation && conversation->title == Conversation::titleFromFirstMessage(question))
+        (void)m_store->renameConversation(m_conversationId, title);
+}
+
 void AgentLoop::restartSandbox()
 {
     if (m_sandbox)
@@ -375,6 +400,8 @@ QCoro::Task<> AgentLoop::runTurn(QString text)
         addMessage(assistant);
         if (assistant.toolCalls.isEmpty()) {
             finishTurn(AgentEvent::End::Completed);
+            if (m_config.modelTitles && m_store && m_history.size() == 2)
+                QCoro::connect(improveTitle(m_history.first().content, assistant.content), this, [] {});
             co_return;
         }
 

@@ -71,6 +71,7 @@ private:
 
     QCoro::Task<> runTurn(QString text);
     QCoro::Task<> runUserCodeTask(QString code);
+    QCoro::Task<> improveTitle(QString question, QString answer);
     QCoro::Task<ChatMessage> runToolCall(ToolCall call);
     QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
     ApprovalPolicy policyFor(const Tool &tool) const;

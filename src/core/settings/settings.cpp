@@ -74,6 +74,7 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("appearance/chat_font_size"), Type::Integer, 0},
         {QStringLiteral("appearance/language"), Type::String, QStringLiteral("system")}, // system, en, zh_CN
         {QStringLiteral("agent/max_tool_rounds"), Type::Integer, 20},
+        {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
@@ -268,6 +269,7 @@ AgentConfig Settings::agent() const
     config.limits.streamChars = std::max(200, integer(QStringLiteral("agent/output_chars")));
     config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
     config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
+    config.modelTitles = boolean(QStringLiteral("agent/model_titles"));
     config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));
     config.chartLimits.maxSeries = std::max(1, integer(QStringLiteral("charts/max_series")));
     config.chartLimits.maxPoints = std::max(1, integer(QStringLiteral("charts/max_points")));
