@@ -610,24 +610,49 @@
 <context>
     <name>Sandpiper::ExecutionListModel</name>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="68"/>
+        <location filename="../src/app/executionlistmodel.cpp" line="50"/>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="52"/>
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="54"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="56"/>
+        <source>crashed</source>
+        <translation>已崩溃</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="58"/>
+        <source>unavailable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location filename="../src/app/executionlistmodel.cpp" line="85"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="68"/>
+        <location filename="../src/app/executionlistmodel.cpp" line="85"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="70"/>
+        <location filename="../src/app/executionlistmodel.cpp" line="87"/>
         <source>running… · %1
 %2</source>
         <translation>正在运行… · %1
 %2</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="72"/>
+        <location filename="../src/app/executionlistmodel.cpp" line="89"/>
         <source>%1 · %2 s · %3
 %4</source>
         <translation>%1 · %2 秒 · %3
@@ -770,8 +795,8 @@
     </message>
     <message>
         <location filename="../src/app/mainwindow.cpp" line="88"/>
-        <location filename="../src/app/mainwindow.cpp" line="509"/>
-        <location filename="../src/app/mainwindow.cpp" line="516"/>
+        <location filename="../src/app/mainwindow.cpp" line="510"/>
+        <location filename="../src/app/mainwindow.cpp" line="517"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
@@ -897,7 +922,7 @@
     </message>
     <message>
         <location filename="../src/app/mainwindow.cpp" line="465"/>
-        <location filename="../src/app/mainwindow.cpp" line="484"/>
+        <location filename="../src/app/mainwindow.cpp" line="485"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -918,108 +943,108 @@
     </message>
     <message>
         <location filename="../src/app/mainwindow.cpp" line="472"/>
-        <location filename="../src/app/mainwindow.cpp" line="491"/>
+        <location filename="../src/app/mainwindow.cpp" line="492"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="486"/>
+        <location filename="../src/app/mainwindow.cpp" line="487"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="491"/>
-        <location filename="../src/app/mainwindow.cpp" line="496"/>
+        <location filename="../src/app/mainwindow.cpp" line="492"/>
+        <location filename="../src/app/mainwindow.cpp" line="497"/>
         <source>Import conversation</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="510"/>
+        <location filename="../src/app/mainwindow.cpp" line="511"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="529"/>
+        <location filename="../src/app/mainwindow.cpp" line="530"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="542"/>
+        <location filename="../src/app/mainwindow.cpp" line="543"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="543"/>
+        <location filename="../src/app/mainwindow.cpp" line="544"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="557"/>
+        <location filename="../src/app/mainwindow.cpp" line="558"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="565"/>
+        <location filename="../src/app/mainwindow.cpp" line="566"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="566"/>
+        <location filename="../src/app/mainwindow.cpp" line="567"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="577"/>
+        <location filename="../src/app/mainwindow.cpp" line="578"/>
         <source>Resend</source>
         <translation>重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="610"/>
+        <location filename="../src/app/mainwindow.cpp" line="611"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="632"/>
+        <location filename="../src/app/mainwindow.cpp" line="633"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="634"/>
+        <location filename="../src/app/mainwindow.cpp" line="635"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="659"/>
+        <location filename="../src/app/mainwindow.cpp" line="660"/>
         <source>The keychain is not available: the API key is used until you quit and will not be remembered.</source>
         <translation>钥匙串不可用：API 密钥只在本次运行期间使用，退出后不会保存。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="679"/>
+        <location filename="../src/app/mainwindow.cpp" line="680"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="685"/>
+        <location filename="../src/app/mainwindow.cpp" line="686"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="690"/>
+        <location filename="../src/app/mainwindow.cpp" line="691"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="690"/>
+        <location filename="../src/app/mainwindow.cpp" line="691"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="710"/>
+        <location filename="../src/app/mainwindow.cpp" line="711"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="711"/>
+        <location filename="../src/app/mainwindow.cpp" line="712"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -1663,175 +1688,175 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::ToolCallCard</name>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="37"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="38"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="38"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="39"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="43"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="44"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="49"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="50"/>
         <source>Show the code and its output</source>
         <translation>显示代码及其输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="53"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="54"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="56"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="57"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="70"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
         <source>Always allow in this chat</source>
         <translation>在此对话中始终允许</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
         <source>Run the code</source>
         <translation>运行代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="74"/>
         <source>Edit the code before running it</source>
         <translation>先编辑代码再运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="74"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
         <source>Always allow this tool in this conversation</source>
         <translation>在此对话中始终允许使用此工具</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
         <source>Deny running the code</source>
         <translation>拒绝运行代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
         <source>Reason (optional, sent to the model)</source>
         <translation>原因（可选，将发送给模型）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="78"/>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="100"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="101"/>
         <source>Run edited code</source>
         <translation>运行编辑后的代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="119"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="120"/>
         <source>%1 · proposed</source>
         <translation>%1 · 已提议</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="126"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="127"/>
         <source>Python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="128"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="129"/>
         <source>web search</source>
         <translation>网页搜索</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="130"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="131"/>
         <source>page reader</source>
         <translation>网页读取</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="132"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="133"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="150"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="151"/>
         <source>Source %1: %2</source>
         <translation>来源 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="187"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="209"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="188"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="210"/>
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="194"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="195"/>
         <source>%1 · waiting for approval</source>
         <translation>%1 · 等待批准</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="228"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="288"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="229"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="289"/>
         <source>%1 · interrupted</source>
         <translation>%1 · 已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="230"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="231"/>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="230"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="231"/>
         <source>Used %1</source>
         <translation>已使用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="239"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="240"/>
         <source>timed out</source>
         <translation>已超时</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="240"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="241"/>
         <source>Ran %1 · %2 s · %3</source>
         <translation>已运行 %1 · %2 秒 · %3</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="264"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="265"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="265"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="266"/>
         <source>Save…</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="266"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="267"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="267"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="268"/>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="270"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="275"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="271"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="276"/>
         <source>Save file</source>
         <translation>保存文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="275"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="276"/>
         <source>The file could not be saved to %1.</source>
         <translation>无法将文件保存到 %1。</translation>
     </message>

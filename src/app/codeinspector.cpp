@@ -203,7 +203,7 @@ void CodeInspector::refreshSelected()
     const ExecutionResult &r = *item.result;
     QString status =
         tr("%1 in %2 s")
-            .arg(ExecutionResult::statusName(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
+            .arg(ExecutionListModel::statusLabel(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
     if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
         status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
     if (item.byUser)

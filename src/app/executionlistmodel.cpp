@@ -43,6 +43,23 @@ void ExecutionListModel::finish(const QString &callId, const ExecutionResult &re
     Q_EMIT dataChanged(index(row), index(row));
 }
 
+QString ExecutionListModel::statusLabel(ExecutionResult::Status status)
+{
+    switch (status) {
+    case ExecutionResult::Status::Ok:
+        return tr("ok");
+    case ExecutionResult::Status::Error:
+        return tr("error");
+    case ExecutionResult::Status::Interrupted:
+        return tr("interrupted");
+    case ExecutionResult::Status::Crashed:
+        return tr("crashed");
+    case ExecutionResult::Status::Unavailable:
+        return tr("unavailable");
+    }
+    return {};
+}
+
 int ExecutionListModel::rowOf(const QString &callId) const
 {
     for (int i = 0; i < m_items.size(); ++i) {
@@ -69,7 +86,7 @@ QVariant ExecutionListModel::data(const QModelIndex &index, int role) const
         if (!item.result)
             return tr("running… · %1\n%2").arg(who, firstLine);
         const QString seconds = QLocale().toString(double(item.result->durationMs) / 1000.0, 'f', 2);
-        return tr("%1 · %2 s · %3\n%4").arg(ExecutionResult::statusName(item.result->status), seconds, who, firstLine);
+        return tr("%1 · %2 s · %3\n%4").arg(statusLabel(item.result->status), seconds, who, firstLine);
     }
     case Qt::ToolTipRole:
         return item.code.left(2000);

@@ -31,6 +31,8 @@ public:
     void appendOutput(const QString &callId, const QString &stream, const QString &text);
     void finish(const QString &callId, const ExecutionResult &result);
     int rowOf(const QString &callId) const;
+    // The status as the user reads it (translated), e.g. "ok", "error", "crashed".
+    static QString statusLabel(ExecutionResult::Status status);
     const Item &item(int row) const { return m_items.at(row); }
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -3,6 +3,7 @@
 #include "charts/chartwidget.h"
 #include "chat/codeeditor.h"
 #include "chat/figureview.h"
+#include "executionlistmodel.h"
 
 #include <charts/chartspec.h>
 
@@ -234,7 +235,7 @@ void ToolCallCard::setFinished(const QString &text, const std::optional<Executio
     }
     const ExecutionResult &r = *execution;
     const QString seconds = QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2);
-    QString status = ExecutionResult::statusName(r.status);
+    QString status = ExecutionListModel::statusLabel(r.status);
     if (r.status == ExecutionResult::Status::Interrupted && r.timedOut)
         status = tr("timed out");
     setHeader(tr("Ran %1 · %2 s · %3").arg(toolLabel(), seconds, status));
