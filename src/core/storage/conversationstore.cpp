@@ -709,23 +709,29 @@ StoreResult<Conversation> ConversationStore::createConversation(const QString &p
     return conversation;
 }
 
-StoreResult<QList<Conversation>> ConversationStore::selectConversations(const QString &where,
-                                                                        const QVariantList &values)
+template<typename T>
+StoreResult<QList<T>> ConversationStore::selectRows(const QString &sql, const QVariantList &values,
+                                                    const QString &action, T (*fromRow)(const QSqlQuery &))
 {
     auto db = database();
     if (!db)
         return db.error();
     QSqlQuery query(*db);
     query.setForwardOnly(true);
-    if (!run(query,
-             QStringLiteral("SELECT %1 FROM conversations c %2 ORDER BY c.updated DESC, c.id DESC")
-                 .arg(ConversationColumns, where),
-             values))
-        return sqlError(query, QStringLiteral("read the conversations"));
-    QList<Conversation> conversations;
+    if (!run(query, sql, values))
+        return sqlError(query, action);
+    QList<T> rows;
     while (query.next())
-        conversations.append(conversationFromRow(query));
-    return conversations;
+        rows.append(fromRow(query));
+    return rows;
+}
+
+StoreResult<QList<Conversation>> ConversationStore::selectConversations(const QString &where,
+                                                                        const QVariantList &values)
+{
+    return selectRows(QStringLiteral("SELECT %1 FROM conversations c %2 ORDER BY c.updated DESC, c.id DESC")
+                          .arg(ConversationColumns, where),
+                      values, QStringLiteral("read the conversations"), &conversationFromRow);
 }
 
 StoreResult<Conversation> ConversationStore::conversation(qint64 id)
@@ -892,19 +898,9 @@ StoreResult<void> ConversationStore::updateMessage(const ChatMessage &message)
 
 StoreResult<QList<ChatMessage>> ConversationStore::messages(qint64 conversationId)
 {
-    auto db = database();
-    if (!db)
-        return db.error();
-    QSqlQuery query(*db);
-    query.setForwardOnly(true);
-    if (!run(query,
-             QStringLiteral("SELECT %1 FROM messages WHERE conversation_id = ? ORDER BY seq, id").arg(MessageColumns),
-             {conversationId}))
-        return sqlError(query, QStringLiteral("read the messages"));
-    QList<ChatMessage> messages;
-    while (query.next())
-        messages.append(messageFromRow(query));
-    return messages;
+    return selectRows(
+        QStringLiteral("SELECT %1 FROM messages WHERE conversation_id = ? ORDER BY seq, id").arg(MessageColumns),
+        {conversationId}, QStringLiteral("read the messages"), &messageFromRow);
 }
 
 StoreResult<StoredExecution> ConversationStore::insertExecution(QSqlQuery &query, qint64 conversationId,
@@ -967,18 +963,8 @@ StoreResult<StoredExecution> ConversationStore::addExecution(const StoredExecuti
 
 StoreResult<QList<StoredExecution>> ConversationStore::selectExecutions(const QString &where, qint64 id)
 {
-    auto db = database();
-    if (!db)
-        return db.error();
-    QSqlQuery query(*db);
-    query.setForwardOnly(true);
-    if (!run(query, QStringLiteral("SELECT %1 FROM executions WHERE %2 ORDER BY id").arg(ExecutionColumns, where),
-             {id}))
-        return sqlError(query, QStringLiteral("read the executions"));
-    QList<StoredExecution> executions;
-    while (query.next())
-        executions.append(executionFromRow(query));
-    return executions;
+    return selectRows(QStringLiteral("SELECT %1 FROM executions WHERE %2 ORDER BY id").arg(ExecutionColumns, where),
+                      {id}, QStringLiteral("read the executions"), &executionFromRow);
 }
 
 StoreResult<StoredExecution> ConversationStore::execution(qint64 id)
@@ -1043,19 +1029,9 @@ StoreResult<Attachment> ConversationStore::attachFile(qint64 conversationId, con
 
 StoreResult<QList<Attachment>> ConversationStore::attachments(qint64 conversationId)
 {
-    auto db = database();
-    if (!db)
-        return db.error();
-    QSqlQuery query(*db);
-    query.setForwardOnly(true);
-    if (!run(query,
-             QStringLiteral("SELECT %1 FROM attachments WHERE conversation_id = ? ORDER BY id").arg(AttachmentColumns),
-             {conversationId}))
-        return sqlError(query, QStringLiteral("read the attachments"));
-    QList<Attachment> attachments;
-    while (query.next())
-        attachments.append(attachmentFromRow(query));
-    return attachments;
+    return selectRows(
+        QStringLiteral("SELECT %1 FROM attachments WHERE conversation_id = ? ORDER BY id").arg(AttachmentColumns),
+        {conversationId}, QStringLiteral("read the attachments"), &attachmentFromRow);
 }
 
 StoreResult<void> ConversationStore::removeAttachment(qint64 attachmentId)

@@ -120,6 +120,11 @@ private:
     StoreResult<QSqlDatabase> database();
     StoreError sqlError(const QSqlQuery &query, const QString &action) const;
 
+    // Runs SQL, a SELECT, on this thread's connection and turns every row into a T; ACTION
+    // names what failed in the error ("read the messages").
+    template<typename T>
+    StoreResult<QList<T>> selectRows(const QString &sql, const QVariantList &values, const QString &action,
+                                     T (*fromRow)(const QSqlQuery &));
     StoreResult<QList<Conversation>> selectConversations(const QString &where, const QVariantList &values);
     StoreResult<void> updateConversation(qint64 id, const QString &assignments, const QVariantList &values,
                                          const QString &action);
