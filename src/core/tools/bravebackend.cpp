@@ -27,18 +27,12 @@ QCoro::Task<SearchResponse> BraveBackend::search(QString query, int maxResults)
     // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
     QPointer<WebFetcher> alive(m_fetcher);
     SearchResponse response;
-    if (m_apiKey.isEmpty()) {
-        const QString key = co_await readApiKey(QStringLiteral("brave"), QStringLiteral("BRAVE_API_KEY"));
-        if (!alive)
-            co_return response;
-        m_apiKey = key;
-    }
-    if (m_apiKey.isEmpty()) {
-        response.error = {SearchError::Kind::Configuration,
-                          QStringLiteral("Web search is set to Brave Search, but no Brave API key is configured."),
-                          QStringLiteral("The user can store one in Settings (keychain entry \"brave\") or set "
-                                         "BRAVE_API_KEY; until then, answer from what you know and say that you could "
-                                         "not search.")};
+    const QString key = co_await apiKey(QStringLiteral("brave"), QStringLiteral("BRAVE_API_KEY"));
+    if (!alive)
+        co_return response;
+    if (key.isEmpty()) {
+        response.error = missingApiKey(QStringLiteral("Brave Search"), QStringLiteral("Brave"), QStringLiteral("brave"),
+                                       QStringLiteral("BRAVE_API_KEY"));
         co_return response;
     }
     QUrl url(m_endpoint);

@@ -19,7 +19,6 @@ public:
 
 private:
     QString m_endpoint;
-    QString m_apiKey;
 };
 
 } // namespace Sandpiper

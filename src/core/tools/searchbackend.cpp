@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -153,10 +154,42 @@ SearchError SearchBackend::failureOf(const FetchResult &result, const QString &k
                 : QStringLiteral("Try different search words, or %1.").arg(elsewhere)};
 }
 
-QCoro::Task<QString> SearchBackend::readApiKey(QString providerId, QString variable)
+QCoro::Task<QString> SearchBackend::apiKey(QString providerId, QString variable)
 {
+    // Copies: QCoro 0.12's co_return moves from an lvalue, which would empty the member.
+    if (!m_apiKey.isEmpty())
+        co_return QString(m_apiKey);
+    // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
+    QPointer<WebFetcher> alive(m_fetcher);
     const ApiKeyStore::Lookup lookup = co_await ApiKeyStore::read(providerId, variable);
-    co_return lookup.key.trimmed();
+    if (!alive)
+        co_return QString();
+    m_apiKey = lookup.key.trimmed();
+    co_return QString(m_apiKey);
+}
+
+SearchError SearchBackend::missingApiKey(const QString &service, const QString &keyName, const QString &providerId,
+                                         const QString &variable)
+{
+    return {SearchError::Kind::Configuration,
+            QStringLiteral("Web search is set to %1, but no %2 API key is configured.").arg(service, keyName),
+            QStringLiteral("The user can store one in Settings (keychain entry \"%1\") or set %2; until then, answer "
+                           "from what you know and say that you could not search.")
+                .arg(providerId, variable)};
+}
+
+void SearchBackend::appendJsonResults(QList<WebSource> &results, const QJsonArray &found, int maxResults,
+                                      QLatin1StringView dateKey)
+{
+    for (const QJsonValue &value : found) {
+        if (results.size() >= maxResults)
+            break;
+        const QJsonObject result = value.toObject();
+        appendUnique(results,
+                     makeSource(result.value(QLatin1String("title")).toString(),
+                                result.value(QLatin1String("url")).toString(),
+                                result.value(QLatin1String("content")).toString(), result.value(dateKey).toString()));
+    }
 }
 
 void SearchBackend::appendUnique(QList<WebSource> &results, const std::optional<WebSource> &source)

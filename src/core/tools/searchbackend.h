@@ -2,6 +2,7 @@
 
 #include "tools/websource.h"
 
+#include <QJsonArray>
 #include <QList>
 #include <QString>
 
@@ -60,15 +61,25 @@ public:
     static QString errorDetail(const QByteArray &body);
 
 protected:
-    // The key for PROVIDERID from the keychain or the environment variable VARIABLE; never logged.
-    static QCoro::Task<QString> readApiKey(QString providerId, QString variable);
+    // The key for PROVIDERID from the keychain or the environment variable VARIABLE, read once
+    // and kept in m_apiKey (cleared when the service refuses it); never logged. Empty when
+    // none is configured, or when the backend went away meanwhile.
+    QCoro::Task<QString> apiKey(QString providerId, QString variable);
+    // The configuration error for a SERVICE whose KEYNAME key is missing.
+    static SearchError missingApiKey(const QString &service, const QString &keyName, const QString &providerId,
+                                     const QString &variable);
     // The error for a failed fetch or an HTTP error status; None when RESULT is a success.
     SearchError failureOf(const FetchResult &result, const QString &keyAdvice = {}) const;
     static SearchResponse unreadable(const QString &what, const QString &advice);
     // Adds SOURCE unless it is empty or its URL is already listed.
     static void appendUnique(QList<WebSource> &results, const std::optional<WebSource> &source);
+    // Up to MAXRESULTS results of a JSON API that names them title, url and content, with
+    // their date under DATEKEY.
+    static void appendJsonResults(QList<WebSource> &results, const QJsonArray &found, int maxResults,
+                                  QLatin1StringView dateKey);
 
     WebFetcher *m_fetcher;
+    QString m_apiKey;
 };
 
 } // namespace Sandpiper

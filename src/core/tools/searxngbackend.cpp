@@ -70,15 +70,7 @@ SearchResponse SearxngBackend::parse(const QByteArray &body, int maxResults)
                                          "answer from what you know and say that you could not search."));
     }
     SearchResponse response;
-    for (const QJsonValue &value : results.toArray()) {
-        if (response.results.size() >= maxResults)
-            break;
-        const QJsonObject result = value.toObject();
-        appendUnique(response.results, makeSource(result.value(QLatin1String("title")).toString(),
-                                                  result.value(QLatin1String("url")).toString(),
-                                                  result.value(QLatin1String("content")).toString(),
-                                                  result.value(QLatin1String("publishedDate")).toString()));
-    }
+    appendJsonResults(response.results, results.toArray(), maxResults, QLatin1StringView("publishedDate"));
     if (response.results.isEmpty()) {
         // SearXNG lists the engines that failed, e.g. [["brave", "too many requests"]].
         QStringList failed;

@@ -19,18 +19,12 @@ QCoro::Task<SearchResponse> TavilyBackend::search(QString query, int maxResults)
     // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
     QPointer<WebFetcher> alive(m_fetcher);
     SearchResponse response;
-    if (m_apiKey.isEmpty()) {
-        const QString key = co_await readApiKey(QStringLiteral("tavily"), QStringLiteral("TAVILY_API_KEY"));
-        if (!alive)
-            co_return response;
-        m_apiKey = key;
-    }
-    if (m_apiKey.isEmpty()) {
-        response.error = {SearchError::Kind::Configuration,
-                          QStringLiteral("Web search is set to Tavily, but no Tavily API key is configured."),
-                          QStringLiteral("The user can store one in Settings (keychain entry \"tavily\") or set "
-                                         "TAVILY_API_KEY; until then, answer from what you know and say that you could "
-                                         "not search.")};
+    const QString key = co_await apiKey(QStringLiteral("tavily"), QStringLiteral("TAVILY_API_KEY"));
+    if (!alive)
+        co_return response;
+    if (key.isEmpty()) {
+        response.error = missingApiKey(QStringLiteral("Tavily"), QStringLiteral("Tavily"), QStringLiteral("tavily"),
+                                       QStringLiteral("TAVILY_API_KEY"));
         co_return response;
     }
     const QJsonObject body{{QStringLiteral("query"), query},
@@ -69,16 +63,8 @@ SearchResponse TavilyBackend::parse(const QByteArray &body, int maxResults)
                                          "and say that you could not search."));
     }
     SearchResponse response;
-    for (const QJsonValue &value : results.toArray()) {
-        if (response.results.size() >= maxResults)
-            break;
-        const QJsonObject result = value.toObject();
-        // published_date comes with topic "news" only.
-        appendUnique(response.results, makeSource(result.value(QLatin1String("title")).toString(),
-                                                  result.value(QLatin1String("url")).toString(),
-                                                  result.value(QLatin1String("content")).toString(),
-                                                  result.value(QLatin1String("published_date")).toString()));
-    }
+    // published_date comes with topic "news" only.
+    appendJsonResults(response.results, results.toArray(), maxResults, QLatin1StringView("published_date"));
     return response;
 }
 
