@@ -3,6 +3,9 @@
 #include "chat/codeeditor.h"
 #include "chat/figureview.h"
 
+#include <session/conversationsession.h>
+#include <session/executionmodel.h>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
@@ -42,7 +45,6 @@ QLabel *caption(const QString &text)
 
 CodeInspector::CodeInspector(QWidget *parent)
     : QWidget(parent)
-    , m_model(new ExecutionListModel(this))
     , m_list(new QListView)
     , m_status(new QLabel)
     , m_code(new CodeEditor)
@@ -56,7 +58,6 @@ CodeInspector::CodeInspector(QWidget *parent)
     , m_restartButton(new QPushButton(tr("Restart kernel")))
 {
     setAccessibleName(tr("Code inspector"));
-    m_list->setModel(m_model);
     m_list->setAccessibleName(tr("Executions"));
     m_list->setAlternatingRowColors(true);
     m_list->setUniformItemSizes(false);
@@ -114,16 +115,6 @@ CodeInspector::CodeInspector(QWidget *parent)
     outer->setContentsMargins(4, 4, 4, 4);
     outer->addWidget(splitter);
 
-    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
-        showRow(current.row());
-        if (current.isValid())
-            Q_EMIT callActivated(current.data(ExecutionListModel::CallIdRole).toString());
-    });
-    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
-        if (topLeft.row() == m_row)
-            refreshSelected();
-    });
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_list->setCurrentIndex(m_model->index(0)); });
     connect(m_editButton, &QPushButton::clicked, this, [this] {
         if (!m_editing) {
             m_editing = true;
@@ -135,31 +126,69 @@ CodeInspector::CodeInspector(QWidget *parent)
         m_editing = false;
         m_code->setReadOnly(true);
         m_editButton->setText(tr("Edit and run"));
-        Q_EMIT runRequested(m_code->toPlainText());
+        if (m_session)
+            m_session->runUserCode(m_code->toPlainText());
     });
-    connect(m_restartButton, &QPushButton::clicked, this, &CodeInspector::restartRequested);
+    connect(m_restartButton, &QPushButton::clicked, this, [this] {
+        if (m_session)
+            m_session->restartKernel();
+    });
+    setSession(nullptr);
 }
 
-void CodeInspector::setConversation(const QList<StoredExecution> &executions, const QString &folder)
+ExecutionModel *CodeInspector::model() const
 {
-    m_folder = folder;
-    m_model->setExecutions(executions);
+    return m_session ? m_session->executions() : nullptr;
+}
+
+void CodeInspector::setSession(ConversationSession *session)
+{
+    if (m_session)
+        disconnect(m_session->executions(), nullptr, this, nullptr);
+    m_session = session;
+    // A new model comes with a new selection model; the old one is no one's.
+    QItemSelectionModel *oldSelection = m_list->selectionModel();
+    m_list->setModel(model());
+    delete oldSelection;
     m_row = -1;
-    showRow(m_model->rowCount() > 0 ? 0 : -1);
-    if (m_model->rowCount() > 0)
-        m_list->setCurrentIndex(m_model->index(0));
+    m_restartButton->setEnabled(session != nullptr);
+    if (ExecutionModel *executions = model()) {
+        connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+                [this](const QModelIndex &current) {
+                    showRow(current.row());
+                    if (current.isValid())
+                        Q_EMIT callActivated(current.data(ExecutionModel::CallIdRole).toString());
+                });
+        connect(executions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
+            if (topLeft.row() == m_row)
+                refreshSelected();
+        });
+        connect(executions, &QAbstractItemModel::rowsInserted, this,
+                [this, executions] { m_list->setCurrentIndex(executions->index(0)); });
+        connect(executions, &QAbstractItemModel::modelReset, this, [this, executions] {
+            m_row = -1;
+            showRow(executions->rowCount() > 0 ? 0 : -1);
+            if (executions->rowCount() > 0)
+                m_list->setCurrentIndex(executions->index(0));
+        });
+        if (executions->rowCount() > 0) {
+            m_list->setCurrentIndex(executions->index(0));
+            return;
+        }
+    }
+    showRow(-1);
 }
 
 void CodeInspector::selectCall(const QString &callId)
 {
-    const int row = m_model->rowOf(callId);
+    const int row = model() ? model()->rowOf(callId) : -1;
     if (row >= 0 && row != m_list->currentIndex().row())
-        m_list->setCurrentIndex(m_model->index(row));
+        m_list->setCurrentIndex(model()->index(row));
 }
 
 QString CodeInspector::selectedCallId() const
 {
-    return m_list->currentIndex().data(ExecutionListModel::CallIdRole).toString();
+    return m_list->currentIndex().data(ExecutionModel::CallIdRole).toString();
 }
 
 int CodeInspector::figureCount() const
@@ -180,7 +209,7 @@ void CodeInspector::showRow(int row)
 void CodeInspector::refreshSelected()
 {
     qDeleteAll(m_figures->findChildren<FigureView *>());
-    if (m_row < 0 || m_row >= m_model->rowCount()) {
+    if (!model() || m_row < 0 || m_row >= model()->rowCount()) {
         m_status->setText(tr("No code has run in this conversation yet."));
         m_code->clear();
         m_stdout->clear();
@@ -189,7 +218,7 @@ void CodeInspector::refreshSelected()
         m_files->clear();
         return;
     }
-    const ExecutionListModel::Item &item = m_model->item(m_row);
+    const ExecutionModel::Item &item = model()->item(m_row);
     if (!m_editing && m_code->toPlainText() != item.code)
         m_code->setPlainText(item.code);
     if (!item.result) {
@@ -203,10 +232,10 @@ void CodeInspector::refreshSelected()
     const ExecutionResult &r = *item.result;
     QString status =
         tr("%1 in %2 s")
-            .arg(ExecutionListModel::statusLabel(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
+            .arg(ExecutionModel::statusLabel(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
     if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
         status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
-    if (item.byUser)
+    if (item.origin == RunOrigin::User)
         status += QLatin1Char(' ') + tr("(run by you)");
     m_status->setText(status);
     m_stdout->setPlainText(r.standardOutput);
@@ -217,7 +246,7 @@ void CodeInspector::refreshSelected()
         m_value->setPlainText(r.value);
     for (const QString &figure : r.figures)
         m_figureLayout->insertWidget(m_figureLayout->count() - 1,
-                                     new FigureView(m_folder + QLatin1Char('/') + figure, 220));
+                                     new FigureView(m_session->folder() + QLatin1Char('/') + figure, 220));
     m_files->setText(r.files.isEmpty() ? QString() : tr("Files: %1").arg(r.files.join(QStringLiteral(", "))));
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 
-#include "executionlistmodel.h"
-
+#include <QPointer>
 #include <QWidget>
 
 class QHBoxLayout;
@@ -14,10 +13,12 @@ class QTextBrowser;
 namespace Sandpiper {
 
 class CodeEditor;
+class ConversationSession;
+class ExecutionModel;
 
 // The side panel: every piece of code that ran in the conversation and what it printed,
-// newest first, live while it runs; "Edit and run" sends a changed version to the same
-// sandbox, "Restart kernel" starts afresh.
+// newest first, live while it runs (the session's execution model); "Edit and run" sends a
+// changed version to the same sandbox, "Restart kernel" starts afresh.
 class CodeInspector : public QWidget
 {
     Q_OBJECT
@@ -25,8 +26,9 @@ class CodeInspector : public QWidget
 public:
     explicit CodeInspector(QWidget *parent = nullptr);
 
-    ExecutionListModel *model() const { return m_model; }
-    void setConversation(const QList<StoredExecution> &executions, const QString &folder);
+    // Shows SESSION's executions; null shows none.
+    void setSession(ConversationSession *session);
+    ExecutionModel *model() const;
     void selectCall(const QString &callId);
     QString selectedCallId() const;
     CodeEditor *codeEditor() const { return m_code; }
@@ -37,14 +39,12 @@ public:
 
 Q_SIGNALS:
     void callActivated(const QString &callId);
-    void runRequested(const QString &code);
-    void restartRequested();
 
 private:
     void showRow(int row);
     void refreshSelected();
 
-    ExecutionListModel *m_model;
+    QPointer<ConversationSession> m_session;
     QListView *m_list;
     QLabel *m_status;
     CodeEditor *m_code;
@@ -56,7 +56,6 @@ private:
     QLabel *m_files;
     QPushButton *m_editButton;
     QPushButton *m_restartButton;
-    QString m_folder;
     int m_row = -1;
     bool m_editing = false;
 };

@@ -1,8 +1,46 @@
 #include "conversationlistmodel.h"
 
+#include <session/sessionmanager.h>
+
+#include <QGuiApplication>
+#include <QIcon>
 #include <QLocale>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
 
 namespace Sandpiper {
+
+namespace {
+
+// A dot in front of the title: hollow while the conversation works, filled for an unread answer.
+QIcon markIcon(bool filled)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QColor colour = QGuiApplication::palette().color(QPalette::Highlight);
+    painter.setPen(QPen(colour, 2));
+    painter.setBrush(filled ? QBrush(colour) : QBrush());
+    painter.drawEllipse(QRectF(2, 2, 8, 8));
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+ConversationListModel::ConversationListModel(const SessionManager *sessions, QObject *parent)
+    : QAbstractListModel(parent)
+    , m_sessions(sessions)
+{}
+
+void ConversationListModel::activityChanged(qint64 conversationId)
+{
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows.at(row).conversationId == conversationId)
+            Q_EMIT dataChanged(index(row), index(row));
+    }
+}
 
 void ConversationListModel::setConversations(const QList<Conversation> &conversations)
 {
@@ -49,13 +87,28 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &row = m_rows.at(index.row());
+    const bool running = m_sessions->isRunning(row.conversationId);
+    const bool unread = m_sessions->hasUnread(row.conversationId);
+    const QString mark = running ? tr("working") : unread ? tr("new answer") : QString();
     switch (role) {
     case Qt::DisplayRole:
         return m_searching ? QStringLiteral("%1\n%2").arg(row.title, row.detail.simplified().left(90)) : row.title;
+    case Qt::DecorationRole:
+        if (running || unread) {
+            static const QIcon workingIcon = markIcon(false);
+            static const QIcon unreadIcon = markIcon(true);
+            return unread ? unreadIcon : workingIcon;
+        }
+        return {};
     case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2").arg(row.title, row.detail);
+        return mark.isEmpty() ? QStringLiteral("%1\n%2").arg(row.title, row.detail)
+                              : QStringLiteral("%1 (%2)\n%3").arg(row.title, mark, row.detail);
     case Qt::AccessibleTextRole:
-        return row.title;
+        return mark.isEmpty() ? row.title : tr("%1, %2").arg(row.title, mark);
+    case RunningRole:
+        return running;
+    case UnreadRole:
+        return unread;
     case ConversationIdRole:
         return row.conversationId;
     case MessageIdRole:

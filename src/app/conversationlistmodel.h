@@ -7,21 +7,27 @@
 
 namespace Sandpiper {
 
+class SessionManager;
+
 // The sidebar: conversations, most recent first, or the full-text search hits for a query
-// (each pointing at the conversation and the message to jump to).
+// (each pointing at the conversation and the message to jump to). A conversation whose
+// session is working, or that has an answer the user has not seen, is marked.
 class ConversationListModel : public QAbstractListModel
 {
     Q_OBJECT
 
 public:
-    enum Roles { ConversationIdRole = Qt::UserRole + 1, MessageIdRole, SnippetRole };
+    enum Roles { ConversationIdRole = Qt::UserRole + 1, MessageIdRole, SnippetRole, RunningRole, UnreadRole };
 
-    using QAbstractListModel::QAbstractListModel;
+    // SESSIONS says which conversations are running or unread.
+    explicit ConversationListModel(const SessionManager *sessions, QObject *parent = nullptr);
 
     void setConversations(const QList<Conversation> &conversations);
     void setSearchHits(const QList<SearchHit> &hits);
     bool isSearching() const { return m_searching; }
     int rowOf(qint64 conversationId) const;
+    // The marks of CONVERSATIONID changed.
+    void activityChanged(qint64 conversationId);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -33,6 +39,7 @@ private:
         QString title;
         QString detail;
     };
+    const SessionManager *m_sessions;
     QList<Row> m_rows;
     bool m_searching = false;
 };

@@ -1,6 +1,7 @@
 #include "appearance.h"
 #include "mainwindow.h"
 
+#include <agent/agentthread.h>
 #include <sandpiper/buildinfo.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -8,6 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
 #include <QTranslator>
@@ -45,9 +47,19 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("io.github.sandpiper.Sandpiper"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/sandpiper.svg")));
 
+    // Sandpiper's own strings, and Qt's (standard buttons, dialogs) in the same language.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("sandpiper"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    QTranslator qtTranslator;
+    const auto loadTranslations = [&](const QLocale &locale) {
+        QApplication::removeTranslator(&translator);
+        QApplication::removeTranslator(&qtTranslator);
+        if (translator.load(locale, QStringLiteral("sandpiper"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+            QApplication::installTranslator(&translator);
+        if (qtTranslator.load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                              QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QApplication::installTranslator(&qtTranslator);
+    };
+    loadTranslations(QLocale());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Chat with language models that run code."));
@@ -74,27 +86,30 @@ int main(int argc, char *argv[])
     // The language setting overrides the system's, which only served the command line's help.
     if (const QString language = settings.string(QStringLiteral("appearance/language"));
         language != QLatin1String("system")) {
-        QApplication::removeTranslator(&translator);
         QLocale::setDefault(QLocale(language));
-        if (translator.load(QLocale(language), QStringLiteral("sandpiper"), QStringLiteral("_"),
-                            QStringLiteral(":/i18n")))
-            QApplication::installTranslator(&translator);
+        loadTranslations(QLocale(language));
     }
 
     Sandpiper::applyAppearance(app, settings);
     Sandpiper::ConversationStore store(settings.dataDirectory());
     const auto opened = store.open();
-    Sandpiper::MainWindow window(&settings, &store);
-    // scripts/bench ui measures the time from exec to this first paint.
-    if (qEnvironmentVariableIsSet("SANDPIPER_EXIT_AFTER_FIRST_PAINT")) {
-        auto *firstPaint = new FirstPaintWatcher(&window);
-        window.installEventFilter(firstPaint);
+    int exitCode = 0;
+    {
+        Sandpiper::MainWindow window(&settings, &store);
+        // scripts/bench ui measures the time from exec to this first paint.
+        if (qEnvironmentVariableIsSet("SANDPIPER_EXIT_AFTER_FIRST_PAINT")) {
+            auto *firstPaint = new FirstPaintWatcher(&window);
+            window.installEventFilter(firstPaint);
+        }
+        window.show();
+        // The app keeps running without its database (the store retries); the user is told why.
+        if (!opened)
+            QMessageBox::warning(&window, QApplication::translate("main", "Conversations"), opened.error().message);
+        else if (!store.lastWarning().isEmpty())
+            QMessageBox::information(&window, QApplication::translate("main", "Conversations"), store.lastWarning());
+        exitCode = app.exec();
     }
-    window.show();
-    // The app keeps running without its database (the store retries); the user is told why.
-    if (!opened)
-        QMessageBox::warning(&window, QApplication::translate("main", "Conversations"), opened.error().message);
-    else if (!store.lastWarning().isEmpty())
-        QMessageBox::information(&window, QApplication::translate("main", "Conversations"), store.lastWarning());
-    return app.exec();
+    // The window is gone; the agents finish saving before the store closes.
+    Sandpiper::AgentThread::waitForRetiredThreads(std::chrono::seconds(10));
+    return exitCode;
 }

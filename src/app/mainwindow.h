@@ -1,37 +1,33 @@
 #pragma once
 
-#include <agent/agentevent.h>
 #include <sandbox/sandboxhealth.h>
 
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
-#include <QTimer>
-
-#include <map>
-#include <memory>
 
 class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QListView;
-class QPushButton;
+class QSplitter;
 class QStackedWidget;
 
 namespace Sandpiper {
 
-class AgentThread;
 class ChatView;
 class CodeInspector;
 class Composer;
-class ConversationListModel;
+class ConversationSession;
+class ConversationSidebar;
 class ConversationStore;
+class SessionManager;
 class Settings;
 class WelcomePage;
 
 // The main window: conversations on the left, the chat in the middle with the composer below,
 // the code inspector on the right, the provider, Docker and token count in the status bar.
-// Each conversation gets its own agent (worker thread and sandbox) when it first sends.
+// It lays the views out and turns the user's actions into calls on the session on screen; the
+// sessions (SessionManager) own the conversations and their state.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -43,12 +39,16 @@ public:
     ChatView *chatView() const { return m_chat; }
     Composer *composer() const { return m_composer; }
     CodeInspector *inspector() const { return m_inspector; }
-    QListView *conversationList() const { return m_list; }
-    QLineEdit *searchField() const { return m_search; }
+    QListView *conversationList() const;
+    QLineEdit *searchField() const;
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
+    QLabel *providerLabel() const { return m_providerLabel; }
+    QLabel *tokenLabel() const { return m_tokenLabel; }
     // Shown in place of the empty chat while no provider works.
     WelcomePage *welcomePage() const { return m_welcome; }
-    qint64 currentConversation() const { return m_current; }
+    SessionManager *sessions() const { return m_sessions; }
+    ConversationSession *currentSession() const;
+    qint64 currentConversation() const;
     bool isPythonAvailable() const { return m_health.ok(); }
 
     void openConversation(qint64 id);
@@ -61,51 +61,39 @@ Q_SIGNALS:
     // Sandbox health was checked (at start); tests wait for it.
     void healthChecked();
 
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
     void buildActions();
-    void refreshList();
-    void runSearch();
+    void showSession(ConversationSession *session);
+    void showState();
+    bool ensureConversation();
     void renameCurrent();
+    void deleteCurrent();
     void exportCurrent(bool markdown);
     void importConversation();
-    void deleteCurrent();
     void attachFiles(const QStringList &paths);
     void chooseFilesToAttach();
     void copyLastAnswer();
-    void editAndResend(qint64 messageId, const QString &text);
-    void resendFrom(qint64 messageId, const QString &text);
-    void regenerate();
+    void chooseModel(const QString &model);
     void checkHealth();
     void loadApiKey();
     void loadModels();
-    void updateStatus();
     void showWelcome(const QString &reason);
     void hideWelcome();
-    void useApiKey(const QString &providerId, const QString &key, bool remembered);
-    void handleEvent(qint64 conversationId, const AgentEvent &event);
-    AgentThread *agentFor(qint64 conversationId);
-    void dropAgent(qint64 conversationId);
-    bool ensureConversation();
+    void restoreLayout();
+    void saveLayout();
 
     Settings *m_settings;
     ConversationStore *m_store;
-    std::map<qint64, std::unique_ptr<AgentThread>> m_agents;
-    qint64 m_current = 0;
-    QString m_apiKey;
-    // Keys typed in while no keychain answered, for this session only.
-    QHash<QString, QString> m_sessionKeys;
+    SessionManager *m_sessions;
+    QPointer<ConversationSession> m_session;
     SandboxHealth m_health;
     bool m_healthKnown = false;
-    QStringList m_pendingAttachments;
-    qint64 m_tokens = 0;
-    bool m_busy = false;
 
-    ConversationListModel *m_conversations;
-    QLineEdit *m_search;
-    QListView *m_list;
-    QPushButton *m_newButton;
-    QPushButton *m_renameButton;
-    QPushButton *m_deleteButton;
+    ConversationSidebar *m_sidebar;
+    QSplitter *m_splitter;
     QLabel *m_banner;
     ChatView *m_chat;
     WelcomePage *m_welcome;
@@ -116,7 +104,6 @@ private:
     QLabel *m_providerLabel;
     QLabel *m_dockerLabel;
     QLabel *m_tokenLabel;
-    QTimer m_searchDelay;
 };
 
 } // namespace Sandpiper

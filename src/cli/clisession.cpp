@@ -1,6 +1,6 @@
 #include "clisession.h"
 
-#include "agent/agentthread.h"
+#include "session/conversationsession.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -33,13 +33,13 @@ const char *plain(FILE *stream)
 
 } // namespace
 
-CliSession::CliSession(AgentThread *agent, Output output, QString conversationFolder, QObject *parent)
+CliSession::CliSession(ConversationSession *session, Output output, QObject *parent)
     : QObject(parent)
-    , m_agent(agent)
+    , m_session(session)
     , m_output(output)
-    , m_folder(std::move(conversationFolder))
+    , m_folder(session->folder())
 {
-    connect(agent, &AgentThread::event, this, &CliSession::handle);
+    connect(session, &ConversationSession::agentEvent, this, &CliSession::handle);
 }
 
 void CliSession::handle(const AgentEvent &event)
@@ -82,8 +82,8 @@ void CliSession::printJson(const AgentEvent &event)
         object.insert(QStringLiteral("code"), event.preview);
     if (!event.stream.isEmpty())
         object.insert(QStringLiteral("stream"), event.stream);
-    if (event.execution) {
-        const ExecutionResult &r = *event.execution;
+    if (const ExecutionResult *execution = event.execution()) {
+        const ExecutionResult &r = *execution;
         QJsonArray figures;
         for (const QString &figure : r.figures)
             figures.append(QString(m_folder + QLatin1Char('/') + figure));
@@ -148,11 +148,12 @@ void CliSession::printText(const AgentEvent &event)
         break;
     case AgentEvent::Kind::ToolFinished: {
         newline();
-        if (!event.execution) {
+        const ExecutionResult *execution = event.execution();
+        if (!execution) {
             write(stdout, QStringLiteral("◀ %1: %2\n\n").arg(event.call.name, event.text));
             break;
         }
-        const ExecutionResult &r = *event.execution;
+        const ExecutionResult &r = *execution;
         if (!r.value.isEmpty())
             write(stdout, QStringLiteral("%1\n").arg(r.value));
         if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
@@ -172,6 +173,8 @@ void CliSession::printText(const AgentEvent &event)
         break;
     }
     case AgentEvent::Kind::ToolCallProposed:
+    case AgentEvent::Kind::TitleChanged:
+    case AgentEvent::Kind::KernelChanged:
     case AgentEvent::Kind::Usage:
     case AgentEvent::Kind::TurnStarted:
     case AgentEvent::Kind::MessageAdded:
@@ -199,7 +202,7 @@ void CliSession::askApproval(const AgentEvent &event)
     if (!terminal.open(QIODevice::ReadWrite)) {
         const QString reason = QStringLiteral("there is no terminal to ask for approval (use --approve auto)");
         write(stderr, QStringLiteral("note: not running %1: %2\n").arg(event.call.name, reason));
-        m_agent->deny(event.call.id, reason);
+        m_session->deny(event.call.id, reason);
         return;
     }
     QTextStream tty(&terminal);
@@ -208,11 +211,11 @@ void CliSession::askApproval(const AgentEvent &event)
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))
-        m_agent->alwaysAllow(event.call.id);
+        m_session->alwaysAllow(event.call.id);
     else if (answer.startsWith(QLatin1Char('y')))
-        m_agent->approve(event.call.id);
+        m_session->approve(event.call.id);
     else
-        m_agent->deny(event.call.id, QString());
+        m_session->deny(event.call.id, QString());
 }
 
 } // namespace Sandpiper

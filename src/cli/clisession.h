@@ -9,10 +9,10 @@
 
 namespace Sandpiper {
 
-class AgentThread;
+class ConversationSession;
 
-// Prints one turn of the agent to the terminal (or as JSON lines) and answers its
-// approval requests from the keyboard.
+// Prints one turn of a conversation's session to the terminal (or as JSON lines) and answers
+// its approval requests from the keyboard.
 class CliSession : public QObject
 {
     Q_OBJECT
@@ -20,7 +20,7 @@ class CliSession : public QObject
 public:
     enum class Output { Text, Json };
 
-    CliSession(AgentThread *agent, Output output, QString conversationFolder, QObject *parent = nullptr);
+    CliSession(ConversationSession *session, Output output, QObject *parent = nullptr);
 
     // The process exit code once the turn finished.
     int exitCode() const { return m_exitCode; }
@@ -34,7 +34,7 @@ private:
     void printText(const AgentEvent &event);
     void askApproval(const AgentEvent &event);
 
-    AgentThread *m_agent;
+    ConversationSession *m_session;
     Output m_output;
     QString m_folder;
     int m_exitCode = 1;

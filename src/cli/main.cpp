@@ -5,6 +5,7 @@
 #include "llm/providerpresets.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/imagemanager.h"
+#include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
 
@@ -148,24 +149,18 @@ int main(int argc, char *argv[])
     if (!store.lastWarning().isEmpty())
         std::fprintf(stderr, "sandpiper-cli: note: %s\n", qPrintable(store.lastWarning()));
     qint64 conversationId = 0;
-    QList<ChatMessage> history;
     if (parser.isSet(conversationOption)) {
         bool numeric = false;
         conversationId = parser.value(conversationOption).toLongLong(&numeric);
-        auto messages = numeric ? store.messages(conversationId) : StoreResult<QList<ChatMessage>>(StoreError{});
         if (!numeric || !store.conversation(conversationId))
             return fail(QStringLiteral("there is no conversation %1").arg(parser.value(conversationOption)));
-        if (!messages)
-            return fail(messages.error().message, 1);
-        history = *messages;
     } else {
         auto created = store.createConversation(providerId, config.provider.model);
         if (!created)
             return fail(created.error().message, 1);
         conversationId = created->id;
     }
-    const QString folder = store.conversationFolder(conversationId);
-    config.sandbox = settings.sandbox(QString::number(conversationId), folder);
+    config.sandbox = settings.sandbox(QString::number(conversationId), store.conversationFolder(conversationId));
     if (config.pythonEnabled) {
         const QString problem = sandboxProblem(config.sandbox.image);
         if (!problem.isEmpty()) {
@@ -174,26 +169,34 @@ int main(int argc, char *argv[])
         }
     }
 
-    AgentThread agent(config, &store, conversationId, history);
-    if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
-        std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
-    CliSession session(&agent, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text, folder);
-    QObject::connect(&session, &CliSession::finished, &app, &QCoreApplication::quit);
+    int exitCode = 1;
+    {
+        ConversationSession session(conversationId, &store, config);
+        if (auto loaded = session.load(); !loaded)
+            return fail(loaded.error().message, 1);
+        if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
+            std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
+        CliSession printer(&session, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text);
+        QObject::connect(&printer, &CliSession::finished, &app, &QCoreApplication::quit);
 
-    // Ctrl-C stops the answer; a second one ends the program.
-    std::signal(SIGINT, [](int) { interruptRequests = interruptRequests + 1; });
-    QTimer interruptPoll;
-    QObject::connect(&interruptPoll, &QTimer::timeout, &app, [&agent] {
-        if (interruptRequests == 1) {
-            interruptRequests = 2;
-            agent.cancel();
-        } else if (interruptRequests > 2) {
-            std::_Exit(130);
-        }
-    });
-    interruptPoll.start(100);
+        // Ctrl-C stops the answer; a second one ends the program.
+        std::signal(SIGINT, [](int) { interruptRequests = interruptRequests + 1; });
+        QTimer interruptPoll;
+        QObject::connect(&interruptPoll, &QTimer::timeout, &app, [&session] {
+            if (interruptRequests == 1) {
+                interruptRequests = 2;
+                session.stop();
+            } else if (interruptRequests > 2) {
+                std::_Exit(130);
+            }
+        });
+        interruptPoll.start(100);
 
-    agent.send(prompt);
-    app.exec();
-    return session.exitCode();
+        session.send(prompt);
+        app.exec();
+        exitCode = printer.exitCode();
+    }
+    // The agent saves its last words before the store goes.
+    AgentThread::waitForRetiredThreads(std::chrono::seconds(10));
+    return exitCode;
 }

@@ -7,6 +7,7 @@
 #include "fakestreams.h"
 
 #include <appearance.h>
+#include <chat/chatpage.h>
 #include <chat/chatview.h>
 #include <chat/messagewidget.h>
 #include <chat/toolcallcard.h>
@@ -138,7 +139,7 @@ int main(int argc, char *argv[])
     if (!waitFor([&] { return lastAnswerContains(QStringLiteral("holiday")); }))
         return 1;
     QTest::qWait(1500);
-    chat->verticalScrollBar()->setValue(chat->verticalScrollBar()->maximum());
+    chat->page()->verticalScrollBar()->setValue(chat->page()->verticalScrollBar()->maximum());
     QTest::qWait(300);
     save(QStringLiteral("chat"));
 

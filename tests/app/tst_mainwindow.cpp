@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 
+#include <agent/agentthread.h>
 #include <charts/chartwidget.h>
 #include <chat/chatview.h>
 #include <chat/figureview.h>
@@ -12,20 +13,27 @@
 #include <chat/toolcallcard.h>
 #include <codeinspector.h>
 #include <composer.h>
+#include <conversationlistmodel.h>
 #include <mainwindow.h>
+#include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 
+using namespace std::chrono_literals;
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
 namespace FS = Sandpiper::Test::FakeStreams;
@@ -80,6 +88,8 @@ private Q_SLOTS:
 
     void cleanup()
     {
+        // The agents of closed windows finish saving before the store goes.
+        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
         m_store.reset();
         m_settings.reset();
         m_server.reset();
@@ -249,6 +259,168 @@ private Q_SLOTS:
         QTRY_VERIFY(
             window->conversationList()->model()->index(0, 0).data().toString().contains(QLatin1String("sugar")));
         QCOMPARE(window->conversationList()->model()->rowCount(), 1);
+    }
+
+    void switchingConversationsMidStreamShowsTheAnswerOnce()
+    {
+        m_server->enqueue(FS::slowText(QStringLiteral("One two three four five six seven eight nine ten."), 20, 60ms));
+        auto window = openWindow();
+        QVERIFY(window);
+        window->send(QStringLiteral("count to ten"));
+        const qint64 counting = window->currentConversation();
+        auto streaming = [&] {
+            const QList<MessageWidget *> widgets = window->chatView()->messageWidgets();
+            return !widgets.isEmpty() && widgets.constLast()->message().status == ChatMessage::Status::Streaming &&
+                   !widgets.constLast()->plainText().isEmpty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(streaming(), 10000);
+        QVERIFY(buttonIn(window->composer(), QStringLiteral("Stop")));
+
+        window->newConversation();
+        QVERIFY(window->currentConversation() != counting);
+        QVERIFY(window->chatView()->messageWidgets().isEmpty());
+        QVERIFY(buttonIn(window->composer(), QStringLiteral("Send"))); // this one is idle
+        QTRY_VERIFY(window->conversationList()->model()->index(1, 0).data(ConversationListModel::RunningRole).toBool());
+
+        window->openConversation(counting);
+        QVERIFY(buttonIn(window->composer(), QStringLiteral("Stop"))); // still answering
+        QTRY_VERIFY_WITH_TIMEOUT(buttonIn(window->composer(), QStringLiteral("Send")), 20000);
+        const QList<MessageWidget *> widgets = window->chatView()->messageWidgets();
+        QCOMPARE(widgets.size(), 2); // the question and one answer, not a stale half beside it
+        QCOMPARE(widgets[1]->plainText(), QStringLiteral("One two three four five six seven eight nine ten."));
+        QCOMPARE(widgets[1]->message().status, ChatMessage::Status::Complete);
+    }
+
+    void anAnswerFinishedInTheBackgroundIsMarkedUnread()
+    {
+        m_server->enqueue(FS::slowText(QStringLiteral("Done in the background."), 10, 50ms));
+        auto window = openWindow();
+        QVERIFY(window);
+        window->send(QStringLiteral("work"));
+        const qint64 working = window->currentConversation();
+        window->newConversation();
+        const QAbstractItemModel *list = window->conversationList()->model();
+        auto rowOf = [&](qint64 id) {
+            for (int row = 0; row < list->rowCount(); ++row) {
+                if (list->index(row, 0).data(ConversationListModel::ConversationIdRole).toLongLong() == id)
+                    return row;
+            }
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(list->index(rowOf(working), 0).data(ConversationListModel::UnreadRole).toBool(),
+                                 20000);
+        QVERIFY(!list->index(rowOf(working), 0).data(ConversationListModel::RunningRole).toBool());
+        QVERIFY(!list->index(rowOf(working), 0).data(Qt::DecorationRole).isNull());
+        window->openConversation(working);
+        QVERIFY(!list->index(rowOf(working), 0).data(ConversationListModel::UnreadRole).toBool());
+        QCOMPARE(window->chatView()->messageWidgets().constLast()->plainText(),
+                 QStringLiteral("Done in the background."));
+    }
+
+    void aTitleTheModelWritesReachesTheSidebar()
+    {
+        QString error;
+        QVERIFY(m_settings->addOverride(QStringLiteral("agent/model_titles=true"), &error));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Water boils at 100 °C at sea level.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Boiling point of water")));
+        auto window = openWindow();
+        QVERIFY(window);
+        window->send(QStringLiteral("at what temperature does water boil when you are at sea level?"));
+        QTRY_COMPARE_WITH_TIMEOUT(window->conversationList()->model()->index(0, 0).data().toString(),
+                                  QStringLiteral("Boiling point of water"), 20000);
+        QCOMPARE(window->windowTitle(), QStringLiteral("Boiling point of water — Sandpiper"));
+    }
+
+    void theStatusBarNamesTheModelInUse()
+    {
+        m_server->setModels({QStringLiteral("fake-model"), QStringLiteral("other-model")});
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hi.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        window->newConversation();
+        QVERIFY(window->providerLabel()->text().endsWith(QLatin1String("fake-model")));
+        Q_EMIT window->composer()->modelChosen(QStringLiteral("other-model"));
+        QVERIFY2(window->providerLabel()->text().endsWith(QLatin1String("other-model")),
+                 qPrintable(window->providerLabel()->text()));
+        window->send(QStringLiteral("hello"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->requests().constLast().json().value(QLatin1String("model")).toString(),
+                                  QStringLiteral("other-model"), 10000);
+    }
+
+    void aWideFigureIsScaledToTheColumn()
+    {
+        QTemporaryDir folder;
+        QImage wide(1200, 300, QImage::Format_RGB32);
+        wide.fill(Qt::white);
+        QVERIFY(wide.save(folder.filePath(QStringLiteral("wide.png"))));
+        QWidget column;
+        auto *layout = new QVBoxLayout(&column);
+        auto *figure = new FigureView(folder.filePath(QStringLiteral("wide.png")), 640);
+        layout->addWidget(figure, 0, Qt::AlignLeft);
+        column.resize(400, 400);
+        column.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&column));
+        QTRY_VERIFY(figure->width() <= 400);
+        QVERIFY(figure->pixmap().width() <= 400);
+        QVERIFY(figure->pixmap().width() > 300);
+        QVERIFY(qAbs(figure->pixmap().height() - figure->pixmap().width() / 4) <= 1);
+        column.resize(900, 400);
+        QTRY_COMPARE(figure->pixmap().width(), 640);
+    }
+
+    void theWindowRemembersItsLayout()
+    {
+        QByteArray geometry;
+        int sidebarWidth = 0;
+        {
+            auto window = openWindow();
+            QVERIFY(window);
+            auto *splitter = window->findChild<QSplitter *>(QStringLiteral("mainSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({320, 600});
+            sidebarWidth = splitter->sizes().constFirst();
+            window->inspectorDock()->hide();
+            geometry = window->saveGeometry();
+            window->close();
+        }
+        auto window = openWindow();
+        QVERIFY(window);
+        QVERIFY(!window->inspectorDock()->isVisible());
+        QCOMPARE(window->findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes().constFirst(), sidebarWidth);
+        // Where the window was and how large: the offscreen platform places windows itself, so
+        // what is checked here is what was kept for the next start.
+        QCOMPARE(QByteArray::fromBase64(m_settings->string(QStringLiteral("window/geometry")).toLatin1()), geometry);
+    }
+
+    void closingWithFiveBusyConversationsDoesNotWait()
+    {
+        for (int i = 0; i < 5; ++i)
+            m_server->enqueue(FS::slowText(QStringLiteral("A very slow answer that never ends in time."), 50, 200ms));
+        auto window = openWindow();
+        QVERIFY(window);
+        for (int i = 0; i < 5; ++i) {
+            window->newConversation();
+            window->send(QStringLiteral("question %1").arg(i));
+        }
+        auto chatRequests = [&] {
+            const QList<RecordedRequest> requests = m_server->requests();
+            return std::count_if(requests.cbegin(), requests.cend(),
+                                 [](const RecordedRequest &request) { return request.method == "POST"; });
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(chatRequests(), 5, 10000);
+        QCOMPARE(window->sessions()->openCount(), 5);
+        QElapsedTimer closing;
+        closing.start();
+        window->close();
+        window.reset();
+        const qint64 guiMs = closing.elapsed();
+        qInfo("closing the window with five busy conversations blocked the GUI thread for %lld ms", guiMs);
+        closing.restart();
+        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
+        qInfo("their agents ended %lld ms after that", closing.elapsed());
+        // What streamed before the close is kept, marked as interrupted or stopped.
+        const auto conversations = m_store->conversations();
+        QCOMPARE(conversations->size(), 5);
     }
 
     void providerErrorsShowInPlace()

@@ -117,8 +117,8 @@ private Q_SLOTS:
         QVERIFY2(toolText.contains(QLatin1String("Value of the last expression:\n4")), qPrintable(toolText));
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QCOMPARE(finished.size(), 1);
-        QVERIFY(finished.first().execution.has_value());
-        QCOMPARE(finished.first().execution->value, QStringLiteral("4"));
+        QVERIFY(finished.first().execution());
+        QCOMPARE(finished.first().execution()->value, QStringLiteral("4"));
         QCOMPARE(recorder.ofKind(Kind::ApprovalNeeded).size(), 0);
     }
 
@@ -138,9 +138,9 @@ private Q_SLOTS:
         const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_py"));
         QVERIFY2(toolText.contains(QLatin1String("Figure shown to the user: figures/")), qPrintable(toolText));
         QVERIFY(!toolText.contains(QLatin1String("base64")));
-        const auto execution = recorder.ofKind(Kind::ToolFinished).first().execution;
-        QCOMPARE(execution->figures.size(), 1);
-        QFile png(c.sandbox.dataDirectory + QLatin1Char('/') + execution->figures.first());
+        const ExecutionResult execution = *recorder.ofKind(Kind::ToolFinished).first().execution();
+        QCOMPARE(execution.figures.size(), 1);
+        QFile png(c.sandbox.dataDirectory + QLatin1Char('/') + execution.figures.first());
         QVERIFY2(png.open(QIODevice::ReadOnly), qPrintable(png.fileName()));
         QCOMPARE(png.read(4), QByteArray("\x89PNG"));
     }
@@ -399,7 +399,7 @@ private Q_SLOTS:
             events << e;
             eventThread = QThread::currentThread();
         });
-        agent.send(QStringLiteral("hi"));
+        agent.post(&AgentLoop::send, QStringLiteral("hi"));
         QTRY_VERIFY_WITH_TIMEOUT(!events.isEmpty() && events.constLast().kind == Kind::TurnFinished, 10000);
         QCOMPARE(eventThread, QThread::currentThread());
     }

@@ -3,6 +3,7 @@
 #include "agentrecorder.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "toolresults.h"
 
 #include <agent/agentloop.h>
 #include <charts/chartspec.h>
@@ -82,9 +83,9 @@ private Q_SLOTS:
 
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QCOMPARE(finished.size(), 1);
-        QCOMPARE(finished.first().chart, ChartSpec::fromToolArguments(goodArguments)->toJson());
-        QCOMPARE(finished.first().chart[QLatin1String("series")][0][QLatin1String("data")][1][1].toDouble(), 135.0);
-        QVERIFY(!finished.first().execution);
+        QCOMPARE(chartOf(finished.first()), ChartSpec::fromToolArguments(goodArguments)->toJson());
+        QCOMPARE(chartOf(finished.first())[QLatin1String("series")][0][QLatin1String("data")][1][1].toDouble(), 135.0);
+        QVERIFY(!finished.first().execution());
 
         QCOMPARE(m_server->requests().size(), 2);
         const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_chart"));
@@ -113,8 +114,8 @@ private Q_SLOTS:
                            "Fix this and call create_chart again."));
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QCOMPARE(finished.size(), 2);
-        QVERIFY(finished.at(0).chart.isEmpty());
-        QCOMPARE(finished.at(1).chart[QLatin1String("title")].toString(), QStringLiteral("Visitors"));
+        QVERIFY(chartOf(finished.at(0)).isEmpty());
+        QCOMPARE(chartOf(finished.at(1))[QLatin1String("title")].toString(), QStringLiteral("Visitors"));
         QVERIFY(toolMessageIn(m_server->requests().at(2), QStringLiteral("call_2"))
                     .startsWith(QLatin1String("Chart shown")));
     }
@@ -132,7 +133,7 @@ private Q_SLOTS:
             Recorder recorder(&loop);
             loop.send(QStringLiteral("chart the visitors"));
             QVERIFY(recorder.waitForTurn());
-            shown = recorder.ofKind(Kind::ToolFinished).constFirst().chart;
+            shown = chartOf(recorder.ofKind(Kind::ToolFinished).constFirst());
         }
         QVERIFY(!shown.isEmpty());
         const auto messages = store.messages(conversation->id);

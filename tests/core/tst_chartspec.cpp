@@ -1,5 +1,7 @@
 // create_chart's validator: precise errors for what cannot be drawn, quiet repairs for what
 // is sloppy but clear, and a normalised form that reads back unchanged.
+#include "toolresults.h"
+
 #include <charts/chartspec.h>
 #include <tools/charttool.h>
 
@@ -10,6 +12,7 @@
 #include <QTimeZone>
 
 using namespace Sandpiper;
+using namespace Sandpiper::Test;
 
 namespace {
 
@@ -424,7 +427,7 @@ private Q_SLOTS:
         QCOMPARE(outcome.modelText,
                  QStringLiteral("Chart shown to the user: pie chart \"Share\" with 2 slices: a, b. The user "
                                 "can hover, zoom and save it."));
-        QCOMPARE(compact(outcome.chart),
+        QCOMPARE(compact(chartOf(outcome)),
                  QStringLiteral(
                      R"({"categories":["a","b"],"series":[{"data":[1,3],"name":"s"}],"title":"Share","type":"pie"})"));
 

@@ -1,6 +1,7 @@
 // fetch_url and the safe fetching beneath it, against a local server. Only 127.0.0.1 is ever
 // contacted: the forbidden addresses are refused before any connection.
 #include "fakewebserver.h"
+#include "toolresults.h"
 
 #include <tools/citationindex.h>
 #include <tools/fetchtool.h>
@@ -84,11 +85,12 @@ private Q_SLOTS:
         QVERIFY(outcome.modelText.contains(QLatin1String("Species | Distance (km)")));
         QVERIFY(!outcome.modelText.contains(QLatin1String("tracking pixel")));
         QVERIFY(!outcome.modelText.contains(QLatin1String("newsletter")));
-        QCOMPARE(outcome.sources.size(), 1);
-        QCOMPARE(outcome.sources[0].number, 1);
-        QCOMPARE(outcome.sources[0].url, url("/article"));
-        QCOMPARE(outcome.sources[0].title, QStringLiteral("Sandpipers & Their Migration | Shorebird Notes"));
-        QVERIFY(outcome.sources[0].snippet.startsWith(QLatin1String("# Sandpipers & Their Migration By A. Birder")));
+        QCOMPARE(webOf(outcome).sources.size(), 1);
+        QCOMPARE(webOf(outcome).sources[0].number, 1);
+        QCOMPARE(webOf(outcome).sources[0].url, url("/article"));
+        QCOMPARE(webOf(outcome).sources[0].title, QStringLiteral("Sandpipers & Their Migration | Shorebird Notes"));
+        QVERIFY(
+            webOf(outcome).sources[0].snippet.startsWith(QLatin1String("# Sandpipers & Their Migration By A. Birder")));
 
         const FakeWebRequest request = m_web->requests().constFirst();
         QCOMPARE(request.method, QByteArray("GET"));
@@ -192,7 +194,7 @@ private Q_SLOTS:
         QVERIFY2(outcome.modelText.contains(why), qPrintable(outcome.modelText));
         QVERIFY(outcome.modelText.contains(QLatin1String("Use a public web address.")));
         QVERIFY(!outcome.modelText.contains(QLatin1String("secret")));
-        QVERIFY(outcome.userNote.contains(why));
+        QVERIFY(webOf(outcome).userNote.contains(why));
     }
 
     void refusesRedirectsToForbiddenAddresses_data()
@@ -458,7 +460,7 @@ private Q_SLOTS:
         QVERIFY(outcome.modelText.contains(advice));
         if (status == 429)
             QVERIFY(outcome.modelText.contains(QLatin1String("The site asks to wait 30 s.")));
-        QVERIFY(!outcome.userNote.isEmpty());
+        QVERIFY(!webOf(outcome).userNote.isEmpty());
     }
 
     void slowServersTimeOut_data()
@@ -538,7 +540,7 @@ private Q_SLOTS:
         FetchTool tool(config(), citations);
         const ToolOutcome outcome = fetch(tool, url("/article"));
         QVERIFY(outcome.modelText.contains(QLatin1String("Cite this page as [2].")));
-        QCOMPARE(outcome.sources.constFirst().number, 2);
+        QCOMPARE(webOf(outcome).sources.constFirst().number, 2);
     }
 
     void argumentsAreRepaired_data()

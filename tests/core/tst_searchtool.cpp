@@ -1,5 +1,6 @@
 // search_web against local servers that answer in each backend's real format.
 #include "fakewebserver.h"
+#include "toolresults.h"
 
 #include <tools/citationindex.h>
 #include <tools/duckduckgobackend.h>
@@ -69,7 +70,7 @@ class TestSearchTool : public QObject
     {
         for (const QByteArray &key : {braveKey, tavilyKey}) {
             QVERIFY(!outcome.modelText.contains(QString::fromLatin1(key)));
-            QVERIFY(!outcome.userNote.contains(QString::fromLatin1(key)));
+            QVERIFY(!webOf(outcome).userNote.contains(QString::fromLatin1(key)));
         }
     }
 
@@ -114,12 +115,12 @@ private Q_SLOTS:
                      "\n"
                      "Cite these sources by their numbers, like [1], right after what they support. To read a page in "
                      "full, call fetch_url with its URL."));
-        QCOMPARE(outcome.sources.size(), 3);
-        QCOMPARE(outcome.sources[0].number, 1);
-        QCOMPARE(outcome.sources[0].title, QStringLiteral("Qt 6.8 Released - Qt"));
-        QCOMPARE(outcome.sources[0].url, QStringLiteral("https://www.qt.io/blog/qt-6.8-released"));
-        QCOMPARE(outcome.sources[0].date, QStringLiteral("2024-10-08"));
-        QCOMPARE(outcome.sources[1].date, QString());
+        QCOMPARE(webOf(outcome).sources.size(), 3);
+        QCOMPARE(webOf(outcome).sources[0].number, 1);
+        QCOMPARE(webOf(outcome).sources[0].title, QStringLiteral("Qt 6.8 Released - Qt"));
+        QCOMPARE(webOf(outcome).sources[0].url, QStringLiteral("https://www.qt.io/blog/qt-6.8-released"));
+        QCOMPARE(webOf(outcome).sources[0].date, QStringLiteral("2024-10-08"));
+        QCOMPARE(webOf(outcome).sources[1].date, QString());
 
         // The form a browser sends, with Sandpiper's name and no cookies.
         QCOMPARE(m_web->requests().size(), 1);
@@ -138,7 +139,7 @@ private Q_SLOTS:
                      FakeWebResponse::html(FakeWebServer::fixture(QStringLiteral("duckduckgo-results.html"))));
         const ToolOutcome outcome = search(config(QStringLiteral("duckduckgo")),
                                            QStringLiteral("{\"query\": \"qt 6.8 release\", \"max_results\": 2}"));
-        QCOMPARE(outcome.sources.size(), 2);
+        QCOMPARE(webOf(outcome).sources.size(), 2);
         QVERIFY(!outcome.modelText.contains(QLatin1String("[3]")));
     }
 
@@ -193,13 +194,13 @@ private Q_SLOTS:
         const ToolOutcome outcome = search(config(QStringLiteral("brave")),
                                            QStringLiteral("{\"query\": \"sandpiper migration\", \"max_results\": 3}"));
         QVERIFY2(outcome.success, qPrintable(outcome.modelText));
-        QCOMPARE(outcome.sources.size(), 3);
-        QCOMPARE(outcome.sources[0].snippet,
+        QCOMPARE(webOf(outcome).sources.size(), 3);
+        QCOMPARE(webOf(outcome).sources[0].snippet,
                  QStringLiteral("Sandpipers are a large family, Scolopacidae, of waders. They include many species "
                                 "called sandpipers, as well as curlews & snipes."));
-        QCOMPARE(outcome.sources[0].date, QStringLiteral("2024-09-12"));
-        QCOMPARE(outcome.sources[1].date, QStringLiteral("3 days ago"));
-        QCOMPARE(outcome.sources[2].date, QString());
+        QCOMPARE(webOf(outcome).sources[0].date, QStringLiteral("2024-09-12"));
+        QCOMPARE(webOf(outcome).sources[1].date, QStringLiteral("3 days ago"));
+        QCOMPARE(webOf(outcome).sources[2].date, QString());
         QVERIFY(outcome.modelText.contains(
             QLatin1String("[2] Shorebird Migration: Nonstop Flights | Audubon\n"
                           "https://www.audubon.org/news/the-incredible-journeys-of-shorebirds\n"
@@ -217,11 +218,11 @@ private Q_SLOTS:
         const ToolOutcome outcome =
             search(config(QStringLiteral("tavily")), QStringLiteral("{\"query\": \"sandpiper migration\"}"));
         QVERIFY2(outcome.success, qPrintable(outcome.modelText));
-        QCOMPARE(outcome.sources.size(), 2);
+        QCOMPARE(webOf(outcome).sources.size(), 2);
         // Tavily's long contents are cut at a word, with a mark.
-        QVERIFY(outcome.sources[0].snippet.size() <= 402);
-        QVERIFY(outcome.sources[0].snippet.endsWith(QStringLiteral(" …")));
-        QCOMPARE(outcome.sources[1].date, QStringLiteral("2024-05-06"));
+        QVERIFY(webOf(outcome).sources[0].snippet.size() <= 402);
+        QVERIFY(webOf(outcome).sources[0].snippet.endsWith(QStringLiteral(" …")));
+        QCOMPARE(webOf(outcome).sources[1].date, QStringLiteral("2024-05-06"));
         const FakeWebRequest request = m_web->requests().constFirst();
         QCOMPARE(request.method, QByteArray("POST"));
         QCOMPARE(request.headers.value("authorization"), QByteArray("Bearer ") + tavilyKey);
@@ -260,7 +261,7 @@ private Q_SLOTS:
         const ToolOutcome outcome = search(config(backend), QStringLiteral("xqzvwjkpl"));
         QVERIFY(outcome.success);
         QCOMPARE(outcome.modelText, expected);
-        QVERIFY(outcome.sources.isEmpty());
+        QVERIFY(webOf(outcome).sources.isEmpty());
     }
 
     void failuresExplainThemselves_data()
@@ -352,8 +353,8 @@ private Q_SLOTS:
         QVERIFY2(outcome.modelText.startsWith(QStringLiteral("Status: search failed: ") + what),
                  qPrintable(outcome.modelText));
         QVERIFY2(outcome.modelText.contains(advice), qPrintable(outcome.modelText));
-        QVERIFY(outcome.userNote.startsWith(what));
-        QVERIFY(outcome.sources.isEmpty());
+        QVERIFY(webOf(outcome).userNote.startsWith(what));
+        QVERIFY(webOf(outcome).sources.isEmpty());
         verifyNoKeyLeaks(outcome);
     }
 
@@ -415,7 +416,7 @@ private Q_SLOTS:
         qputenv("BRAVE_API_KEY", braveKey);
         qputenv("TAVILY_API_KEY", tavilyKey);
         QVERIFY2(outcome.modelText.contains(what), qPrintable(outcome.modelText));
-        QVERIFY(!outcome.userNote.isEmpty());
+        QVERIFY(!webOf(outcome).userNote.isEmpty());
         QCOMPARE(m_web->requests().size(), 0);
     }
 
@@ -425,7 +426,7 @@ private Q_SLOTS:
                      FakeWebResponse::json(FakeWebServer::fixture(QStringLiteral("searxng-results.json"))));
         SearchTool tool(config(QStringLiteral("searxng")), std::make_shared<CitationIndex>());
         const ToolOutcome first = search(tool, QStringLiteral("sandpipers"));
-        QCOMPARE(first.sources.size(), 3);
+        QCOMPARE(webOf(first).sources.size(), 3);
         const QJsonObject second{
             {QStringLiteral("query"), QStringLiteral("knots")},
             {QStringLiteral("results"),
@@ -437,9 +438,9 @@ private Q_SLOTS:
                                     {QStringLiteral("content"), QStringLiteral("Waders.")}}}}};
         m_web->route("/searxng/search", FakeWebResponse::json(QJsonDocument(second).toJson()));
         const ToolOutcome next = search(tool, QStringLiteral("knots"));
-        QCOMPARE(next.sources.size(), 2);
-        QCOMPARE(next.sources[0].number, 4);
-        QCOMPARE(next.sources[1].number, 1); // seen before: keeps its number
+        QCOMPARE(webOf(next).sources.size(), 2);
+        QCOMPARE(webOf(next).sources[0].number, 4);
+        QCOMPARE(webOf(next).sources[1].number, 1); // seen before: keeps its number
         QVERIFY(next.modelText.contains(QLatin1String("[4] Red knot - Wikipedia")));
         QVERIFY(next.modelText.contains(QLatin1String("[1] Sandpiper - Wikipedia")));
         QVERIFY(next.modelText.contains(QLatin1String("like [4]")));

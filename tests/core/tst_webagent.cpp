@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "fakewebserver.h"
+#include "toolresults.h"
 
 #include <agent/agentloop.h>
 #include <settings/settings.h>
@@ -132,13 +133,14 @@ private Q_SLOTS:
         // The front ends get the sources as data for cards.
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QCOMPARE(finished.size(), 2);
-        QCOMPARE(finished[0].sources.size(), 3);
-        QCOMPARE(finished[0].sources[0], (WebSource{1, QStringLiteral("Qt 6.8 Released - Qt"), article,
-                                                    finished[0].sources[0].snippet, QStringLiteral("2024-10-08")}));
-        QCOMPARE(finished[1].sources.size(), 1);
-        QCOMPARE(finished[1].sources[0].number, 1);
-        QCOMPARE(finished[1].sources[0].title, QStringLiteral("Qt 6.8 Released"));
-        QVERIFY(finished[0].userNote.isEmpty());
+        QCOMPARE(webOf(finished[0]).sources.size(), 3);
+        QCOMPARE(webOf(finished[0]).sources[0],
+                 (WebSource{1, QStringLiteral("Qt 6.8 Released - Qt"), article, webOf(finished[0]).sources[0].snippet,
+                            QStringLiteral("2024-10-08")}));
+        QCOMPARE(webOf(finished[1]).sources.size(), 1);
+        QCOMPARE(webOf(finished[1]).sources[0].number, 1);
+        QCOMPARE(webOf(finished[1]).sources[0].title, QStringLiteral("Qt 6.8 Released"));
+        QVERIFY(webOf(finished[0]).userNote.isEmpty());
 
         QString answer;
         for (const AgentEvent &e : recorder.ofKind(Kind::TextDelta))
@@ -165,8 +167,8 @@ private Q_SLOTS:
         QVERIFY2(toolText.startsWith(QLatin1String("Status: refused: 169.254.169.254 is a cloud metadata address.")),
                  qPrintable(toolText));
         const AgentEvent finished = recorder.ofKind(Kind::ToolFinished).constFirst();
-        QVERIFY(finished.userNote.startsWith(QLatin1String("169.254.169.254 is a cloud metadata address.")));
-        QVERIFY(finished.sources.isEmpty());
+        QVERIFY(webOf(finished).userNote.startsWith(QLatin1String("169.254.169.254 is a cloud metadata address.")));
+        QVERIFY(webOf(finished).sources.isEmpty());
         QCOMPARE(m_web->connectionCount(), 0);
     }
 

@@ -10,6 +10,7 @@
 #include <QImageReader>
 #include <QMenu>
 #include <QMessageBox>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -25,17 +26,54 @@ FigureView::FigureView(const QString &path, int maxWidth, QWidget *parent)
         size = size.scaled(maxWidth, size.height() * maxWidth / size.width() + 1, Qt::KeepAspectRatio);
         reader.setScaledSize(size);
     }
-    const QImage image = reader.read();
-    if (image.isNull()) {
+    m_image = reader.read();
+    if (m_image.isNull()) {
         setText(tr("The figure %1 could not be read.").arg(QFileInfo(path).fileName()));
     } else {
-        setPixmap(QPixmap::fromImage(image));
+        setPixmap(QPixmap::fromImage(m_image));
         setCursor(Qt::PointingHandCursor);
+        QSizePolicy policy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+        policy.setHeightForWidth(true);
+        setSizePolicy(policy);
     }
     setFocusPolicy(Qt::StrongFocus);
     setAccessibleName(tr("Figure %1").arg(QFileInfo(path).fileName()));
     setToolTip(tr("Click to open at full size; right-click to save or copy."));
     setAlignment(Qt::AlignLeft);
+}
+
+bool FigureView::hasHeightForWidth() const
+{
+    return !m_image.isNull();
+}
+
+int FigureView::heightForWidth(int width) const
+{
+    if (m_image.isNull() || width >= m_image.width())
+        return m_image.isNull() ? QLabel::heightForWidth(width) : m_image.height();
+    return m_image.height() * width / m_image.width();
+}
+
+QSize FigureView::sizeHint() const
+{
+    return m_image.isNull() ? QLabel::sizeHint() : m_image.size();
+}
+
+QSize FigureView::minimumSizeHint() const
+{
+    // A narrow column shrinks the figure instead of cutting it off.
+    return m_image.isNull() ? QLabel::minimumSizeHint() : QSize(std::min(m_image.width(), 80), heightForWidth(80));
+}
+
+void FigureView::resizeEvent(QResizeEvent *event)
+{
+    QLabel::resizeEvent(event);
+    if (m_image.isNull())
+        return;
+    const int width = std::min(m_image.width(), contentsRect().width());
+    if (width > 0 && (pixmap().width() != width))
+        setPixmap(QPixmap::fromImage(
+            width == m_image.width() ? m_image : m_image.scaledToWidth(width, Qt::SmoothTransformation)));
 }
 
 void FigureView::mouseReleaseEvent(QMouseEvent *event)

@@ -156,6 +156,29 @@ void MessageWidget::setMessage(const ChatMessage &message)
     updateState();
 }
 
+void MessageWidget::showMessage(const ChatMessage &message)
+{
+    if (m_message.status != ChatMessage::Status::Streaming) {
+        if (message.content != m_message.content || message.reasoning != m_message.reasoning ||
+            message.status != m_message.status || message.error != m_message.error || message.id != m_message.id)
+            setMessage(message);
+        return;
+    }
+    if (message.status != ChatMessage::Status::Streaming) {
+        finishStreaming(message);
+        return;
+    }
+    if (!message.content.startsWith(m_message.content) || !message.reasoning.startsWith(m_message.reasoning)) {
+        setMessage(message);
+        return;
+    }
+    appendText(message.content.mid(m_message.content.size()));
+    appendReasoning(message.reasoning.mid(m_message.reasoning.size()));
+    flush();
+    if (message.error != m_message.error)
+        setError(message.error);
+}
+
 void MessageWidget::finishStreaming(const ChatMessage &message)
 {
     if (message.content != m_message.content || message.reasoning != m_message.reasoning) {

@@ -26,6 +26,9 @@ public:
     MessageWidget(const ChatMessage &message, const QString &conversationFolder, QWidget *parent = nullptr);
 
     const ChatMessage &message() const { return m_message; }
+    // Shows MESSAGE as the conversation has it now: an answer that is still streaming grows by
+    // what was added; anything else is rendered anew where it changed.
+    void showMessage(const ChatMessage &message);
     void setMessage(const ChatMessage &message);
     // The streamed answer is complete as MESSAGE: what already shows stays as it is unless the
     // text differs from what streamed in.

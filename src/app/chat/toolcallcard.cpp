@@ -1,33 +1,23 @@
 #include "chat/toolcallcard.h"
 
-#include "charts/chartwidget.h"
 #include "chat/codeeditor.h"
-#include "chat/figureview.h"
-#include "executionlistmodel.h"
+#include "tools/toolpresenter.h"
 
-#include <charts/chartspec.h>
-
-#include <QDesktopServices>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QToolButton>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
 
-ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFolder, QWidget *parent)
+ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent)
     : QFrame(parent)
-    , m_call(call)
+    , m_presenter(ToolPresenter::forTool(item.call.name))
+    , m_callId(item.call.id)
     , m_folder(conversationFolder)
     , m_header(new QToolButton)
     , m_details(new QWidget)
@@ -39,19 +29,21 @@ ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFold
     , m_editButton(new QPushButton(tr("Edit")))
     , m_denyReason(new QLineEdit)
 {
+    const QString title = m_presenter.title(item.call);
     setObjectName(QStringLiteral("toolCallCard"));
     setFrameShape(QFrame::StyledPanel);
-    setAccessibleName(tr("Tool call %1").arg(call.name));
+    setAccessibleName(tr("Tool call %1").arg(title));
 
     m_header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_header->setArrowType(Qt::RightArrow);
     m_header->setAutoRaise(true);
     m_header->setCheckable(true);
-    m_header->setAccessibleName(tr("Show the code and its output"));
+    m_header->setAccessibleName(tr("Show the call and its output"));
     connect(m_header, &QToolButton::toggled, this, &ToolCallCard::setExpanded);
-    connect(m_header, &QToolButton::clicked, this, [this] { Q_EMIT activated(m_call.id); });
+    connect(m_header, &QToolButton::clicked, this, [this] { Q_EMIT activated(m_callId); });
 
-    m_code->setAccessibleName(tr("Code"));
+    m_code->setLanguage(m_presenter.argumentsLanguage());
+    m_code->setAccessibleName(tr("Arguments of %1").arg(title));
     m_code->setAutoHeight(24);
     m_output->setReadOnly(true);
     m_output->setAccessibleName(tr("Output"));
@@ -70,10 +62,11 @@ ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFold
     // The approval card.
     auto *alwaysButton = new QPushButton(tr("Always allow in this chat"));
     auto *denyButton = new QPushButton(tr("Deny"));
-    m_runButton->setAccessibleName(tr("Run the code"));
-    m_editButton->setAccessibleName(tr("Edit the code before running it"));
-    alwaysButton->setAccessibleName(tr("Always allow this tool in this conversation"));
-    denyButton->setAccessibleName(tr("Deny running the code"));
+    m_runButton->setAccessibleName(tr("Run %1").arg(title));
+    m_editButton->setAccessibleName(tr("Edit before running"));
+    m_editButton->setVisible(m_presenter.isEditable());
+    alwaysButton->setAccessibleName(tr("Always allow %1 in this conversation").arg(title));
+    denyButton->setAccessibleName(tr("Deny running %1").arg(title));
     m_denyReason->setPlaceholderText(tr("Reason (optional, sent to the model)"));
     m_denyReason->setAccessibleName(tr("Reason for denying"));
     m_runButton->setDefault(true);
@@ -87,12 +80,13 @@ ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFold
     approval->addWidget(denyButton);
     m_approval->setVisible(false);
     connect(m_runButton, &QPushButton::clicked, this, [this] {
-        const QString code = m_code->toPlainText();
+        const QString text = m_code->toPlainText();
+        const bool edited = m_editing;
         showApproval(false);
-        if (m_editing)
-            Q_EMIT approvedEdited(m_call.id, code);
+        if (edited)
+            Q_EMIT approvedEdited(m_callId, m_presenter.editedArguments(text));
         else
-            Q_EMIT approved(m_call.id);
+            Q_EMIT approved(m_callId);
     });
     connect(m_editButton, &QPushButton::clicked, this, [this] {
         m_editing = true;
@@ -103,11 +97,11 @@ ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFold
     });
     connect(alwaysButton, &QPushButton::clicked, this, [this] {
         showApproval(false);
-        Q_EMIT alwaysAllowed(m_call.id);
+        Q_EMIT alwaysAllowed(m_callId);
     });
     connect(denyButton, &QPushButton::clicked, this, [this] {
         showApproval(false);
-        Q_EMIT denied(m_call.id, m_denyReason->text().trimmed());
+        Q_EMIT denied(m_callId, m_denyReason->text().trimmed());
     });
 
     auto *layout = new QVBoxLayout(this);
@@ -117,176 +111,85 @@ ToolCallCard::ToolCallCard(const ToolCall &call, const QString &conversationFold
     layout->addWidget(m_details);
     layout->addWidget(m_approval);
     layout->addLayout(m_attachments);
-    setHeader(tr("%1 · proposed").arg(toolLabel()));
-    setCode(call.arguments);
+    m_state = TurnItem::ToolState::Interrupted; // differs from any state, so the first showItem() shows it all
+    showItem(item);
 }
 
-QString ToolCallCard::toolLabel() const
+void ToolCallCard::showItem(const TurnItem &item)
 {
-    if (m_call.name == QLatin1String("execute_python_code"))
-        return tr("Python");
-    if (m_call.name == QLatin1String("search_web"))
-        return tr("web search");
-    if (m_call.name == QLatin1String("fetch_url"))
-        return tr("page reader");
-    if (m_call.name == QLatin1String("create_chart"))
-        return tr("chart");
-    return m_call.name;
-}
+    using State = TurnItem::ToolState;
+    const QString title = m_presenter.title(item.call);
+    const bool entered = std::exchange(m_state, item.toolState) != item.toolState;
+    const QString arguments = item.preview.isEmpty() ? m_presenter.argumentsText(item.call) : item.preview;
+    if (!m_editing && m_code->toPlainText() != arguments)
+        m_code->setPlainText(arguments);
 
-void ToolCallCard::setSources(const QList<WebSource> &sources, const QString &note)
-{
-    for (const WebSource &source : sources) {
-        const QUrl url(source.url);
-        auto *label =
-            new QLabel(QStringLiteral("<b>[%1]</b> <a href=\"%2\">%3</a> <span style=\"color: gray;\">%4</span>"
-                                      "<br><small>%5</small>")
-                           .arg(source.number)
-                           .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(),
-                                (source.title.isEmpty() ? source.url : source.title).toHtmlEscaped(),
-                                url.host().toHtmlEscaped(), source.snippet.left(220).toHtmlEscaped()));
-        label->setWordWrap(true);
-        label->setOpenExternalLinks(true);
-        label->setTextInteractionFlags(Qt::TextBrowserInteraction);
-        label->setAccessibleName(tr("Source %1: %2").arg(source.number).arg(source.title));
-        m_attachments->addWidget(label);
+    switch (item.toolState) {
+    case State::Proposed:
+        setHeader(tr("%1 · proposed").arg(title));
+        break;
+    case State::AwaitingApproval:
+        setHeader(tr("%1 · waiting for approval").arg(title));
+        if (entered) {
+            setExpanded(true);
+            showApproval(true);
+            m_runButton->setFocus();
+        }
+        break;
+    case State::Running:
+        showApproval(false);
+        setHeader(tr("Running %1…").arg(title));
+        setOutput(item.liveOutput);
+        break;
+    case State::Finished:
+        showApproval(false);
+        setHeader(m_presenter.finishedHeader(item));
+        setOutput(m_presenter.resultText(item));
+        if (!std::exchange(m_resultShown, true))
+            m_presenter.addResultWidgets(item, m_folder, m_attachments, this);
+        break;
+    case State::NotRun:
+        showApproval(false);
+        setHeader(tr("%1 · not run").arg(title));
+        setOutput(item.modelText);
+        break;
+    case State::Interrupted:
+        showApproval(false);
+        setHeader(tr("%1 · interrupted").arg(title));
+        setOutput(item.modelText);
+        break;
     }
-    if (!note.isEmpty()) {
-        auto *label = new QLabel(note);
-        label->setWordWrap(true);
-        label->setForegroundRole(QPalette::PlaceholderText);
-        m_attachments->addWidget(label);
-    }
-}
-
-void ToolCallCard::showChart(const QString &arguments)
-{
-    ChartSpecError error;
-    const auto spec = ChartSpec::fromToolArguments(arguments, &error);
-    if (!spec)
-        return; // the model was told what was wrong; the card says "not run"
-    auto *chart = new ChartWidget(*spec);
-    m_attachments->addWidget(chart);
 }
 
 void ToolCallCard::setHeader(const QString &text)
 {
-    m_header->setText(text);
+    if (m_header->text() != text)
+        m_header->setText(text);
 }
 
-void ToolCallCard::setCode(const QString &code)
+void ToolCallCard::setOutput(const QString &text)
 {
-    m_code->setPlainText(code);
+    if (text == m_shownOutput)
+        return;
+    // Live output grows at its end: only the new part is added.
+    if (!m_shownOutput.isEmpty() && text.startsWith(m_shownOutput)) {
+        m_output->moveCursor(QTextCursor::End);
+        m_output->insertPlainText(text.mid(m_shownOutput.size()));
+    } else {
+        m_output->setPlainText(text);
+    }
+    m_shownOutput = text;
+    m_output->verticalScrollBar()->setValue(m_output->verticalScrollBar()->maximum());
+    m_output->setVisible(!text.trimmed().isEmpty());
 }
 
 void ToolCallCard::showApproval(bool visible)
 {
-    m_awaiting = visible;
     m_approval->setVisible(visible);
     if (!visible) {
         m_code->setReadOnly(true);
-        setHeader(tr("Running %1…").arg(toolLabel()));
+        m_editing = false;
     }
-}
-
-void ToolCallCard::setAwaitingApproval(const QString &code)
-{
-    setCode(code);
-    setHeader(tr("%1 · waiting for approval").arg(toolLabel()));
-    setExpanded(true);
-    showApproval(true);
-    m_runButton->setFocus();
-}
-
-bool ToolCallCard::isAwaitingApproval() const
-{
-    return m_awaiting;
-}
-
-void ToolCallCard::setRunning(const QString &code)
-{
-    setCode(code);
-    showApproval(false);
-    setHeader(tr("Running %1…").arg(toolLabel()));
-}
-
-void ToolCallCard::appendOutput(const QString &stream, const QString &text)
-{
-    Q_UNUSED(stream)
-    m_output->setVisible(true);
-    m_output->moveCursor(QTextCursor::End);
-    m_output->insertPlainText(text);
-    m_output->verticalScrollBar()->setValue(m_output->verticalScrollBar()->maximum());
-}
-
-void ToolCallCard::setFinished(const QString &text, const std::optional<ExecutionResult> &execution)
-{
-    showApproval(false);
-    if (!execution) {
-        const bool failed = text.startsWith(QLatin1String("Error")) || text.startsWith(QLatin1String("Not run")) ||
-                            text.startsWith(QLatin1String("Cancelled"));
-        if (text.contains(QLatin1String("interrupted")))
-            setHeader(tr("%1 · interrupted").arg(toolLabel()));
-        else
-            setHeader(failed ? tr("%1 · not run").arg(toolLabel()) : tr("Used %1").arg(toolLabel()));
-        m_output->setPlainText(text);
-        m_output->setVisible(true);
-        return;
-    }
-    const ExecutionResult &r = *execution;
-    const QString seconds = QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2);
-    QString status = ExecutionListModel::statusLabel(r.status);
-    if (r.status == ExecutionResult::Status::Interrupted && r.timedOut)
-        status = tr("timed out");
-    setHeader(tr("Ran %1 · %2 s · %3").arg(toolLabel(), seconds, status));
-    QString output = r.standardOutput;
-    if (!r.standardError.isEmpty())
-        output += r.standardError;
-    if (!r.value.isEmpty())
-        output += (output.isEmpty() || output.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + r.value;
-    if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
-        r.status == ExecutionResult::Status::Unavailable)
-        output += QLatin1Char('\n') + (r.traceback.isEmpty() ? r.errorMessage : r.traceback);
-    m_output->setPlainText(output.trimmed());
-    m_output->setVisible(!output.trimmed().isEmpty());
-    for (const QString &figure : r.figures) {
-        auto *view = new FigureView(m_folder + QLatin1Char('/') + figure, 640);
-        m_attachments->addWidget(view, 0, Qt::AlignLeft);
-    }
-    addFiles(r.files);
-}
-
-void ToolCallCard::addFiles(const QStringList &files)
-{
-    for (const QString &file : files) {
-        const QString path = m_folder + QLatin1Char('/') + file;
-        auto *row = new QHBoxLayout;
-        auto *name = new QLabel(QStringLiteral("📄 %1").arg(file.toHtmlEscaped()));
-        auto *open = new QPushButton(tr("Open"));
-        auto *save = new QPushButton(tr("Save…"));
-        open->setAccessibleName(tr("Open %1").arg(file));
-        save->setAccessibleName(tr("Save %1").arg(file));
-        connect(open, &QPushButton::clicked, this, [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
-        connect(save, &QPushButton::clicked, this, [this, path, file] {
-            const QString target = QFileDialog::getSaveFileName(this, tr("Save file"), QFileInfo(file).fileName());
-            if (target.isEmpty())
-                return;
-            QFile::remove(target);
-            if (!QFile::copy(path, target))
-                QMessageBox::warning(this, tr("Save file"), tr("The file could not be saved to %1.").arg(target));
-        });
-        row->addWidget(name);
-        row->addWidget(open);
-        row->addWidget(save);
-        row->addStretch(1);
-        m_attachments->addLayout(row);
-    }
-}
-
-void ToolCallCard::setInterrupted()
-{
-    showApproval(false);
-    setHeader(tr("%1 · interrupted").arg(toolLabel()));
 }
 
 void ToolCallCard::setExpanded(bool expanded)
@@ -311,7 +214,7 @@ void ToolCallCard::setSelected(bool selected)
 void ToolCallCard::mousePressEvent(QMouseEvent *event)
 {
     QFrame::mousePressEvent(event);
-    Q_EMIT activated(m_call.id);
+    Q_EMIT activated(m_callId);
 }
 
 } // namespace Sandpiper

@@ -1,8 +1,6 @@
 #pragma once
 
-#include <llm/chatmessage.h>
-#include <sandbox/executionresult.h>
-#include <tools/websource.h>
+#include <session/turnitem.h>
 
 #include <QFrame>
 
@@ -17,37 +15,31 @@ class QWidget;
 namespace Sandpiper {
 
 class CodeEditor;
+class ToolPresenter;
 
-// A tool call in the conversation: "Ran Python · 0.21 s · ok", expandable to the code and its
-// output, with the figures it drew and the files it wrote below. While the policy asks, it is
-// the approval card: Run, Edit, Always allow in this conversation, Deny (with a reason).
+// A tool call in the conversation: "Ran Python · 0.21 s · ok", expandable to its arguments and
+// output, with what it produced below (figures, files, a chart, sources: see ToolPresenter).
+// While the policy asks, it is the approval card: Run, Edit (where the tool allows it), Always
+// allow in this conversation, Deny (with a reason).
 class ToolCallCard : public QFrame
 {
     Q_OBJECT
 
 public:
-    ToolCallCard(const ToolCall &call, const QString &conversationFolder, QWidget *parent = nullptr);
+    ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent = nullptr);
 
-    QString callId() const { return m_call.id; }
-    void setCode(const QString &code);
-    void setAwaitingApproval(const QString &code);
-    void setRunning(const QString &code);
-    void appendOutput(const QString &stream, const QString &text);
-    // The call ended: EXECUTION for code that ran, else TEXT is what the model was told.
-    void setFinished(const QString &text, const std::optional<ExecutionResult> &execution);
-    void setInterrupted();
-    // search_web and fetch_url: the sources the model may cite, as links.
-    void setSources(const QList<WebSource> &sources, const QString &note);
-    // create_chart: the interactive chart, from the call's arguments.
-    void showChart(const QString &arguments);
+    QString callId() const { return m_callId; }
+    // Shows the call as ITEM has it now.
+    void showItem(const TurnItem &item);
     void setExpanded(bool expanded);
     bool isExpanded() const;
-    bool isAwaitingApproval() const;
+    bool isAwaitingApproval() const { return m_state == TurnItem::ToolState::AwaitingApproval; }
     void setSelected(bool selected);
 
 Q_SIGNALS:
     void approved(const QString &callId);
-    void approvedEdited(const QString &callId, const QString &code);
+    // ARGUMENTS: the tool's JSON arguments as the user edited them.
+    void approvedEdited(const QString &callId, const QString &arguments);
     void alwaysAllowed(const QString &callId);
     void denied(const QString &callId, const QString &reason);
     void activated(const QString &callId);
@@ -57,23 +49,25 @@ protected:
 
 private:
     void setHeader(const QString &text);
+    void setOutput(const QString &text);
     void showApproval(bool visible);
-    void addFiles(const QStringList &files);
-    QString toolLabel() const;
 
-    ToolCall m_call;
+    const ToolPresenter &m_presenter;
+    QString m_callId;
     QString m_folder;
+    TurnItem::ToolState m_state = TurnItem::ToolState::Proposed;
     QToolButton *m_header;
     QWidget *m_details;
     CodeEditor *m_code;
     QPlainTextEdit *m_output;
-    QVBoxLayout *m_attachments; // figures and files
+    QVBoxLayout *m_attachments; // what the call produced
     QWidget *m_approval;
     QPushButton *m_runButton;
     QPushButton *m_editButton;
     QLineEdit *m_denyReason;
+    QString m_shownOutput;
     bool m_editing = false;
-    bool m_awaiting = false;
+    bool m_resultShown = false;
 };
 
 } // namespace Sandpiper

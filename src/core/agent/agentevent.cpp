@@ -31,6 +31,10 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("notice");
     case Kind::MessageAdded:
         return QStringLiteral("message_added");
+    case Kind::TitleChanged:
+        return QStringLiteral("title_changed");
+    case Kind::KernelChanged:
+        return QStringLiteral("kernel_changed");
     case Kind::TurnFinished:
         return QStringLiteral("turn_finished");
     }

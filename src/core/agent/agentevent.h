@@ -1,13 +1,9 @@
 #pragma once
 
 #include "llm/chatmessage.h"
-#include "sandbox/executionresult.h"
-#include "tools/websource.h"
+#include "tools/toolresult.h"
 
-#include <QJsonObject>
 #include <QMetaType>
-
-#include <optional>
 
 namespace Sandpiper {
 
@@ -19,15 +15,16 @@ struct AgentEvent {
         ReasoningDelta,   // text
         ToolCallProposed, // call
         ApprovalNeeded,   // call, preview (the code to approve)
-        ToolStarted,      // call, preview
+        ToolStarted,      // call, preview, origin
         ToolOutput,       // call, stream ("stdout"/"stderr"), text: live output
-        ToolFinished,     // call, text (what the model is told), execution (if code ran), chart (if drawn),
-                          // sources and userNote (web tools)
+        ToolFinished,     // call, origin, text (what the model is told), ran, success, result (the tool's payload)
         Usage,            // usage
         Retrying,         // text: why, and when the next try comes
         Error,            // text: for the user, with the provider's message
         Notice,           // text: something the user should know (e.g. the tool round limit)
         MessageAdded,     // message: a message joined the history (complete or partial)
+        TitleChanged,     // text: the conversation's new title (written by the model)
+        KernelChanged,    // kernelAlive: the conversation's Python kernel started or stopped
         TurnFinished,     // end
     };
     enum class End { Completed, Cancelled, Failed, RoundLimit };
@@ -37,13 +34,17 @@ struct AgentEvent {
     ToolCall call;
     QString preview;
     QString stream;
-    std::optional<ExecutionResult> execution;
-    QJsonObject chart;        // ToolFinished of create_chart: the normalised spec (see ChartSpec)
-    QList<WebSource> sources; // ToolFinished of search_web and fetch_url: what the model may cite
-    QString userNote;         // ToolFinished of a web tool that failed: what happened, for the user
+    RunOrigin origin = RunOrigin::Model;
+    bool ran = false; // ToolFinished: the tool ran (false: refused, denied, cancelled or invalid first)
+    bool success = false;
+    ToolResult result;
+    bool kernelAlive = false;
     TokenUsage usage;
     ChatMessage message;
     End end = End::Completed;
+
+    // ToolFinished of code that ran: what it produced; null otherwise.
+    const ExecutionResult *execution() const { return std::get_if<ExecutionResult>(&result); }
 
     static QString kindName(Kind kind);
     static QString endName(End end);
@@ -52,3 +53,4 @@ struct AgentEvent {
 } // namespace Sandpiper
 
 Q_DECLARE_METATYPE(Sandpiper::AgentEvent)
+Q_DECLARE_METATYPE(Sandpiper::AgentEvent::End)

@@ -53,6 +53,15 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             live.text = text;
             Q_EMIT event(live);
         });
+        connect(m_sandbox, &SandboxSession::stateChanged, this, [this](SandboxSession::State state) {
+            const bool alive = state != SandboxSession::State::Stopped;
+            if (alive == std::exchange(m_kernelAlive, alive))
+                return;
+            AgentEvent changed;
+            changed.kind = AgentEvent::Kind::KernelChanged;
+            changed.kernelAlive = alive;
+            Q_EMIT event(changed);
+        });
         m_tools.add(std::make_unique<PythonTool>(m_sandbox, m_config.limits));
         if (m_config.prewarmSandbox)
             m_sandbox->prewarm();
@@ -67,9 +76,18 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     }
 }
 
-AgentLoop::~AgentLoop()
+AgentLoop::~AgentLoop() = default;
+
+void AgentLoop::shutdown()
 {
+    // Everything that waits is woken here, while the loop is whole: the coroutines unwind now
+    // instead of resuming inside a destructor.
     cancel();
+    if (m_titleClient)
+        m_titleClient->cancel();
+    if (m_sandbox)
+        m_sandbox->abandon();
+    deleteLater();
 }
 
 SandboxSession *AgentLoop::sandbox() const
@@ -109,15 +127,16 @@ void AgentLoop::save(ChatMessage &message)
         reportStoreError(stored.error().message);
 }
 
-void AgentLoop::saveExecution(const ToolCall &call, const QString &code, const ExecutionResult &result)
+void AgentLoop::saveExecution(const ToolCall &call, RunOrigin origin, const QString &code,
+                              const ExecutionResult &result)
 {
     if (!m_store)
         return;
     StoredExecution execution;
     execution.conversationId = m_conversationId;
-    execution.toolCallId = call.id;
+    execution.toolCallId = origin == RunOrigin::Model ? call.id : QString();
     execution.code = code;
-    execution.origin = StoredExecution::Origin::Model;
+    execution.origin = origin;
     execution.result = result;
     if (auto stored = m_store->addExecution(execution); !stored)
         reportStoreError(stored.error().message);
@@ -223,8 +242,11 @@ QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
                                          "the question. Reply with the title only, without quotes.");
     ChatMessage user;
     user.content = QStringLiteral("Question: %1\n\nAnswer: %2").arg(question.left(2000), answer.left(2000));
-    ChatClient client(m_config.provider);
-    const ChatResponse response = co_await client.complete({instruction, user}, {});
+    // A client of its own, so that the title does not wait for the conversation's next request;
+    // shutdown() cancels it.
+    if (!m_titleClient)
+        m_titleClient = new ChatClient(m_config.provider, this);
+    const ChatResponse response = co_await m_titleClient->complete({instruction, user}, {});
     if (!self || !response.ok())
         co_return;
     QString title = response.message.content.simplified();
@@ -232,8 +254,13 @@ QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
     if (title.isEmpty() || title.size() > 80)
         co_return;
     const auto conversation = m_store->conversation(m_conversationId);
-    if (conversation && conversation->title == Conversation::titleFromFirstMessage(question))
-        (void)m_store->renameConversation(m_conversationId, title);
+    if (!conversation || conversation->title != Conversation::titleFromFirstMessage(question))
+        co_return;
+    if (auto renamed = m_store->renameConversation(m_conversationId, title); !renamed) {
+        reportStoreError(renamed.error().message);
+        co_return;
+    }
+    emitEvent(AgentEvent::Kind::TitleChanged, title);
 }
 
 void AgentLoop::restartSandbox()
@@ -245,7 +272,15 @@ void AgentLoop::restartSandbox()
 void AgentLoop::setModel(const QString &model)
 {
     m_config.provider.model = model;
-    m_client->setModel(model);
+    m_client->setConfig(m_config.provider);
+}
+
+void AgentLoop::setProvider(const Sandpiper::ProviderConfig &provider)
+{
+    m_config.provider = provider;
+    m_client->setConfig(provider);
+    if (m_titleClient)
+        m_titleClient->setConfig(provider);
 }
 
 void AgentLoop::setSandboxNetwork(bool enabled)
@@ -276,12 +311,14 @@ QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
     m_busy = true;
     m_cancelled = false;
     ToolCall call;
-    call.id = QStringLiteral("user-run-%1-%2").arg(QDateTime::currentMSecsSinceEpoch()).arg(++m_userRuns);
+    // Unique within the conversation, so that the inspector can follow the run like any other.
+    call.id = QStringLiteral("run-%1-%2").arg(QDateTime::currentMSecsSinceEpoch()).arg(++m_userRuns);
     call.name = PythonTool::toolName();
     AgentEvent started;
     started.kind = AgentEvent::Kind::ToolStarted;
     started.call = call;
     started.preview = code;
+    started.origin = RunOrigin::User;
     Q_EMIT event(started);
     m_runningCallId = call.id;
     const ExecutionResult result = co_await m_sandbox->execute(code);
@@ -292,18 +329,13 @@ QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
     AgentEvent finished;
     finished.kind = AgentEvent::Kind::ToolFinished;
     finished.call = call;
+    finished.origin = RunOrigin::User;
     finished.text = report;
-    finished.execution = result;
+    finished.ran = true;
+    finished.success = result.status == ExecutionResult::Status::Ok;
+    finished.result = result;
     Q_EMIT event(finished);
-    if (m_store) {
-        StoredExecution execution;
-        execution.conversationId = m_conversationId;
-        execution.code = code;
-        execution.origin = StoredExecution::Origin::User;
-        execution.result = result;
-        if (auto stored = m_store->addExecution(execution); !stored)
-            reportStoreError(stored.error().message);
-    }
+    saveExecution(call, RunOrigin::User, code, result);
     // The model learns about it like anything else the user says.
     ChatMessage note;
     note.role = ChatMessage::Role::User;
@@ -439,16 +471,17 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
     proposed.call = call;
     Q_EMIT event(proposed);
 
-    auto finished = [this, &call](const QString &content, std::optional<ExecutionResult> execution = std::nullopt,
-                                  QJsonObject chart = {}, QList<WebSource> sources = {}, QString userNote = {}) {
+    // Without an outcome the call did not run: refused, denied, cancelled or invalid.
+    auto finished = [this, &call](const QString &content, std::optional<ToolOutcome> outcome = std::nullopt) {
         AgentEvent done;
         done.kind = AgentEvent::Kind::ToolFinished;
         done.call = call;
         done.text = content;
-        done.execution = std::move(execution);
-        done.chart = std::move(chart);
-        done.sources = std::move(sources);
-        done.userNote = std::move(userNote);
+        done.ran = outcome.has_value();
+        if (outcome) {
+            done.success = outcome->success;
+            done.result = std::move(outcome->result);
+        }
         Q_EMIT event(done);
         return toolMessage(call, content);
     };
@@ -512,13 +545,14 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
     started.preview = prepared.preview;
     Q_EMIT event(started);
     m_runningCallId = call.id;
-    const ToolOutcome outcome = co_await tool->run(prepared);
+    ToolOutcome outcome = co_await tool->run(prepared);
     if (!self)
         co_return {};
     m_runningCallId.clear();
-    if (outcome.execution)
-        saveExecution(call, prepared.preview, *outcome.execution);
-    co_return finished(note + outcome.modelText, outcome.execution, outcome.chart, outcome.sources, outcome.userNote);
+    if (const auto *execution = std::get_if<ExecutionResult>(&outcome.result))
+        saveExecution(call, RunOrigin::Model, prepared.preview, *execution);
+    const QString content = note + outcome.modelText;
+    co_return finished(content, std::move(outcome));
 }
 
 QCoro::Task<std::optional<AgentLoop::Decision>> AgentLoop::waitForDecision(QString callId)

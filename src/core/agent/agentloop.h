@@ -32,6 +32,7 @@ public:
     // happens (answers while they stream); without one the conversation lives in memory.
     explicit AgentLoop(AgentConfig config, ConversationStore *store = nullptr, qint64 conversationId = 0,
                        QObject *parent = nullptr);
+    // Does not cancel: call shutdown() instead, which ends what runs while the loop is whole.
     ~AgentLoop() override;
 
     const QList<ChatMessage> &history() const { return m_history; }
@@ -53,9 +54,14 @@ public Q_SLOTS:
     void runUserCode(const QString &code);
     void restartSandbox();
     void setModel(const QString &model);
+    // Takes effect at the next request (a new key, URL or model from the settings).
+    void setProvider(const Sandpiper::ProviderConfig &provider);
     void setSandboxNetwork(bool enabled);
     // The conversation was changed from outside (an edit dropped later turns).
     void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
+    // Cancels what runs, lets the sandbox go (its container is removed in the background) and
+    // deletes the loop once control is back in the event loop.
+    void shutdown();
 
 Q_SIGNALS:
     void event(const Sandpiper::AgentEvent &event);
@@ -78,7 +84,7 @@ private:
     QList<ChatMessage> requestMessages() const;
     void addMessage(ChatMessage message);
     void save(ChatMessage &message);
-    void saveExecution(const ToolCall &call, const QString &code, const ExecutionResult &result);
+    void saveExecution(const ToolCall &call, RunOrigin origin, const QString &code, const ExecutionResult &result);
     void reportStoreError(const QString &message);
     void emitEvent(AgentEvent::Kind kind, QString text = {});
     ChatMessage toolMessage(const ToolCall &call, const QString &content) const;
@@ -87,7 +93,8 @@ private:
     ConversationStore *m_store;
     qint64 m_conversationId;
     ChatClient *m_client;
-    QPointer<StreamingWriter> m_writer; // the answer streaming in, when there is a store
+    ChatClient *m_titleClient = nullptr; // created for the first model-written title
+    QPointer<StreamingWriter> m_writer;  // the answer streaming in, when there is a store
     QPointer<SandboxSession> m_sandbox;
     ToolRegistry m_tools;
     QList<ChatMessage> m_history;
@@ -98,6 +105,7 @@ private:
     bool m_busy = false;
     bool m_cancelled = false;
     bool m_storeErrorShown = false;
+    bool m_kernelAlive = false;
 };
 
 } // namespace Sandpiper

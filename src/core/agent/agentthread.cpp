@@ -1,20 +1,37 @@
 #include "agent/agentthread.h"
 
-#include "agent/agentloop.h"
+#include <QDeadlineTimer>
+#include <QList>
+#include <QPointer>
+#include <QThread>
 
 namespace Sandpiper {
+
+namespace {
+
+// Threads whose agent is gone but which may still be ending. Touched on the thread that creates
+// and destroys agents (the GUI thread) only.
+QList<QPointer<QThread>> &retiredThreads()
+{
+    static QList<QPointer<QThread>> threads;
+    return threads;
+}
+
+} // namespace
 
 AgentThread::AgentThread(AgentConfig config, ConversationStore *store, qint64 conversationId,
                          QList<ChatMessage> history, QObject *parent)
     : QObject(parent)
+    , m_thread(new QThread)
 {
     qRegisterMetaType<Sandpiper::AgentEvent>();
-    m_thread.setObjectName(QStringLiteral("agent"));
-    m_thread.start();
+    qRegisterMetaType<Sandpiper::AgentEvent::End>();
+    m_thread->setObjectName(QStringLiteral("agent"));
+    m_thread->start();
     // The loop and everything it owns (network, sandbox, timers) are created on the thread,
     // through an object that lives there (the QThread object itself lives here).
     auto *onThread = new QObject;
-    onThread->moveToThread(&m_thread);
+    onThread->moveToThread(m_thread);
     QMetaObject::invokeMethod(
         onThread,
         [this, onThread, store, conversationId, config = std::move(config), history = std::move(history)] {
@@ -28,71 +45,30 @@ AgentThread::AgentThread(AgentConfig config, ConversationStore *store, qint64 co
 
 AgentThread::~AgentThread()
 {
-    QMetaObject::invokeMethod(
-        m_loop, [loop = m_loop] { delete loop; }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    // Events still queued for this object are dropped with it. The loop deletes itself on its
+    // thread; the thread quits once that has happened and is deleted when it finished.
+    QThread *thread = m_thread;
+    connect(m_loop, &QObject::destroyed, thread, &QThread::quit, Qt::DirectConnection);
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    post(&AgentLoop::shutdown);
+    retiredThreads().removeIf([](const QPointer<QThread> &retired) { return retired.isNull(); });
+    retiredThreads().append(thread);
 }
 
-template<typename Command> void AgentThread::post(Command command)
+bool AgentThread::waitForRetiredThreads(std::chrono::milliseconds timeout)
 {
-    QMetaObject::invokeMethod(
-        m_loop, [loop = m_loop, command = std::move(command)] { command(loop); }, Qt::QueuedConnection);
-}
-
-void AgentThread::send(const QString &text)
-{
-    post([text](AgentLoop *loop) { loop->send(text); });
-}
-
-void AgentThread::approve(const QString &callId)
-{
-    post([callId](AgentLoop *loop) { loop->approve(callId); });
-}
-
-void AgentThread::approveEdited(const QString &callId, const QString &arguments)
-{
-    post([callId, arguments](AgentLoop *loop) { loop->approveEdited(callId, arguments); });
-}
-
-void AgentThread::deny(const QString &callId, const QString &reason)
-{
-    post([callId, reason](AgentLoop *loop) { loop->deny(callId, reason); });
-}
-
-void AgentThread::alwaysAllow(const QString &callId)
-{
-    post([callId](AgentLoop *loop) { loop->alwaysAllow(callId); });
-}
-
-void AgentThread::cancel()
-{
-    post([](AgentLoop *loop) { loop->cancel(); });
-}
-
-void AgentThread::runUserCode(const QString &code)
-{
-    post([code](AgentLoop *loop) { loop->runUserCode(code); });
-}
-
-void AgentThread::restartSandbox()
-{
-    post([](AgentLoop *loop) { loop->restartSandbox(); });
-}
-
-void AgentThread::setModel(const QString &model)
-{
-    post([model](AgentLoop *loop) { loop->setModel(model); });
-}
-
-void AgentThread::setSandboxNetwork(bool enabled)
-{
-    post([enabled](AgentLoop *loop) { loop->setSandboxNetwork(enabled); });
-}
-
-void AgentThread::replaceHistory(const QList<ChatMessage> &history)
-{
-    post([history](AgentLoop *loop) { loop->replaceHistory(history); });
+    const QDeadlineTimer deadline(timeout);
+    bool allEnded = true;
+    for (const QPointer<QThread> &thread : std::as_const(retiredThreads())) {
+        if (thread && !thread->wait(deadline))
+            allEnded = false;
+    }
+    if (allEnded) {
+        for (const QPointer<QThread> &thread : std::as_const(retiredThreads()))
+            delete thread.data();
+        retiredThreads().clear();
+    }
+    return allEnded;
 }
 
 } // namespace Sandpiper

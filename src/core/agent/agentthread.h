@@ -2,13 +2,16 @@
 
 #include "agent/agentconfig.h"
 #include "agent/agentevent.h"
+#include "agent/agentloop.h"
 
 #include <QObject>
-#include <QThread>
+
+#include <chrono>
+
+class QThread;
 
 namespace Sandpiper {
 
-class AgentLoop;
 class ConversationStore;
 
 // Runs an AgentLoop on a worker thread of its own. Commands cross over as queued calls,
@@ -22,28 +25,32 @@ public:
     // what the conversation already holds.
     explicit AgentThread(AgentConfig config, ConversationStore *store = nullptr, qint64 conversationId = 0,
                          QList<ChatMessage> history = {}, QObject *parent = nullptr);
-    // Stops the loop (cancelling what runs) and waits for the thread.
+    // Returns at once: the loop shuts down on its own thread (cancelling what runs, letting its
+    // sandbox go), and the thread ends after it. See waitForRetiredThreads().
     ~AgentThread() override;
 
-    void send(const QString &text);
-    void approve(const QString &callId);
-    void approveEdited(const QString &callId, const QString &arguments);
-    void deny(const QString &callId, const QString &reason);
-    void alwaysAllow(const QString &callId);
-    void cancel();
-    void runUserCode(const QString &code);
-    void restartSandbox();
-    void setModel(const QString &model);
-    void setSandboxNetwork(bool enabled);
-    void replaceHistory(const QList<ChatMessage> &history);
+    // Calls COMMAND (an AgentLoop slot) with ARGUMENTS on the loop's thread, e.g.
+    // agent.post(&AgentLoop::send, text). The arguments are copied across.
+    template<typename... Parameters, typename... Arguments>
+    void post(void (AgentLoop::*command)(Parameters...), Arguments &&...arguments)
+    {
+        QMetaObject::invokeMethod(
+            m_loop,
+            [loop = m_loop, command, ... values = std::decay_t<Parameters>(std::forward<Arguments>(arguments))] {
+                (loop->*command)(values...);
+            },
+            Qt::QueuedConnection);
+    }
+
+    // Waits, up to TIMEOUT in all, for the threads of agents that were destroyed to end; for the
+    // end of the program, once the window is gone. Returns whether they all ended.
+    static bool waitForRetiredThreads(std::chrono::milliseconds timeout);
 
 Q_SIGNALS:
     void event(const Sandpiper::AgentEvent &event);
 
 private:
-    template<typename Command> void post(Command command);
-
-    QThread m_thread;
+    QThread *m_thread;
     AgentLoop *m_loop = nullptr; // lives on m_thread; only touched there
 };
 

@@ -75,13 +75,14 @@ ChatClient::ChatClient(ProviderConfig config, QObject *parent)
     , m_config(std::move(config))
     , m_network(new QNetworkAccessManager(this))
 {
-    while (m_config.baseUrl.endsWith(QLatin1Char('/')))
-        m_config.baseUrl.chop(1);
+    setConfig(m_config);
 }
 
-ChatClient::~ChatClient()
+void ChatClient::setConfig(ProviderConfig config)
 {
-    cancel();
+    m_config = std::move(config);
+    while (m_config.baseUrl.endsWith(QLatin1Char('/')))
+        m_config.baseUrl.chop(1);
 }
 
 void ChatClient::cancel()

@@ -56,10 +56,10 @@ class ChatClient : public QObject
 
 public:
     explicit ChatClient(ProviderConfig config, QObject *parent = nullptr);
-    ~ChatClient() override;
 
     const ProviderConfig &config() const { return m_config; }
-    void setModel(const QString &model) { m_config.model = model; }
+    // For the next request; one in flight keeps the configuration it started with.
+    void setConfig(ProviderConfig config);
 
     QCoro::Task<ChatResponse> complete(QList<ChatMessage> messages, QJsonArray tools);
     QCoro::Task<ModelList> listModels();

@@ -371,6 +371,16 @@ void SandboxSession::stop()
     });
 }
 
+void SandboxSession::abandon()
+{
+    const QPointer<QProcess> client = m_process;
+    discardKernel(tr("The conversation was closed while the code ran."));
+    // The killed client ends at once; reaping it here keeps its QProcess from being destroyed
+    // while it still runs.
+    if (client)
+        client->waitForFinished(1000);
+}
+
 void SandboxSession::setNetwork(bool enabled)
 {
     if (m_config.network == enabled)

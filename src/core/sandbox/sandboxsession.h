@@ -49,6 +49,9 @@ public:
     void restart();
     // Shuts the kernel down (the container removes itself).
     void stop();
+    // Lets the kernel go at once, without waiting for anything (the conversation is closed): a
+    // running execution ends as interrupted, the container is removed in the background.
+    void abandon();
     // Network access takes effect in a fresh container: a running one is replaced.
     void setNetwork(bool enabled);
 

@@ -109,6 +109,10 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("fetch/timeout_seconds"), Type::Integer, seconds(web.fetchTimeout)},
         {QStringLiteral("fetch/connect_timeout_seconds"), Type::Integer, seconds(web.connectTimeout)},
         {QStringLiteral("network/allow_local"), Type::Boolean, web.allowLocal},
+        // The main window's size and place, and its splitter and dock layout (Qt's own encoding, in base64).
+        {QStringLiteral("window/geometry"), Type::String, QString()},
+        {QStringLiteral("window/state"), Type::String, QString()},
+        {QStringLiteral("window/splitter"), Type::String, QString()},
     };
     return specs;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandbox/executionresult.h"
+#include "tools/toolresult.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -12,10 +13,9 @@ namespace Sandpiper {
 
 // One run of code in a conversation's sandbox, as the inspector shows it. A value type.
 struct StoredExecution {
-    enum class Origin {
-        Model, // the model called the tool; toolCallId names the call
-        User,  // the user ran (or re-ran) code from the inspector
-    };
+    // Model: the model called the tool, toolCallId names the call; User: the user ran (or re-ran)
+    // code from the inspector.
+    using Origin = RunOrigin;
 
     qint64 id = 0; // row in the store; 0 until stored
     qint64 conversationId = 0;

@@ -54,7 +54,7 @@ QCoro::Task<ToolOutcome> ChartTool::run(PreparedCall call)
         co_return outcome;
     }
     outcome.success = true;
-    outcome.chart = spec->toJson();
+    outcome.result = ChartResult{spec->toJson()};
     outcome.modelText =
         QStringLiteral("Chart shown to the user: %1. The user can hover, zoom and save it.").arg(spec->summary());
     co_return outcome;

@@ -222,7 +222,7 @@ ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &resu
         outcome.modelText = QStringLiteral("Status: %1: %2").arg(status, what);
         if (!advice.isEmpty())
             outcome.modelText += QLatin1Char('\n') + advice;
-        outcome.userNote = what;
+        outcome.result = WebResult{{}, what};
         return outcome;
     };
 
@@ -325,7 +325,7 @@ ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &resu
 
     outcome.success = true;
     outcome.modelText = head.join(QLatin1Char('\n')) + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text);
-    outcome.sources = {source};
+    outcome.result = WebResult{{source}, {}};
     return outcome;
 }
 

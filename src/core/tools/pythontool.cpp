@@ -75,7 +75,7 @@ QCoro::Task<ToolOutcome> PythonTool::run(PreparedCall call)
     const ExecutionResult result = co_await m_session->execute(call.arguments.value(QLatin1String("code")).toString());
     outcome.success = result.status == ExecutionResult::Status::Ok;
     outcome.modelText = reportForModel(result, m_limits);
-    outcome.execution = result;
+    outcome.result = result;
     co_return outcome;
 }
 

@@ -128,9 +128,10 @@ QCoro::Task<ToolOutcome> SearchTool::run(PreparedCall call)
                            "known: duckduckgo, searxng, brave, tavily).\nAnswer from what you know and "
                            "say that you could not search.")
                 .arg(m_config.searchBackend);
-        outcome.userNote = QStringLiteral("Web search is not set up: search/backend is \"%1\"; choose duckduckgo, "
-                                          "searxng, brave or tavily.")
-                               .arg(m_config.searchBackend);
+        outcome.result = WebResult{{},
+                                   QStringLiteral("Web search is not set up: search/backend is \"%1\"; choose "
+                                                  "duckduckgo, searxng, brave or tavily.")
+                                       .arg(m_config.searchBackend)};
         co_return outcome;
     }
     QPointer<WebFetcher> alive(m_fetcher.get()); // gone when this tool is
@@ -152,7 +153,7 @@ ToolOutcome SearchTool::outcomeFor(const QString &query, SearchResponse response
         qCInfo(lcAgent) << "search failed:" << response.error.message;
         outcome.modelText =
             QStringLiteral("Status: search failed: %1\n%2").arg(response.error.message, response.error.advice);
-        outcome.userNote = response.error.message;
+        outcome.result = WebResult{{}, response.error.message};
         return outcome;
     }
     outcome.success = true;
@@ -179,7 +180,7 @@ ToolOutcome SearchTool::outcomeFor(const QString &query, SearchResponse response
                              "a page in full, call fetch_url with its URL.")
                   .arg(response.results.constFirst().number);
     outcome.modelText = blocks.join(QStringLiteral("\n\n"));
-    outcome.sources = response.results;
+    outcome.result = WebResult{response.results, {}};
     return outcome;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "llm/chatmessage.h"
-#include "sandbox/executionresult.h"
-#include "tools/websource.h"
+#include "tools/toolresult.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -35,10 +34,7 @@ struct PreparedCall {
 struct ToolOutcome {
     QString modelText; // the compact text the model receives as the tool message
     bool success = false;
-    std::optional<ExecutionResult> execution; // for code execution tools
-    QJsonObject chart;                        // create_chart: the normalised spec the GUI draws
-    QList<WebSource> sources;                 // search_web, fetch_url: the pages the model may cite, numbered
-    QString userNote;                         // web tools: what went wrong, in a line for the user
+    ToolResult result;
 };
 
 // A function the model may call. Tools run on the agent's thread.

@@ -3,6 +3,7 @@
 #include <chat/chatview.h>
 #include <chat/messagewidget.h>
 #include <mainwindow.h>
+#include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
@@ -178,7 +179,10 @@ int main(int argc, char *argv[])
 
     // Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
     const QString answer = longMarkdown(20000);
+    ConversationSession streamed(other->id, &store, settings.agent());
+    (void)streamed.load();
     ChatView view;
+    view.setSession(&streamed);
     view.resize(900, 700);
     view.show();
     paintNow(&view);
@@ -204,7 +208,7 @@ int main(int argc, char *argv[])
     wall.start();
     for (int i = 0; i < pieces; ++i) {
         delta.text = i == pieces - 1 ? answer.mid(i * size) : answer.mid(i * size, size);
-        view.handleEvent(delta);
+        streamed.handle(delta);
         // A fast model: a piece every millisecond (sleeping, so the wait costs no CPU); the
         // view renders on its own frame clock.
         QApplication::processEvents();
@@ -214,7 +218,7 @@ int main(int argc, char *argv[])
     added.kind = AgentEvent::Kind::MessageAdded;
     added.message.role = ChatMessage::Role::Assistant;
     added.message.content = answer;
-    view.handleEvent(added);
+    streamed.handle(added);
     paintNow(&view);
     const double streamCpu = cpuMs() - before;
     const double ratio = streamCpu / renderOnce;

@@ -1,30 +1,30 @@
-#include "executionlistmodel.h"
+#include "session/executionmodel.h"
 
 #include <QLocale>
 
 namespace Sandpiper {
 
-void ExecutionListModel::setExecutions(const QList<StoredExecution> &executions)
+void ExecutionModel::setExecutions(const QList<StoredExecution> &executions)
 {
     beginResetModel();
     m_items.clear();
     for (auto it = executions.crbegin(); it != executions.crend(); ++it)
-        m_items.append({it->toolCallId, it->code, it->result, {}, {}, it->origin == StoredExecution::Origin::User});
+        m_items.append({it->toolCallId, it->code, it->result, {}, {}, it->origin});
     endResetModel();
 }
 
-int ExecutionListModel::addRunning(const QString &callId, const QString &code, bool byUser)
+int ExecutionModel::addRunning(const QString &callId, const QString &code, RunOrigin origin)
 {
     const int existing = rowOf(callId);
     if (existing >= 0 && !callId.isEmpty())
         return existing;
     beginInsertRows({}, 0, 0);
-    m_items.prepend({callId, code, std::nullopt, {}, {}, byUser});
+    m_items.prepend({callId, code, std::nullopt, {}, {}, origin});
     endInsertRows();
     return 0;
 }
 
-void ExecutionListModel::appendOutput(const QString &callId, const QString &stream, const QString &text)
+void ExecutionModel::appendOutput(const QString &callId, const QString &stream, const QString &text)
 {
     const int row = rowOf(callId);
     if (row < 0)
@@ -34,16 +34,18 @@ void ExecutionListModel::appendOutput(const QString &callId, const QString &stre
     Q_EMIT dataChanged(index(row), index(row));
 }
 
-void ExecutionListModel::finish(const QString &callId, const ExecutionResult &result)
+void ExecutionModel::finish(const QString &callId, const ExecutionResult &result)
 {
     const int row = rowOf(callId);
     if (row < 0)
         return;
     m_items[row].result = result;
+    m_items[row].liveStdout.clear();
+    m_items[row].liveStderr.clear();
     Q_EMIT dataChanged(index(row), index(row));
 }
 
-QString ExecutionListModel::statusLabel(ExecutionResult::Status status)
+QString ExecutionModel::statusLabel(ExecutionResult::Status status)
 {
     switch (status) {
     case ExecutionResult::Status::Ok:
@@ -60,7 +62,7 @@ QString ExecutionListModel::statusLabel(ExecutionResult::Status status)
     return {};
 }
 
-int ExecutionListModel::rowOf(const QString &callId) const
+int ExecutionModel::rowOf(const QString &callId) const
 {
     for (int i = 0; i < m_items.size(); ++i) {
         if (m_items.at(i).callId == callId)
@@ -69,12 +71,12 @@ int ExecutionListModel::rowOf(const QString &callId) const
     return -1;
 }
 
-int ExecutionListModel::rowCount(const QModelIndex &parent) const
+int ExecutionModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_items.size());
 }
 
-QVariant ExecutionListModel::data(const QModelIndex &index, int role) const
+QVariant ExecutionModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -82,7 +84,7 @@ QVariant ExecutionListModel::data(const QModelIndex &index, int role) const
     const QString firstLine = item.code.trimmed().section(QLatin1Char('\n'), 0, 0).left(60);
     switch (role) {
     case Qt::DisplayRole: {
-        const QString who = item.byUser ? tr("you") : tr("model");
+        const QString who = item.origin == RunOrigin::User ? tr("you") : tr("model");
         if (!item.result)
             return tr("running… · %1\n%2").arg(who, firstLine);
         const QString seconds = QLocale().toString(double(item.result->durationMs) / 1000.0, 'f', 2);
@@ -92,6 +94,8 @@ QVariant ExecutionListModel::data(const QModelIndex &index, int role) const
         return item.code.left(2000);
     case CallIdRole:
         return item.callId;
+    case OriginRole:
+        return int(item.origin);
     default:
         return {};
     }

@@ -1,0 +1,245 @@
+#include "chat/chatpage.h"
+
+#include "chat/messagewidget.h"
+#include "chat/toolcallcard.h"
+
+#include <session/conversationsession.h>
+#include <session/messagemodel.h>
+
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
+    : QScrollArea(parent)
+    , m_session(session)
+    , m_model(session->messages())
+    , m_content(new QWidget)
+    , m_layout(new QVBoxLayout(m_content))
+    , m_earlierButton(new QPushButton(tr("Show earlier messages")))
+{
+    setWidgetResizable(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setFrameShape(QFrame::NoFrame);
+    setAccessibleName(tr("Conversation"));
+    m_content->setBackgroundRole(QPalette::Base);
+    m_content->setAutoFillBackground(true);
+    m_layout->setContentsMargins(12, 8, 12, 8);
+    m_layout->setSpacing(8);
+    m_earlierButton->setAccessibleName(tr("Show earlier messages"));
+    m_earlierButton->setVisible(false);
+    m_layout->addWidget(m_earlierButton, 0, Qt::AlignHCenter);
+    m_layout->addStretch(1);
+    setWidget(m_content);
+    connect(m_earlierButton, &QPushButton::clicked, this, &ChatPage::showEarlier);
+
+    // Follow the bottom while the user is there; stay put once they scroll up.
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this](int value) { m_followBottom = value >= verticalScrollBar()->maximum() - 24; });
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
+        if (m_followBottom)
+            verticalScrollBar()->setValue(maximum);
+    });
+
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first, int last) { insertRows(first, last); });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this,
+            [this](const QModelIndex &, int first, int last) { removeRows(first, last); });
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                updateRows(topLeft.row(), bottomRight.row());
+            });
+    rebuild();
+}
+
+void ChatPage::rebuild()
+{
+    setUpdatesEnabled(false);
+    qDeleteAll(m_widgets);
+    m_widgets.clear();
+    m_firstShown = std::max(0, m_model->rowCount() - pageSize);
+    for (int row = m_firstShown; row < m_model->rowCount(); ++row) {
+        QWidget *widget = widgetFor(m_model->item(row));
+        m_layout->insertWidget(m_layout->count() - 1, widget);
+        m_widgets << widget;
+    }
+    m_earlierButton->setVisible(m_firstShown > 0);
+    updateActions();
+    setUpdatesEnabled(true);
+    m_followBottom = true;
+}
+
+void ChatPage::showEarlier()
+{
+    const int from = std::max(0, m_firstShown - pageSize);
+    for (int row = m_firstShown - 1; row >= from; --row) {
+        QWidget *widget = widgetFor(m_model->item(row));
+        m_layout->insertWidget(1, widget);
+        m_widgets.prepend(widget);
+    }
+    m_firstShown = from;
+    m_earlierButton->setVisible(m_firstShown > 0);
+}
+
+void ChatPage::insertRows(int first, int last)
+{
+    if (last < m_firstShown) {
+        m_firstShown += last - first + 1;
+        return;
+    }
+    for (int row = std::max(first, m_firstShown); row <= last; ++row) {
+        QWidget *widget = widgetFor(m_model->item(row));
+        const int index = row - m_firstShown;
+        m_layout->insertWidget(1 + index, widget);
+        m_widgets.insert(index, widget);
+    }
+    updateActions();
+}
+
+void ChatPage::removeRows(int first, int last)
+{
+    for (int row = last; row >= first; --row) {
+        if (row < m_firstShown) {
+            --m_firstShown;
+            continue;
+        }
+        delete m_widgets.takeAt(row - m_firstShown);
+    }
+    updateActions();
+}
+
+void ChatPage::updateRows(int first, int last)
+{
+    for (int row = std::max(first, m_firstShown); row <= last; ++row) {
+        const TurnItem &item = m_model->item(row);
+        QWidget *widget = m_widgets.value(row - m_firstShown);
+        if (auto *message = qobject_cast<MessageWidget *>(widget))
+            message->showMessage(item.message);
+        else if (auto *card = qobject_cast<ToolCallCard *>(widget))
+            card->showItem(item);
+        else if (auto *notice = qobject_cast<QLabel *>(widget))
+            notice->setText(item.text);
+    }
+    updateActions();
+}
+
+QWidget *ChatPage::widgetFor(const TurnItem &item)
+{
+    switch (item.kind) {
+    case TurnItem::Kind::Message: {
+        auto *widget = new MessageWidget(item.message, m_session->folder());
+        connect(widget, &MessageWidget::editRequested, this, &ChatPage::editAndResend);
+        connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
+        connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
+        return widget;
+    }
+    case TurnItem::Kind::ToolCall: {
+        auto *card = new ToolCallCard(item, m_session->folder());
+        connect(card, &ToolCallCard::approved, m_session, &ConversationSession::approve);
+        connect(card, &ToolCallCard::approvedEdited, m_session, &ConversationSession::approveEdited);
+        connect(card, &ToolCallCard::alwaysAllowed, m_session, &ConversationSession::alwaysAllow);
+        connect(card, &ToolCallCard::denied, m_session, &ConversationSession::deny);
+        connect(card, &ToolCallCard::activated, this, [this](const QString &callId) {
+            selectToolCall(callId);
+            Q_EMIT toolCallActivated(callId);
+        });
+        return card;
+    }
+    case TurnItem::Kind::Notice:
+        break;
+    }
+    const bool error = item.level == TurnItem::NoticeLevel::Error;
+    auto *label = new QLabel(item.text);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAccessibleName(error ? tr("Error") : tr("Notice"));
+    label->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+    label->setForegroundRole(error ? QPalette::Text : QPalette::PlaceholderText);
+    return label;
+}
+
+void ChatPage::updateActions()
+{
+    // Regenerate belongs to the last answer only, and only when nothing runs.
+    const QList<MessageWidget *> widgets = messageWidgets();
+    bool lastAnswerSeen = false;
+    for (auto it = widgets.crbegin(); it != widgets.crend(); ++it) {
+        const bool isAnswer = (*it)->message().role == ChatMessage::Role::Assistant;
+        (*it)->setActionsVisible(isAnswer && !lastAnswerSeen, (*it)->message().role == ChatMessage::Role::User);
+        lastAnswerSeen = lastAnswerSeen || isAnswer;
+    }
+}
+
+void ChatPage::editAndResend(qint64 messageId, const QString &text)
+{
+    const auto answer = QMessageBox::question(this, tr("Edit and resend"),
+                                              tr("Resending drops the messages after this one. Continue?"));
+    if (answer != QMessageBox::Yes)
+        return;
+    if (auto resent = m_session->resendFrom(messageId, text); !resent)
+        QMessageBox::warning(this, tr("Edit and resend"), resent.error().message);
+}
+
+void ChatPage::regenerate()
+{
+    if (auto regenerated = m_session->regenerate(); !regenerated)
+        QMessageBox::warning(this, tr("Regenerate"), regenerated.error().message);
+}
+
+ToolCallCard *ChatPage::card(const QString &callId) const
+{
+    for (QWidget *widget : m_widgets) {
+        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->callId() == callId)
+            return card;
+    }
+    return nullptr;
+}
+
+QList<MessageWidget *> ChatPage::messageWidgets() const
+{
+    QList<MessageWidget *> widgets;
+    for (QWidget *widget : m_widgets) {
+        if (auto *message = qobject_cast<MessageWidget *>(widget))
+            widgets << message;
+    }
+    return widgets;
+}
+
+void ChatPage::selectToolCall(const QString &callId)
+{
+    if (m_selectedCard)
+        m_selectedCard->setSelected(false);
+    m_selectedCard = card(callId);
+    if (m_selectedCard) {
+        m_selectedCard->setSelected(true);
+        ensureWidgetVisible(m_selectedCard);
+    }
+}
+
+void ChatPage::scrollToMessage(qint64 messageId)
+{
+    int row = -1;
+    for (int i = 0; i < m_model->rowCount(); ++i) {
+        if (m_model->item(i).kind == TurnItem::Kind::Message && m_model->item(i).message.id == messageId)
+            row = i;
+    }
+    if (row < 0)
+        return;
+    while (row < m_firstShown)
+        showEarlier();
+    QWidget *target = m_widgets.value(row - m_firstShown);
+    m_followBottom = false;
+    // The layout places new widgets on the next event loop pass; scroll once it has.
+    QTimer::singleShot(0, this, [this, target = QPointer<QWidget>(target)] {
+        if (target)
+            ensureWidgetVisible(target, 0, 40);
+    });
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QPointer>
+#include <QScrollArea>
+
+class QPushButton;
+class QVBoxLayout;
+
+namespace Sandpiper {
+
+class ConversationSession;
+class MessageModel;
+class MessageWidget;
+class ToolCallCard;
+struct TurnItem;
+
+// One conversation on screen: a widget per item of its session's message model (messages, tool
+// cards, notices), newest at the bottom, kept in step with the model. The view follows the
+// bottom unless the user scrolled up. Long conversations show their latest items first and
+// earlier ones on demand. What the user asks for (approve, edit, resend) goes to the session.
+class ChatPage : public QScrollArea
+{
+    Q_OBJECT
+
+public:
+    explicit ChatPage(ConversationSession *session, QWidget *parent = nullptr);
+
+    ConversationSession *session() const { return m_session; }
+    ToolCallCard *card(const QString &callId) const;
+    QList<MessageWidget *> messageWidgets() const;
+    bool followsBottom() const { return m_followBottom; }
+    void selectToolCall(const QString &callId);
+    // Brings message MESSAGEID into view (a search hit), loading earlier items as needed.
+    void scrollToMessage(qint64 messageId);
+    static constexpr int pageSize = 40;
+
+Q_SIGNALS:
+    void toolCallActivated(const QString &callId);
+
+private:
+    void rebuild();
+    void showEarlier();
+    void insertRows(int first, int last);
+    void removeRows(int first, int last);
+    void updateRows(int first, int last);
+    QWidget *widgetFor(const TurnItem &item);
+    void updateActions();
+    void editAndResend(qint64 messageId, const QString &text);
+    void regenerate();
+
+    ConversationSession *m_session;
+    MessageModel *m_model;
+    QWidget *m_content;
+    QVBoxLayout *m_layout;
+    QPushButton *m_earlierButton;
+    QList<QWidget *> m_widgets; // one per model row from m_firstShown on
+    int m_firstShown = 0;
+    QPointer<ToolCallCard> m_selectedCard;
+    bool m_followBottom = true;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,108 @@
+#include "conversationsidebar.h"
+
+#include "conversationlistmodel.h"
+
+#include <session/sessionmanager.h>
+#include <storage/conversationstore.h>
+
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QScopedValueRollback>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManager *sessions, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(new ConversationListModel(sessions, this))
+    , m_search(new QLineEdit)
+    , m_list(new QListView)
+    , m_searchDelay(this)
+{
+    auto *newButton = new QPushButton(tr("New chat"));
+    auto *renameButton = new QPushButton(tr("Rename"));
+    auto *deleteButton = new QPushButton(tr("Delete"));
+    newButton->setAccessibleName(tr("New conversation"));
+    renameButton->setAccessibleName(tr("Rename conversation"));
+    deleteButton->setAccessibleName(tr("Delete conversation"));
+    m_search->setPlaceholderText(tr("Search conversations (Ctrl+F)"));
+    m_search->setAccessibleName(tr("Search conversations"));
+    m_search->setClearButtonEnabled(true);
+    m_list->setModel(m_model);
+    m_list->setAccessibleName(tr("Conversations"));
+    m_list->setWordWrap(true);
+    m_list->setTextElideMode(Qt::ElideRight);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 0, 6);
+    layout->addWidget(newButton);
+    layout->addWidget(m_search);
+    layout->addWidget(m_list, 1);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(renameButton);
+    buttons->addWidget(deleteButton);
+    layout->addLayout(buttons);
+
+    connect(newButton, &QPushButton::clicked, this, &ConversationSidebar::newRequested);
+    connect(renameButton, &QPushButton::clicked, this, &ConversationSidebar::renameRequested);
+    connect(deleteButton, &QPushButton::clicked, this, &ConversationSidebar::deleteRequested);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &index) {
+        if (!index.isValid() || m_refreshing)
+            return;
+        m_selected = index.data(ConversationListModel::ConversationIdRole).toLongLong();
+        Q_EMIT conversationChosen(m_selected, index.data(ConversationListModel::MessageIdRole).toLongLong());
+    });
+    connect(sessions, &SessionManager::activityChanged, m_model, &ConversationListModel::activityChanged);
+    m_searchDelay.setSingleShot(true);
+    m_searchDelay.setInterval(150ms);
+    connect(&m_searchDelay, &QTimer::timeout, this, &ConversationSidebar::refresh);
+    connect(m_search, &QLineEdit::textChanged, &m_searchDelay, qOverload<>(&QTimer::start));
+}
+
+void ConversationSidebar::refresh()
+{
+    const QString query = m_search->text().trimmed();
+    // Selecting again after a reset would open the conversation again: the list only follows.
+    const QScopedValueRollback refreshing(m_refreshing, true);
+    if (query.isEmpty()) {
+        const auto conversations = m_store->conversations();
+        if (!conversations) {
+            Q_EMIT problem(conversations.error().message);
+            return;
+        }
+        m_model->setConversations(*conversations);
+    } else {
+        const auto hits = m_store->search(query);
+        if (!hits) {
+            Q_EMIT problem(hits.error().message);
+            return;
+        }
+        m_model->setSearchHits(*hits);
+    }
+    if (const int row = m_model->rowOf(m_selected); row >= 0 && !m_model->isSearching())
+        m_list->setCurrentIndex(m_model->index(row));
+}
+
+void ConversationSidebar::select(qint64 id)
+{
+    m_selected = id;
+    if (m_model->isSearching() && m_model->rowOf(id) < 0) {
+        const QSignalBlocker blocker(m_search);
+        m_search->clear();
+    }
+    refresh();
+}
+
+void ConversationSidebar::focusSearch()
+{
+    m_search->setFocus();
+    m_search->selectAll();
+}
+
+} // namespace Sandpiper

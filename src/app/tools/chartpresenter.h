@@ -1,0 +1,18 @@
+#pragma once
+
+#include "tools/toolpresenter.h"
+
+namespace Sandpiper {
+
+// create_chart: a summary of the chart to approve, the interactive chart once drawn.
+class ChartPresenter : public ToolPresenter
+{
+    Q_DECLARE_TR_FUNCTIONS(ChartPresenter)
+
+public:
+    QString title(const ToolCall &call) const override;
+    void addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
+                          QWidget *card) const override;
+};
+
+} // namespace Sandpiper

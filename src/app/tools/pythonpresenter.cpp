@@ -1,0 +1,72 @@
+#include "tools/pythonpresenter.h"
+
+#include "chat/figureview.h"
+#include "chat/sandboxfilerow.h"
+
+#include <session/executionmodel.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+QString PythonPresenter::title(const ToolCall &) const
+{
+    return tr("Python");
+}
+
+QString PythonPresenter::argumentsText(const ToolCall &call) const
+{
+    // The code, whatever shape the model sent it in; the tool repairs the rest before it runs.
+    const QJsonObject arguments = QJsonDocument::fromJson(call.arguments.toUtf8()).object();
+    const QString code = arguments.value(QLatin1String("code")).toString();
+    return code.isEmpty() ? call.arguments : code;
+}
+
+QString PythonPresenter::editedArguments(const QString &text) const
+{
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), text}}).toJson(QJsonDocument::Compact));
+}
+
+QString PythonPresenter::finishedHeader(const TurnItem &item) const
+{
+    const auto *result = std::get_if<ExecutionResult>(&item.result);
+    if (!result)
+        return ToolPresenter::finishedHeader(item);
+    const QString seconds = QLocale().toString(double(result->durationMs) / 1000.0, 'f', 2);
+    const QString status = result->status == ExecutionResult::Status::Interrupted && result->timedOut
+                               ? tr("timed out")
+                               : ExecutionModel::statusLabel(result->status);
+    return tr("Ran %1 · %2 s · %3").arg(title(item.call), seconds, status);
+}
+
+QString PythonPresenter::resultText(const TurnItem &item) const
+{
+    const auto *result = std::get_if<ExecutionResult>(&item.result);
+    if (!result)
+        return item.modelText;
+    const ExecutionResult &r = *result;
+    QString output = r.standardOutput + r.standardError;
+    if (!r.value.isEmpty())
+        output += (output.isEmpty() || output.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + r.value;
+    if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
+        r.status == ExecutionResult::Status::Unavailable)
+        output += QLatin1Char('\n') + (r.traceback.isEmpty() ? r.errorMessage : r.traceback);
+    return output.trimmed();
+}
+
+void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
+                                       QWidget *) const
+{
+    const auto *result = std::get_if<ExecutionResult>(&item.result);
+    if (!result)
+        return;
+    for (const QString &figure : result->figures)
+        layout->addWidget(new FigureView(folder + QLatin1Char('/') + figure, 640), 0, Qt::AlignLeft);
+    for (const QString &file : result->files)
+        layout->addWidget(new SandboxFileRow(folder, file));
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,42 @@
+#include "tools/webpresenter.h"
+
+#include <QLabel>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+QString WebPresenter::title(const ToolCall &) const
+{
+    return m_kind == Kind::Search ? tr("web search") : tr("page reader");
+}
+
+void WebPresenter::addResultWidgets(const TurnItem &item, const QString &, QVBoxLayout *layout, QWidget *) const
+{
+    const auto *web = std::get_if<WebResult>(&item.result);
+    if (!web)
+        return;
+    for (const WebSource &source : web->sources) {
+        const QUrl url(source.url);
+        auto *label =
+            new QLabel(QStringLiteral("<b>[%1]</b> <a href=\"%2\">%3</a> <span style=\"color: gray;\">%4</span>"
+                                      "<br><small>%5</small>")
+                           .arg(source.number)
+                           .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(),
+                                (source.title.isEmpty() ? source.url : source.title).toHtmlEscaped(),
+                                url.host().toHtmlEscaped(), source.snippet.left(220).toHtmlEscaped()));
+        label->setWordWrap(true);
+        label->setOpenExternalLinks(true);
+        label->setTextInteractionFlags(Qt::TextBrowserInteraction);
+        label->setAccessibleName(tr("Source %1: %2").arg(source.number).arg(source.title));
+        layout->addWidget(label);
+    }
+    if (!web->userNote.isEmpty()) {
+        auto *label = new QLabel(web->userNote);
+        label->setWordWrap(true);
+        label->setForegroundRole(QPalette::PlaceholderText);
+        layout->addWidget(label);
+    }
+}
+
+} // namespace Sandpiper

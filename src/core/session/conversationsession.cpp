@@ -1,0 +1,495 @@
+#include "session/conversationsession.h"
+
+#include "agent/agentthread.h"
+#include "session/executionmodel.h"
+#include "session/messagemodel.h"
+#include "storage/conversationstore.h"
+#include "tools/pythontool.h"
+
+#include <QJsonObject>
+
+namespace Sandpiper {
+
+namespace {
+
+// The card shows the end of what a long run printed; the inspector keeps it all.
+constexpr qsizetype liveOutputKept = 64 * 1024;
+
+bool isAnswer(const TurnItem &item)
+{
+    return item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::Assistant;
+}
+
+} // namespace
+
+ConversationSession::ConversationSession(qint64 conversationId, ConversationStore *store, AgentConfig config,
+                                         QObject *parent)
+    : QObject(parent)
+    , m_id(conversationId)
+    , m_store(store)
+    , m_config(std::move(config))
+    , m_messages(new MessageModel(this))
+    , m_executions(new ExecutionModel(this))
+    , m_frame(this)
+{
+    qRegisterMetaType<Sandpiper::AgentEvent::End>(); // turnFinished() crosses queued connections and spies
+    m_state.providerId = m_config.provider.id;
+    m_state.model = m_config.provider.model;
+    m_state.networkAllowed = m_config.sandbox.network;
+    m_frame.setSingleShot(true);
+    m_frame.setInterval(frameInterval);
+    connect(&m_frame, &QTimer::timeout, this, &ConversationSession::flushFrame);
+}
+
+ConversationSession::~ConversationSession() = default;
+
+QString ConversationSession::folder() const
+{
+    return m_store->conversationFolder(m_id);
+}
+
+QString ConversationSession::lastAnswer() const
+{
+    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
+        const TurnItem &item = m_messages->item(row);
+        if (isAnswer(item) && !item.message.content.isEmpty())
+            return item.message.content;
+    }
+    return {};
+}
+
+StoreResult<void> ConversationSession::load()
+{
+    const auto conversation = m_store->conversation(m_id);
+    if (!conversation)
+        return conversation.error();
+    const auto messages = m_store->messages(m_id);
+    if (!messages)
+        return messages.error();
+    const auto executions = m_store->executions(m_id);
+    if (!executions)
+        return executions.error();
+    m_messages->reset(MessageModel::itemsFromHistory(*messages, *executions));
+    m_executions->setExecutions(*executions);
+    m_config.sandbox.network =
+        conversation->settings.value(QLatin1String("sandbox_network")).toBool(m_config.sandbox.network);
+    qint64 tokens = 0;
+    for (const ChatMessage &message : *messages)
+        tokens += message.usage.totalTokens;
+    changeState([&](SessionState &state) {
+        state.title = conversation->title;
+        state.networkAllowed = m_config.sandbox.network;
+        state.tokens = tokens;
+    });
+    return {};
+}
+
+AgentThread *ConversationSession::agent()
+{
+    if (!m_agent) {
+        const auto history = m_store->messages(m_id);
+        m_agent = std::make_unique<AgentThread>(m_config, m_store, m_id, history ? *history : QList<ChatMessage>());
+        connect(m_agent.get(), &AgentThread::event, this, &ConversationSession::handle);
+    }
+    return m_agent.get();
+}
+
+void ConversationSession::send(const QString &text)
+{
+    if (isBusy()) {
+        addNotice(TurnItem::NoticeLevel::Error,
+                  tr("Wait for the current answer to finish, or stop it, before sending."));
+        return;
+    }
+    QString message = text;
+    if (!m_state.pendingAttachments.isEmpty()) {
+        QStringList lines;
+        for (const QString &name : std::as_const(m_state.pendingAttachments))
+            lines << QStringLiteral("[Attached file: /mnt/data/%1]").arg(name);
+        message = lines.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + text;
+    }
+    m_turnTimer.start();
+    changeState([](SessionState &state) {
+        state.pendingAttachments.clear();
+        state.phase = SessionState::Phase::Waiting;
+    });
+    agent()->post(&AgentLoop::send, message);
+}
+
+void ConversationSession::stop()
+{
+    if (m_agent)
+        m_agent->post(&AgentLoop::cancel);
+}
+
+void ConversationSession::approve(const QString &callId)
+{
+    agent()->post(&AgentLoop::approve, callId);
+}
+
+void ConversationSession::approveEdited(const QString &callId, const QString &arguments)
+{
+    agent()->post(&AgentLoop::approveEdited, callId, arguments);
+}
+
+void ConversationSession::alwaysAllow(const QString &callId)
+{
+    agent()->post(&AgentLoop::alwaysAllow, callId);
+}
+
+void ConversationSession::deny(const QString &callId, const QString &reason)
+{
+    agent()->post(&AgentLoop::deny, callId, reason);
+}
+
+void ConversationSession::runUserCode(const QString &code)
+{
+    if (isBusy()) {
+        addNotice(TurnItem::NoticeLevel::Error, tr("Wait for the current answer to finish before running code."));
+        return;
+    }
+    m_turnTimer.start();
+    setPhase(SessionState::Phase::RunningTool);
+    agent()->post(&AgentLoop::runUserCode, code);
+}
+
+void ConversationSession::restartKernel()
+{
+    // Without an agent there is no kernel to restart.
+    if (m_agent)
+        m_agent->post(&AgentLoop::restartSandbox);
+}
+
+StoreResult<void> ConversationSession::rename(const QString &title)
+{
+    if (auto renamed = m_store->renameConversation(m_id, title); !renamed)
+        return renamed;
+    changeState([&](SessionState &state) { state.title = title; });
+    Q_EMIT titleChanged(title);
+    return {};
+}
+
+StoreResult<void> ConversationSession::setModel(const QString &model)
+{
+    if (auto saved = m_store->setConversationModel(m_id, m_config.provider.id, model); !saved)
+        return saved;
+    m_config.provider.model = model;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setModel, model);
+    changeState([&](SessionState &state) { state.model = model; });
+    return {};
+}
+
+StoreResult<void> ConversationSession::setNetworkAllowed(bool allowed)
+{
+    const auto conversation = m_store->conversation(m_id);
+    if (!conversation)
+        return conversation.error();
+    QJsonObject choices = conversation->settings;
+    choices.insert(QStringLiteral("sandbox_network"), allowed);
+    if (auto saved = m_store->setConversationSettings(m_id, choices); !saved)
+        return saved;
+    m_config.sandbox.network = allowed;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setSandboxNetwork, allowed);
+    changeState([&](SessionState &state) { state.networkAllowed = allowed; });
+    return {};
+}
+
+StoreResult<void> ConversationSession::attach(const QString &path)
+{
+    const auto attached = m_store->attachFile(m_id, path);
+    if (!attached)
+        return attached.error();
+    changeState([&](SessionState &state) { state.pendingAttachments << attached->fileName; });
+    return {};
+}
+
+StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QString &text)
+{
+    if (isBusy())
+        return StoreError{StoreError::Kind::InvalidInput,
+                          tr("Wait for the current answer to finish, or stop it, before resending.")};
+    if (auto dropped = m_store->deleteMessagesFrom(m_id, messageId); !dropped)
+        return dropped;
+    if (auto loaded = load(); !loaded)
+        return loaded;
+    if (m_agent) {
+        const auto history = m_store->messages(m_id);
+        m_agent->post(&AgentLoop::replaceHistory, history ? *history : QList<ChatMessage>());
+    }
+    send(text);
+    return {};
+}
+
+StoreResult<void> ConversationSession::regenerate()
+{
+    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
+        const TurnItem &item = m_messages->item(row);
+        if (item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::User &&
+            item.message.id != 0)
+            return resendFrom(item.message.id, item.message.content);
+    }
+    return StoreError{StoreError::Kind::NotFound, tr("There is no question to answer again.")};
+}
+
+void ConversationSession::setProvider(const ProviderConfig &provider)
+{
+    m_config.provider = provider;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setProvider, provider);
+    changeState([&](SessionState &state) {
+        state.providerId = provider.id;
+        state.model = provider.model;
+    });
+}
+
+void ConversationSession::setPythonEnabled(bool enabled)
+{
+    m_config.pythonEnabled = enabled;
+}
+
+void ConversationSession::changeState(const std::function<void(SessionState &)> &change)
+{
+    SessionState changed = m_state;
+    change(changed);
+    if (changed == m_state)
+        return;
+    m_state = std::move(changed);
+    Q_EMIT stateChanged();
+}
+
+void ConversationSession::setPhase(SessionState::Phase phase)
+{
+    if (m_state.phase != phase)
+        changeState([phase](SessionState &state) { state.phase = phase; });
+}
+
+void ConversationSession::addNotice(TurnItem::NoticeLevel level, const QString &text)
+{
+    TurnItem notice;
+    notice.kind = TurnItem::Kind::Notice;
+    notice.level = level;
+    notice.text = text;
+    m_messages->append(std::move(notice));
+}
+
+void ConversationSession::flushFrame()
+{
+    m_frame.stop();
+    if (!m_pendingText.isEmpty() || !m_pendingReasoning.isEmpty()) {
+        int row = m_messages->streamingRow();
+        if (row < 0) {
+            TurnItem answer;
+            answer.kind = TurnItem::Kind::Message;
+            answer.message.role = ChatMessage::Role::Assistant;
+            answer.message.status = ChatMessage::Status::Streaming;
+            row = m_messages->append(std::move(answer));
+        }
+        m_messages->update(row, [this](TurnItem &item) {
+            item.message.content += m_pendingText;
+            item.message.reasoning += m_pendingReasoning;
+        });
+        m_pendingText.clear();
+        m_pendingReasoning.clear();
+    }
+    for (const PendingOutput &output : std::as_const(m_pendingOutput)) {
+        m_messages->update(m_messages->rowOfCall(output.callId), [&output](TurnItem &item) {
+            item.liveOutput += output.text;
+            if (item.liveOutput.size() > liveOutputKept)
+                item.liveOutput = item.liveOutput.right(liveOutputKept);
+        });
+        m_executions->appendOutput(output.callId, output.stream, output.text);
+    }
+    m_pendingOutput.clear();
+}
+
+void ConversationSession::handle(const AgentEvent &event)
+{
+    using Kind = AgentEvent::Kind;
+    const bool collects =
+        event.kind == Kind::TextDelta || event.kind == Kind::ReasoningDelta || event.kind == Kind::ToolOutput;
+    if (!collects)
+        flushFrame(); // what came before this event shows before it
+    switch (event.kind) {
+    case Kind::TurnStarted:
+        setPhase(SessionState::Phase::Waiting);
+        break;
+    case Kind::TextDelta:
+        m_pendingText += event.text;
+        setPhase(SessionState::Phase::Writing);
+        break;
+    case Kind::ReasoningDelta:
+        m_pendingReasoning += event.text;
+        setPhase(SessionState::Phase::Thinking);
+        break;
+    case Kind::ToolOutput:
+        if (!m_pendingOutput.isEmpty() && m_pendingOutput.constLast().callId == event.call.id &&
+            m_pendingOutput.constLast().stream == event.stream)
+            m_pendingOutput.last().text += event.text;
+        else
+            m_pendingOutput.append({event.call.id, event.stream, event.text});
+        break;
+    case Kind::ToolCallProposed:
+        if (m_messages->rowOfCall(event.call.id) < 0) {
+            TurnItem call;
+            call.kind = TurnItem::Kind::ToolCall;
+            call.call = event.call;
+            m_messages->append(std::move(call));
+        }
+        break;
+    case Kind::ApprovalNeeded:
+        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+            item.toolState = TurnItem::ToolState::AwaitingApproval;
+            item.preview = event.preview;
+        });
+        setPhase(SessionState::Phase::AwaitingApproval);
+        break;
+    case Kind::ToolStarted:
+        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+            item.toolState = TurnItem::ToolState::Running;
+            item.preview = event.preview;
+            item.origin = event.origin;
+        });
+        if (event.call.name == PythonTool::toolName())
+            m_executions->addRunning(event.call.id, event.preview, event.origin);
+        setPhase(SessionState::Phase::RunningTool);
+        break;
+    case Kind::ToolFinished:
+        applyToolFinished(event);
+        break;
+    case Kind::Usage:
+        changeState([&event](SessionState &state) { state.tokens += event.usage.totalTokens; });
+        break;
+    case Kind::Retrying:
+        addNotice(TurnItem::NoticeLevel::Retrying, event.text);
+        setPhase(SessionState::Phase::Retrying);
+        break;
+    case Kind::Error: {
+        // A failed answer carries its error already; other errors stand on their own.
+        const int streaming = m_messages->streamingRow();
+        const int last = m_messages->rowCount() - 1;
+        if (streaming >= 0)
+            m_messages->update(streaming, [&event](TurnItem &item) { item.message.error = event.text; });
+        else if (last < 0 || m_messages->item(last).message.error != event.text)
+            addNotice(TurnItem::NoticeLevel::Error, event.text);
+        break;
+    }
+    case Kind::Notice:
+        addNotice(TurnItem::NoticeLevel::Info, event.text);
+        break;
+    case Kind::MessageAdded:
+        applyMessage(event.message);
+        Q_EMIT historyChanged();
+        break;
+    case Kind::TitleChanged:
+        changeState([&event](SessionState &state) { state.title = event.text; });
+        Q_EMIT titleChanged(event.text);
+        break;
+    case Kind::KernelChanged:
+        changeState([&event](SessionState &state) { state.kernelAlive = event.kernelAlive; });
+        break;
+    case Kind::TurnFinished:
+        finishTurn(event);
+        break;
+    }
+    if (collects && !m_frame.isActive())
+        m_frame.start();
+    Q_EMIT agentEvent(event);
+}
+
+void ConversationSession::applyMessage(const ChatMessage &message)
+{
+    switch (message.role) {
+    case ChatMessage::Role::System:
+        return;
+    case ChatMessage::Role::User: {
+        TurnItem item;
+        item.kind = TurnItem::Kind::Message;
+        item.message = message;
+        m_messages->append(std::move(item));
+        // The store names a conversation after its first message.
+        if (m_state.title.isEmpty()) {
+            if (const auto conversation = m_store->conversation(m_id); conversation && !conversation->title.isEmpty()) {
+                changeState([&](SessionState &state) { state.title = conversation->title; });
+                Q_EMIT titleChanged(conversation->title);
+            }
+        }
+        return;
+    }
+    case ChatMessage::Role::Tool:
+        m_messages->update(m_messages->rowOfCall(message.toolCallId), [&message](TurnItem &item) {
+            item.message = message;
+            if (item.modelText.isEmpty())
+                item.modelText = message.content;
+            // Answered without running (the tool round limit).
+            if (item.toolState == TurnItem::ToolState::Proposed)
+                item.toolState = TurnItem::ToolState::NotRun;
+        });
+        return;
+    case ChatMessage::Role::Assistant:
+        break;
+    }
+    const int streaming = m_messages->streamingRow();
+    const bool onlyCalls = message.content.isEmpty() && message.reasoning.isEmpty() && message.error.isEmpty() &&
+                           !message.toolCalls.isEmpty();
+    if (streaming >= 0) {
+        m_messages->update(streaming, [&message](TurnItem &item) { item.message = message; });
+    } else if (!onlyCalls) {
+        TurnItem item;
+        item.kind = TurnItem::Kind::Message;
+        item.message = message;
+        m_messages->append(std::move(item));
+    }
+    for (const ToolCall &call : message.toolCalls) {
+        if (m_messages->rowOfCall(call.id) >= 0)
+            continue;
+        TurnItem item;
+        item.kind = TurnItem::Kind::ToolCall;
+        item.call = call;
+        m_messages->append(std::move(item));
+    }
+}
+
+void ConversationSession::applyToolFinished(const AgentEvent &event)
+{
+    m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+        item.toolState = event.ran ? TurnItem::ToolState::Finished : TurnItem::ToolState::NotRun;
+        item.modelText = event.text;
+        item.success = event.success;
+        item.result = event.result;
+        item.liveOutput.clear();
+    });
+    if (const ExecutionResult *execution = event.execution())
+        m_executions->finish(event.call.id, *execution);
+    // The turn goes on with the next call or the next answer; a run of the user's ends here.
+    if (event.origin == RunOrigin::Model)
+        setPhase(SessionState::Phase::Waiting);
+}
+
+void ConversationSession::finishTurn(const AgentEvent &event)
+{
+    // An answer stopped before it said anything is not kept; one that said something is.
+    if (const int streaming = m_messages->streamingRow(); streaming >= 0) {
+        if (m_messages->item(streaming).message.content.isEmpty() &&
+            m_messages->item(streaming).message.reasoning.isEmpty()) {
+            m_messages->remove(streaming);
+        } else {
+            m_messages->update(streaming, [&event](TurnItem &item) {
+                item.message.status = event.end == AgentEvent::End::Cancelled ? ChatMessage::Status::Cancelled
+                                                                              : ChatMessage::Status::Complete;
+            });
+        }
+    }
+    for (int row = 0; row < m_messages->rowCount(); ++row) {
+        const TurnItem::ToolState state = m_messages->item(row).toolState;
+        if (m_messages->item(row).kind == TurnItem::Kind::ToolCall &&
+            (state == TurnItem::ToolState::Proposed || state == TurnItem::ToolState::AwaitingApproval ||
+             state == TurnItem::ToolState::Running))
+            m_messages->update(row, [](TurnItem &item) { item.toolState = TurnItem::ToolState::Interrupted; });
+    }
+    setPhase(SessionState::Phase::Idle);
+    Q_EMIT turnFinished(event.end, m_turnTimer.isValid() ? m_turnTimer.elapsed() : 0);
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,124 @@
+#pragma once
+
+#include "agent/agentconfig.h"
+#include "agent/agentevent.h"
+#include "session/sessionstate.h"
+#include "session/turnitem.h"
+#include "storage/storeresult.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace Sandpiper {
+
+class AgentThread;
+class ConversationStore;
+class ExecutionModel;
+class MessageModel;
+
+// One open conversation: its agent (a worker thread with its sandbox), the message model the
+// chat shows, the execution model the inspector shows, and its state (busy and what it does,
+// tokens, title). It takes in every event of its agent and is the only place any of that
+// changes; views show it and send the user's intents to its slots. Lives on the GUI thread.
+//
+// Text that streams in is applied once per frame, not once per token.
+class ConversationSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    // CONFIG makes the agent when it is first needed; the conversation is read from STORE.
+    ConversationSession(qint64 conversationId, ConversationStore *store, AgentConfig config, QObject *parent = nullptr);
+    // Returns at once: the agent shuts down in the background (see AgentThread).
+    ~ConversationSession() override;
+
+    qint64 id() const { return m_id; }
+    QString folder() const;
+    MessageModel *messages() const { return m_messages; }
+    ExecutionModel *executions() const { return m_executions; }
+    const SessionState &state() const { return m_state; }
+    bool isBusy() const { return m_state.busy(); }
+    // The text of the last answer, empty when there is none.
+    QString lastAnswer() const;
+
+    // Reads the conversation from the store into the models.
+    StoreResult<void> load();
+
+    void send(const QString &text);
+    void stop();
+    void approve(const QString &callId);
+    // Runs the call with ARGUMENTS (the tool's JSON arguments) instead of the model's.
+    void approveEdited(const QString &callId, const QString &arguments);
+    void alwaysAllow(const QString &callId);
+    void deny(const QString &callId, const QString &reason);
+    void runUserCode(const QString &code);
+    void restartKernel();
+
+    StoreResult<void> rename(const QString &title);
+    // This conversation's model, from its next request on.
+    StoreResult<void> setModel(const QString &model);
+    // Takes effect in a fresh sandbox: a running one is replaced.
+    StoreResult<void> setNetworkAllowed(bool allowed);
+    // Copies PATH into the conversation's folder; it goes with the next message.
+    StoreResult<void> attach(const QString &path);
+    // Drops MESSAGEID and every later message, then sends TEXT in its place.
+    StoreResult<void> resendFrom(qint64 messageId, const QString &text);
+    // Asks again for the answer to the last question.
+    StoreResult<void> regenerate();
+
+    // The provider, URL, key and model of the settings, from the next request on.
+    void setProvider(const ProviderConfig &provider);
+    // Whether the model is offered Python, for an agent not started yet.
+    void setPythonEnabled(bool enabled);
+
+    // Takes in an event of the agent. Public so that tests and benchmarks can play a scripted
+    // stream into a session without a model.
+    void handle(const Sandpiper::AgentEvent &event);
+
+    // How long the text of a streaming answer collects before the model shows it.
+    static constexpr std::chrono::milliseconds frameInterval{33};
+
+Q_SIGNALS:
+    void stateChanged();
+    void titleChanged(const QString &title);
+    // A message joined the conversation (its place in the conversation list may change).
+    void historyChanged();
+    void turnFinished(Sandpiper::AgentEvent::End end, qint64 durationMs);
+    // Every event of the agent, after the models took it in (the terminal prints them).
+    void agentEvent(const Sandpiper::AgentEvent &event);
+
+private:
+    AgentThread *agent();
+    void applyMessage(const ChatMessage &message);
+    void applyToolFinished(const AgentEvent &event);
+    void addNotice(TurnItem::NoticeLevel level, const QString &text);
+    void setPhase(SessionState::Phase phase);
+    void changeState(const std::function<void(SessionState &)> &change);
+    // Applies the text and output that collected since the last frame.
+    void flushFrame();
+    void finishTurn(const AgentEvent &event);
+
+    const qint64 m_id;
+    ConversationStore *m_store;
+    AgentConfig m_config;
+    std::unique_ptr<AgentThread> m_agent;
+    MessageModel *m_messages;
+    ExecutionModel *m_executions;
+    SessionState m_state;
+    QElapsedTimer m_turnTimer;
+
+    struct PendingOutput {
+        QString callId;
+        QString stream;
+        QString text;
+    };
+    QString m_pendingText;
+    QString m_pendingReasoning;
+    QList<PendingOutput> m_pendingOutput;
+    QTimer m_frame;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "storage/storedexecution.h"
+
+#include <QAbstractListModel>
+
+namespace Sandpiper {
+
+// Every execution of a conversation, newest first, including the one running now: what the
+// code inspector shows. Views read it; only the conversation's ConversationSession changes it.
+class ExecutionModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles { CallIdRole = Qt::UserRole + 1, OriginRole };
+
+    struct Item {
+        QString callId; // empty for stored runs of the user
+        QString code;
+        std::optional<ExecutionResult> result; // unset while it runs
+        QString liveStdout;
+        QString liveStderr;
+        RunOrigin origin = RunOrigin::Model;
+    };
+
+    using QAbstractListModel::QAbstractListModel;
+
+    int rowOf(const QString &callId) const;
+    const Item &item(int row) const { return m_items.at(row); }
+    // The status as the user reads it (translated), e.g. "ok", "error", "crashed".
+    static QString statusLabel(ExecutionResult::Status status);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+private:
+    friend class ConversationSession;
+
+    void setExecutions(const QList<StoredExecution> &executions);
+    // A running execution at the top; returns its row.
+    int addRunning(const QString &callId, const QString &code, RunOrigin origin);
+    void appendOutput(const QString &callId, const QString &stream, const QString &text);
+    void finish(const QString &callId, const ExecutionResult &result);
+
+    QList<Item> m_items;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,205 @@
+#include "session/messagemodel.h"
+
+#include "charts/chartspec.h"
+#include "storage/storedexecution.h"
+#include "tools/charttool.h"
+
+#include <QHash>
+
+namespace Sandpiper {
+
+namespace {
+
+// A stored tool message says how its call ended in its first words (see AgentLoop): the call
+// was refused or failed before it ran, or it was interrupted.
+TurnItem::ToolState stateFromToolMessage(const QString &content)
+{
+    if (content.startsWith(QLatin1String("Error")) || content.startsWith(QLatin1String("Not run")) ||
+        content.startsWith(QLatin1String("Cancelled")))
+        return TurnItem::ToolState::NotRun;
+    if (content.contains(QLatin1String("interrupted")))
+        return TurnItem::ToolState::Interrupted;
+    return TurnItem::ToolState::Finished;
+}
+
+} // namespace
+
+int MessageModel::rowOfKey(qint64 key) const
+{
+    for (int row = 0; row < m_items.size(); ++row) {
+        if (m_items.at(row).key == key)
+            return row;
+    }
+    return -1;
+}
+
+int MessageModel::rowOfCall(const QString &callId) const
+{
+    // Recent calls are the ones asked about.
+    for (int row = int(m_items.size()) - 1; row >= 0; --row) {
+        const TurnItem &item = m_items.at(row);
+        if (item.kind == TurnItem::Kind::ToolCall && item.call.id == callId)
+            return row;
+    }
+    return -1;
+}
+
+int MessageModel::streamingRow() const
+{
+    for (int row = int(m_items.size()) - 1; row >= 0; --row) {
+        if (m_items.at(row).isStreaming())
+            return row;
+    }
+    return -1;
+}
+
+int MessageModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_items.size());
+}
+
+QVariant MessageModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const TurnItem &item = m_items.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (item.kind) {
+        case TurnItem::Kind::Message:
+            return item.message.content;
+        case TurnItem::Kind::ToolCall:
+            return item.call.name;
+        case TurnItem::Kind::Notice:
+            return item.text;
+        }
+        return {};
+    case KindRole:
+        return int(item.kind);
+    case KeyRole:
+        return item.key;
+    case MessageIdRole:
+        return item.kind == TurnItem::Kind::Message ? QVariant(item.message.id) : QVariant();
+    case CallIdRole:
+        return item.kind == TurnItem::Kind::ToolCall ? QVariant(item.call.id) : QVariant();
+    case StreamingRole:
+        return item.isStreaming();
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> MessageModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(KindRole, "kind");
+    names.insert(KeyRole, "key");
+    names.insert(MessageIdRole, "messageId");
+    names.insert(CallIdRole, "callId");
+    names.insert(StreamingRole, "streaming");
+    return names;
+}
+
+void MessageModel::reset(QList<TurnItem> items)
+{
+    beginResetModel();
+    m_items = std::move(items);
+    for (TurnItem &item : m_items)
+        item.key = m_nextKey++;
+    endResetModel();
+}
+
+int MessageModel::append(TurnItem item)
+{
+    const int row = int(m_items.size());
+    item.key = m_nextKey++;
+    beginInsertRows({}, row, row);
+    m_items.append(std::move(item));
+    endInsertRows();
+    return row;
+}
+
+void MessageModel::update(int row, const std::function<void(TurnItem &)> &change)
+{
+    if (row < 0 || row >= m_items.size())
+        return;
+    change(m_items[row]);
+    const QModelIndex changed = index(row);
+    Q_EMIT dataChanged(changed, changed);
+}
+
+void MessageModel::remove(int row)
+{
+    if (row < 0 || row >= m_items.size())
+        return;
+    beginRemoveRows({}, row, row);
+    m_items.removeAt(row);
+    endRemoveRows();
+}
+
+QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &messages,
+                                               const QList<StoredExecution> &executions)
+{
+    QHash<QString, const StoredExecution *> executionOfCall;
+    for (const StoredExecution &execution : executions) {
+        if (!execution.toolCallId.isEmpty())
+            executionOfCall.insert(execution.toolCallId, &execution);
+    }
+    QList<TurnItem> items;
+    QHash<QString, qsizetype> itemOfCall;
+    for (const ChatMessage &message : messages) {
+        switch (message.role) {
+        case ChatMessage::Role::System:
+            break;
+        case ChatMessage::Role::Tool: {
+            const auto found = itemOfCall.constFind(message.toolCallId);
+            if (found == itemOfCall.cend())
+                break;
+            TurnItem &call = items[*found];
+            call.modelText = message.content;
+            call.message = message;
+            if (call.toolState == TurnItem::ToolState::Interrupted) {
+                call.toolState = stateFromToolMessage(message.content);
+                call.success = call.toolState == TurnItem::ToolState::Finished;
+            }
+            break;
+        }
+        case ChatMessage::Role::User:
+        case ChatMessage::Role::Assistant: {
+            // An answer that only called tools shows as its calls.
+            const bool onlyCalls = message.role == ChatMessage::Role::Assistant && message.content.isEmpty() &&
+                                   message.reasoning.isEmpty() && message.error.isEmpty() &&
+                                   !message.toolCalls.isEmpty();
+            if (!onlyCalls) {
+                TurnItem item;
+                item.kind = TurnItem::Kind::Message;
+                item.message = message;
+                items.append(item);
+            }
+            for (const ToolCall &call : message.toolCalls) {
+                TurnItem item;
+                item.kind = TurnItem::Kind::ToolCall;
+                item.call = call;
+                // Until its tool message says otherwise: an answer whose calls never got one was
+                // cut short (the store supplies the message when it recovers).
+                item.toolState = TurnItem::ToolState::Interrupted;
+                if (const StoredExecution *execution = executionOfCall.value(call.id)) {
+                    item.preview = execution->code;
+                    item.result = execution->result;
+                    item.toolState = TurnItem::ToolState::Finished;
+                    item.success = execution->result.status == ExecutionResult::Status::Ok;
+                } else if (call.name == ChartTool::toolName()) {
+                    if (const auto spec = ChartSpec::fromToolArguments(call.arguments))
+                        item.result = ChartResult{spec->toJson()};
+                }
+                itemOfCall.insert(call.id, items.size());
+                items.append(item);
+            }
+            break;
+        }
+        }
+    }
+    return items;
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "session/turnitem.h"
+
+#include <QAbstractListModel>
+
+#include <functional>
+
+namespace Sandpiper {
+
+struct StoredExecution;
+
+// The turn items of one conversation, oldest first: what the chat view shows. Views read it;
+// only the conversation's ConversationSession changes it.
+class MessageModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles {
+        KindRole = Qt::UserRole + 1, // TurnItem::Kind as int
+        KeyRole,
+        MessageIdRole, // messages: their row in the store
+        CallIdRole,    // tool calls
+        StreamingRole, // an answer that is still being written
+    };
+
+    using QAbstractListModel::QAbstractListModel;
+
+    const TurnItem &item(int row) const { return m_items.at(row); }
+    int rowOfKey(qint64 key) const;
+    // The row of tool call CALLID, -1 if there is none.
+    int rowOfCall(const QString &callId) const;
+    // The row of the answer that is streaming, -1 if none.
+    int streamingRow() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    // The items of a stored conversation: each message, each tool call with its stored
+    // execution, result and state as they were left.
+    static QList<TurnItem> itemsFromHistory(const QList<ChatMessage> &messages,
+                                            const QList<StoredExecution> &executions);
+
+private:
+    friend class ConversationSession;
+
+    void reset(QList<TurnItem> items);
+    int append(TurnItem item);
+    // Changes the item at ROW in place and tells the views; nothing for a row that is not there.
+    void update(int row, const std::function<void(TurnItem &)> &change);
+    void remove(int row);
+
+    QList<TurnItem> m_items;
+    qint64 m_nextKey = 1;
+};
+
+} // namespace Sandpiper

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "llm/chatmessage.h"
+#include "tools/toolresult.h"
+
+#include <QString>
+
+namespace Sandpiper {
+
+// One row of a conversation as it is shown: a message, a tool call with what it produced, or a
+// notice. A value type; ConversationSession is the only writer of the items of its model.
+struct TurnItem {
+    enum class Kind {
+        Message,  // a user or assistant message (an answer still streaming has status Streaming)
+        ToolCall, // a call the model made, its approval, its run and its result
+        Notice,   // something the user should know: a retry, an error, a limit
+    };
+    enum class ToolState {
+        Proposed,
+        AwaitingApproval,
+        Running,
+        Finished,    // it ran; see success and result
+        NotRun,      // refused, denied, invalid arguments or cancelled before it ran
+        Interrupted, // the turn ended before it could run, or the app stopped meanwhile
+    };
+    enum class NoticeLevel { Info, Retrying, Error };
+
+    Kind kind = Kind::Notice;
+    // Unique within its model and stable while the item lives, so views can keep a widget per
+    // item across insertions.
+    qint64 key = 0;
+
+    // Message
+    ChatMessage message;
+
+    // ToolCall
+    ToolCall call;
+    ToolState toolState = ToolState::Proposed;
+    RunOrigin origin = RunOrigin::Model;
+    QString preview;    // what the user approves and what ran: the code, the query, a summary
+    QString liveOutput; // while it runs: the output so far (the tail, when there is a lot)
+    QString modelText;  // what the model was told about it
+    bool success = false;
+    ToolResult result;
+
+    // Notice
+    NoticeLevel level = NoticeLevel::Info;
+    QString text;
+
+    bool isStreaming() const { return kind == Kind::Message && message.status == ChatMessage::Status::Streaming; }
+};
+
+} // namespace Sandpiper

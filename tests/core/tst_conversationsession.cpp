@@ -1,0 +1,338 @@
+// The session of a conversation and the session manager: one owner of a conversation's state,
+// driven by a real agent against the fake model server (no sandbox: Python is off here).
+#include "fakellmserver.h"
+#include "fakestreams.h"
+
+#include <agent/agentthread.h>
+#include <session/conversationsession.h>
+#include <session/executionmodel.h>
+#include <session/messagemodel.h>
+#include <session/sessionmanager.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace std::chrono_literals;
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+namespace {
+
+// The answers of a message model, in order.
+QStringList answersIn(const MessageModel *model)
+{
+    QStringList answers;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const TurnItem &item = model->item(row);
+        if (item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::Assistant)
+            answers << item.message.content;
+    }
+    return answers;
+}
+
+} // namespace
+
+class TestConversationSession : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_profile;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<ConversationStore> m_store;
+
+    void set(const QString &assignment)
+    {
+        QString error;
+        QVERIFY2(m_settings->addOverride(assignment, &error), qPrintable(error));
+    }
+
+    std::unique_ptr<ConversationSession> newSession()
+    {
+        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("fake-model"));
+        AgentConfig config = m_settings->agent();
+        auto session = std::make_unique<ConversationSession>(conversation->id, m_store.get(), config);
+        if (!session->load())
+            return nullptr;
+        return session;
+    }
+
+    static bool waitIdle(ConversationSession *session, int timeoutMs = 20000)
+    {
+        QSignalSpy finished(session, &ConversationSession::turnFinished);
+        return finished.wait(timeoutMs);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        qputenv("SANDPIPER_API_KEY", "sk-test");
+        m_server = std::make_unique<FakeLlmServer>();
+        QVERIFY(m_server->listen());
+        m_profile = std::make_unique<QTemporaryDir>();
+        m_settings = std::make_unique<Settings>(m_profile->path());
+        set(QStringLiteral("provider=custom"));
+        set(QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString());
+        set(QStringLiteral("providers/custom/model=fake-model"));
+        set(QStringLiteral("sandbox/enabled=false"));
+        set(QStringLiteral("web/enabled=false"));
+        set(QStringLiteral("network/max_retries=0"));
+        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
+        QVERIFY(m_store->open());
+    }
+
+    void cleanup()
+    {
+        QVERIFY(AgentThread::waitForRetiredThreads(20s));
+        m_store.reset();
+        m_settings.reset();
+        m_server.reset();
+    }
+
+    void aTurnFillsTheModelsAndTheState()
+    {
+        const QString spec = QStringLiteral("{\"type\": \"bar\", \"title\": \"Visitors\", \"categories\": [\"Mon\", "
+                                            "\"Tue\"], \"series\": [{\"name\": \"Web\", \"data\": [1, 2]}]}");
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_chart"), QStringLiteral("create_chart"), spec}}, 3,
+                                              {}, FS::CallOrder::OneAfterAnother, QStringLiteral("Drawing it.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Here are the visitors."), 8));
+        auto session = newSession();
+        QVERIFY(session);
+        QAbstractItemModelTester messages(session->messages(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester executions(session->executions(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QList<SessionState::Phase> phases;
+        connect(session.get(), &ConversationSession::stateChanged, this, [&] {
+            if (phases.isEmpty() || phases.constLast() != session->state().phase)
+                phases << session->state().phase;
+        });
+
+        session->send(QStringLiteral("chart the visitors"));
+        QVERIFY(session->isBusy()); // at once: the composer offers Stop before anything comes back
+        QVERIFY(waitIdle(session.get()));
+
+        const MessageModel *model = session->messages();
+        QCOMPARE(model->rowCount(), 4); // question, "Drawing it.", the chart call, the answer
+        QCOMPARE(model->item(0).message.content, QStringLiteral("chart the visitors"));
+        QCOMPARE(answersIn(model),
+                 (QStringList{QStringLiteral("Drawing it."), QStringLiteral("Here are the visitors.")}));
+        const TurnItem &call = model->item(2);
+        QCOMPARE(call.kind, TurnItem::Kind::ToolCall);
+        QCOMPARE(call.toolState, TurnItem::ToolState::Finished);
+        QVERIFY(call.success);
+        QVERIFY(std::holds_alternative<ChartResult>(call.result));
+        QVERIFY(call.message.id != 0); // the tool message it was answered with
+        QCOMPARE(model->streamingRow(), -1);
+        QVERIFY(phases.contains(SessionState::Phase::Writing));
+        QVERIFY(phases.contains(SessionState::Phase::RunningTool));
+        QCOMPARE(phases.constLast(), SessionState::Phase::Idle);
+        QCOMPARE(session->state().title, QStringLiteral("chart the visitors"));
+        QCOMPARE(session->lastAnswer(), QStringLiteral("Here are the visitors."));
+
+        // What the store holds gives the same items when the conversation is opened again.
+        ConversationSession reopened(session->id(), m_store.get(), m_settings->agent());
+        QVERIFY(reopened.load());
+        QCOMPARE(reopened.messages()->rowCount(), 4);
+        QCOMPARE(answersIn(reopened.messages()), answersIn(model));
+        QCOMPARE(reopened.messages()->item(2).toolState, TurnItem::ToolState::Finished);
+        QVERIFY(std::holds_alternative<ChartResult>(reopened.messages()->item(2).result));
+    }
+
+    void textIsAppliedOncePerFrame()
+    {
+        auto session = newSession();
+        QVERIFY(session);
+        QSignalSpy changed(session->messages(), &QAbstractItemModel::dataChanged);
+        QSignalSpy inserted(session->messages(), &QAbstractItemModel::rowsInserted);
+        AgentEvent delta;
+        delta.kind = AgentEvent::Kind::TextDelta;
+        for (int i = 0; i < 500; ++i) {
+            delta.text = QStringLiteral("word%1 ").arg(i);
+            session->handle(delta);
+        }
+        QCOMPARE(inserted.count(), 0); // nothing until the frame
+        QTRY_COMPARE(inserted.count(), 1);
+        QCOMPARE(changed.count(), 1);
+        const int row = session->messages()->streamingRow();
+        QVERIFY(row >= 0);
+        QVERIFY(session->messages()->item(row).message.content.startsWith(QLatin1String("word0 word1 ")));
+        QVERIFY(session->messages()->item(row).message.content.endsWith(QLatin1String("word499 ")));
+    }
+
+    void aStoppedAnswerThatSaidNothingLeavesNoBubble()
+    {
+        auto session = newSession();
+        QVERIFY(session);
+        AgentEvent reasoning;
+        reasoning.kind = AgentEvent::Kind::TurnStarted;
+        session->handle(reasoning);
+        AgentEvent finished;
+        finished.kind = AgentEvent::Kind::TurnFinished;
+        finished.end = AgentEvent::End::Cancelled;
+        session->handle(finished);
+        QCOMPARE(session->messages()->rowCount(), 0);
+        QVERIFY(!session->isBusy());
+    }
+
+    void twoConversationsAnswerAtOnce()
+    {
+        // Both streams are out at the same time; each answer lands in its own conversation.
+        m_server->enqueue(FS::slowText(QStringLiteral("Answer about cats."), 10, 30ms));
+        m_server->enqueue(FS::slowText(QStringLiteral("Answer about dogs."), 10, 30ms));
+        auto cats = newSession();
+        auto dogs = newSession();
+        QVERIFY(cats && dogs);
+        cats->send(QStringLiteral("cats?"));
+        QTRY_COMPARE(m_server->requests().size(), 1);
+        dogs->send(QStringLiteral("dogs?"));
+        QTRY_COMPARE(m_server->requests().size(), 2);
+        QVERIFY(cats->isBusy() && dogs->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!cats->isBusy() && !dogs->isBusy(), 20000);
+        QCOMPARE(answersIn(cats->messages()), QStringList{QStringLiteral("Answer about cats.")});
+        QCOMPARE(answersIn(dogs->messages()), QStringList{QStringLiteral("Answer about dogs.")});
+    }
+
+    void aKeyFixedInTheSettingsWorksAtTheNextSend()
+    {
+        m_server->setRequiredApiKey(QStringLiteral("sk-right"));
+        qputenv("SANDPIPER_API_KEY", "sk-wrong");
+        SessionManager sessions(m_settings.get(), m_store.get());
+        QCoro::waitFor(sessions.loadApiKey());
+        const auto session = sessions.create();
+        QVERIFY(session);
+        (*session)->send(QStringLiteral("hello"));
+        QVERIFY(waitIdle(*session));
+        const MessageModel *model = (*session)->messages();
+        QVERIFY(model->item(model->rowCount() - 1).message.error.contains(QLatin1String("HTTP 401")));
+
+        // The user types the right key in Settings; the open conversation uses it next time.
+        sessions.useApiKey(QStringLiteral("custom"), QStringLiteral("sk-right"), true);
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello!")));
+        (*session)->send(QStringLiteral("hello again"));
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(answersIn(model).constLast(), QStringLiteral("Hello!"));
+        QCOMPARE(m_server->requests().constLast().headers.value("authorization"), QByteArray("Bearer sk-right"));
+    }
+
+    void aNewModelOrServerInTheSettingsReachesOpenConversations()
+    {
+        FakeLlmServer other;
+        QVERIFY(other.listen());
+        other.enqueue(FS::openAiText(QStringLiteral("From the other server.")));
+        SessionManager sessions(m_settings.get(), m_store.get());
+        const auto session = sessions.create();
+        QVERIFY(session);
+        set(QStringLiteral("providers/custom/base_url=") + other.baseUrl().toString());
+        set(QStringLiteral("providers/custom/model=other-model"));
+        sessions.applySettings();
+        QCOMPARE((*session)->state().model, QStringLiteral("other-model"));
+        (*session)->send(QStringLiteral("where are you?"));
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(answersIn((*session)->messages()), QStringList{QStringLiteral("From the other server.")});
+        QCOMPARE(other.requests().size(), 1);
+        QCOMPARE(other.requests().constFirst().json().value(QLatin1String("model")).toString(),
+                 QStringLiteral("other-model"));
+        QCOMPARE(m_server->requests().size(), 0);
+    }
+
+    void aTitleTheModelWritesIsAnnounced()
+    {
+        set(QStringLiteral("agent/model_titles=true"));
+        m_server->enqueue(FS::openAiText(QStringLiteral("A sine wave goes up and down.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Sine waves explained")));
+        SessionManager sessions(m_settings.get(), m_store.get());
+        const auto session = sessions.create();
+        QVERIFY(session);
+        QSignalSpy changed(&sessions, &SessionManager::conversationChanged);
+        (*session)->send(QStringLiteral("what does a sine wave do, in a few words please?"));
+        QTRY_COMPARE_WITH_TIMEOUT((*session)->state().title, QStringLiteral("Sine waves explained"), 20000);
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(m_store->conversation((*session)->id())->title, QStringLiteral("Sine waves explained"));
+    }
+
+    void idleSessionsAreReleasedBusyOnesStay()
+    {
+        m_server->enqueue(FS::slowText(QStringLiteral("Still going."), 40, 50ms));
+        SessionManager sessions(m_settings.get(), m_store.get());
+        QList<qint64> ids;
+        for (int i = 0; i < 6; ++i)
+            ids << (*sessions.create())->id();
+        sessions.show(ids[0]);
+        sessions.find(ids[0])->send(QStringLiteral("a long one"));
+        for (const qint64 id : std::as_const(ids))
+            sessions.show(id);
+        // On screen: the last; kept: the three shown before it and the busy first one.
+        QCOMPARE(sessions.openCount(), 5);
+        QVERIFY(sessions.find(ids[0]));
+        QVERIFY(sessions.isRunning(ids[0]));
+        QVERIFY(!sessions.find(ids[1]));
+        // The busy one ends in the background: its answer is unread, and it stays open while so.
+        QSignalSpy activity(&sessions, &SessionManager::activityChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(!sessions.isRunning(ids[0]), 20000);
+        QVERIFY(sessions.hasUnread(ids[0]));
+        QVERIFY(activity.count() >= 1);
+        // Idle and out of the last few shown, it was let go; opening it again reads the store.
+        QTRY_VERIFY(!sessions.find(ids[0]));
+        const auto reopened = sessions.open(ids[0]);
+        QVERIFY(reopened);
+        sessions.show(ids[0]);
+        QVERIFY(!sessions.hasUnread(ids[0]));
+        QCOMPARE(answersIn((*reopened)->messages()), QStringList{QStringLiteral("Still going.")});
+    }
+
+    void storedHistoryBecomesItems_data()
+    {
+        QTest::addColumn<QString>("toolMessage");
+        QTest::addColumn<int>("state");
+        QTest::newRow("ran") << QStringLiteral("Chart shown to the user: a bar chart.")
+                             << int(TurnItem::ToolState::Finished);
+        QTest::newRow("denied") << QStringLiteral("Not run: the user declined to run this.")
+                                << int(TurnItem::ToolState::NotRun);
+        QTest::newRow("no answer") << QString() << int(TurnItem::ToolState::Interrupted);
+    }
+
+    void storedHistoryBecomesItems()
+    {
+        QFETCH(QString, toolMessage);
+        QFETCH(int, state);
+        ChatMessage question;
+        question.role = ChatMessage::Role::User;
+        question.content = QStringLiteral("draw");
+        ChatMessage calls;
+        calls.role = ChatMessage::Role::Assistant;
+        calls.toolCalls = {{QStringLiteral("c1"), QStringLiteral("execute_python_code"), QStringLiteral("{}")},
+                           {QStringLiteral("c2"), QStringLiteral("create_chart"), QStringLiteral("{}")}};
+        ChatMessage ran;
+        ran.role = ChatMessage::Role::Tool;
+        ran.toolCallId = QStringLiteral("c1");
+        ran.content = QStringLiteral("Status: ok");
+        QList<ChatMessage> history{question, calls, ran};
+        if (!toolMessage.isNull()) {
+            ChatMessage answer;
+            answer.role = ChatMessage::Role::Tool;
+            answer.toolCallId = QStringLiteral("c2");
+            answer.content = toolMessage;
+            history << answer;
+        }
+        StoredExecution execution;
+        execution.toolCallId = QStringLiteral("c1");
+        execution.code = QStringLiteral("print(1)");
+        execution.result.status = ExecutionResult::Status::Ok;
+        execution.result.standardOutput = QStringLiteral("1\n");
+        const QList<TurnItem> items = MessageModel::itemsFromHistory(history, {execution});
+        QCOMPARE(items.size(), 3); // an answer that only called tools shows as its calls
+        QCOMPARE(items[1].toolState, TurnItem::ToolState::Finished);
+        QCOMPARE(items[1].preview, QStringLiteral("print(1)"));
+        QCOMPARE(std::get<ExecutionResult>(items[1].result).standardOutput, QStringLiteral("1\n"));
+        QCOMPARE(int(items[2].toolState), state);
+        QCOMPARE(items[2].modelText, toolMessage);
+    }
+};
+
+QTEST_MAIN(TestConversationSession)
+#include "tst_conversationsession.moc"
