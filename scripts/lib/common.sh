@@ -67,7 +67,10 @@ buildroot_dir() {
 ensure_buildroot() {
     local dir
     dir=$(buildroot_dir)
-    [ -f "$dir/.complete" ] && return 0
+    if [ -f "$dir/.complete" ]; then
+        touch "$dir/.last-used"
+        return 0
+    fi
     [ "$(id -u)" -eq 0 ] || die "creating the Debian 13 build root needs root once (run this script with sudo)"
     apt_install mmdebstrap bubblewrap
     say "creating the Debian 13 build root in $dir (once, about a minute)"
@@ -77,10 +80,14 @@ ensure_buildroot() {
         --include="$(package_list "$BUILDROOT_PACKAGES" | paste -sd,)" \
         --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
         trixie "$dir.tmp" "deb $(debian_mirror) trixie main"
-    touch "$dir.tmp/.complete"
+    touch "$dir.tmp/.complete" "$dir.tmp/.last-used"
     mv "$dir.tmp" "$dir"
-    # Earlier build roots of other package lists are no longer used.
-    find "$SANDPIPER_CACHE" -maxdepth 1 -name 'buildroot-*' ! -path "$dir" -exec rm -rf {} +
+    # Build roots of other package lists go once no checkout has used them for a week (another
+    # checkout or branch may still build in one).
+    find "$SANDPIPER_CACHE" -maxdepth 1 -name 'buildroot-*' ! -path "$dir" ! -name '*.tmp' |
+        while read -r old; do
+            [ -n "$(find "$old/.last-used" -mtime -7 2>/dev/null)" ] || rm -rf "$old"
+        done
 }
 
 ensure_native_packages() {

@@ -116,6 +116,14 @@ void SessionManager::releaseIdle()
     }
 }
 
+void SessionManager::close(qint64 id)
+{
+    if (id == m_shown)
+        return;
+    m_recent.removeAll(id);
+    m_sessions.erase(id);
+}
+
 StoreResult<void> SessionManager::remove(qint64 id)
 {
     m_sessions.erase(id); // stops its sandbox before the folder goes

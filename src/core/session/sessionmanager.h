@@ -41,6 +41,9 @@ public:
     // The conversation on screen (0 for none): its answers count as read.
     void show(qint64 id);
     qint64 shown() const { return m_shown; }
+    // Lets the session of conversation ID go (its agent shuts down in the background); the
+    // conversation stays in the store. Not the one on screen.
+    void close(qint64 id);
     // Stops the conversation's session and deletes it with its files.
     StoreResult<void> remove(qint64 id);
     // Ends every session (the window closes); returns at once.

@@ -1,9 +1,14 @@
 // scripts/bench ui: how fast the desktop app starts, opens a long conversation and streams.
+#include "fakellmserver.h"
+#include "fakestreams.h"
+
 #include <agent/agentevent.h>
+#include <agent/agentthread.h>
 #include <chat/chatview.h>
 #include <chat/messagewidget.h>
 #include <mainwindow.h>
 #include <session/conversationsession.h>
+#include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
@@ -23,6 +28,7 @@
 #include <ctime>
 
 using namespace Sandpiper;
+using namespace Sandpiper::Test;
 
 namespace {
 
@@ -158,13 +164,16 @@ int main(int argc, char *argv[])
     ConversationStore store(settings.dataDirectory());
     (void)store.open();
     const qint64 longId = createLongConversation(store, 500, 50);
+    const qint64 secondLongId = createLongConversation(store, 500, 50);
     const auto other = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
     QList<double> open;
+    QList<double> switching;
     double rss = 0;
     {
         MainWindow window(&settings, &store);
         window.show();
         paintNow(&window);
+        // Opening: the conversation's session and page are made from the store each time.
         for (int run = 0; run < 5; ++run) {
             window.openConversation(other->id);
             paintNow(&window);
@@ -173,8 +182,21 @@ int main(int argc, char *argv[])
             window.openConversation(longId);
             paintNow(&window);
             open << double(timer.nsecsElapsed()) / 1e6;
+            window.openConversation(other->id);
+            window.sessions()->close(longId); // the next opening reads the store again
         }
         rss = rssMb();
+        // Switching between two open conversations: another page shows, nothing is rebuilt.
+        window.openConversation(longId);
+        window.openConversation(secondLongId);
+        paintNow(&window);
+        for (int run = 0; run < 20; ++run) {
+            QElapsedTimer timer;
+            timer.start();
+            window.openConversation(run % 2 == 0 ? longId : secondLongId);
+            paintNow(&window);
+            switching << double(timer.nsecsElapsed()) / 1e6;
+        }
     }
 
     // Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
@@ -223,6 +245,42 @@ int main(int argc, char *argv[])
     const double streamCpu = cpuMs() - before;
     const double ratio = streamCpu / renderOnce;
 
+    // Closing the window while five conversations stream: how long the GUI thread is held.
+    FakeLlmServer server;
+    server.listen();
+    Settings busySettings(dir.filePath(QStringLiteral("close")));
+    for (const QString &assignment :
+         QStringList{QStringLiteral("sandbox/enabled=false"), QStringLiteral("provider=custom"),
+          QStringLiteral("providers/custom/base_url=") + server.baseUrl().toString(),
+          QStringLiteral("providers/custom/model=bench")})
+        busySettings.addOverride(assignment, &error);
+    ConversationStore busyStore(busySettings.dataDirectory());
+    (void)busyStore.open();
+    QList<double> closing;
+    for (int run = 0; run < 5; ++run) {
+        auto window = std::make_unique<MainWindow>(&busySettings, &busyStore);
+        window->show();
+        paintNow(window.get());
+        const qsizetype requestsBefore = server.requests().size();
+        for (int i = 0; i < 5; ++i) {
+            server.enqueue(FakeStreams::slowText(QStringLiteral("An answer that takes its time. ").repeated(20), 200,
+                                                 std::chrono::milliseconds(50)));
+            window->newConversation();
+            window->send(QStringLiteral("question %1").arg(i));
+        }
+        QElapsedTimer waited;
+        waited.start();
+        // Five chat requests (and the model list) are in, and the answers are streaming.
+        while (server.requests().size() < requestsBefore + 6 && waited.elapsed() < 10000)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QElapsedTimer timer;
+        timer.start();
+        window->close();
+        window.reset();
+        closing << double(timer.nsecsElapsed()) / 1e6;
+        AgentThread::waitForRetiredThreads(std::chrono::seconds(20));
+    }
+
     std::printf("%-36s %10s\n", "measure", "value");
     std::printf("%-36s %10.1f\n", "startup to first paint (ms, median)", median(startup));
     std::printf("%-36s %10.1f\n", "open 500 msgs + 50 figures (ms)", median(open));
@@ -231,10 +289,14 @@ int main(int argc, char *argv[])
     std::printf("%-36s %10.1f\n", "stream them in 2000 pieces (CPU ms)", streamCpu);
     std::printf("%-36s %10.1f\n", "  over (wall ms)", double(wall.elapsed()));
     std::printf("%-36s %10.2f\n", "stream / render once", ratio);
+    std::printf("%-36s %10.1f\n", "switch 500-msg chats (ms, median)", median(switching));
+    std::printf("%-36s %10.1f\n", "close, 5 busy chats (GUI ms, median)", median(closing));
     const QJsonObject figures{{QStringLiteral("startup_ms"), median(startup)},
                               {QStringLiteral("open_500_ms"), median(open)},
                               {QStringLiteral("open_500_rss_mb"), rss},
-                              {QStringLiteral("stream_cpu_ratio"), ratio}};
+                              {QStringLiteral("stream_cpu_ratio"), ratio},
+                              {QStringLiteral("switch_500_ms"), median(switching)},
+                              {QStringLiteral("close_5_busy_ms"), median(closing)}};
     std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
