@@ -1,44 +1,40 @@
 #pragma once
 
-// Threading: one Qt SQL connection per thread and store. Qt SQL connections may only be used by
-// the thread that opened them, so each thread that calls the store gets its own connection,
-// opened lazily on its first call and named after the store and the thread; a thread_local
-// holder closes it when the thread finishes (and the store's destructor closes the rest).
-// The database runs in WAL mode, so the GUI thread reads while the agent's worker thread
-// writes, without waiting for it; writers take the write lock up front (BEGIN IMMEDIATE) and
-// wait for each other through SQLite's busy timeout. Every call is synchronous and short, and
-// none of them shares mutable state with another thread beyond the one-time opening, which a
-// mutex guards. (One owner thread serving queued requests would have made every read in the
-// GUI asynchronous or blocking on the writer; WAL makes that unnecessary.)
-
 #include "llm/chatmessage.h"
 #include "storage/attachment.h"
 #include "storage/conversation.h"
 #include "storage/conversationsnapshot.h"
 #include "storage/searchhit.h"
 #include "storage/storedexecution.h"
+#include "storage/storerecovery.h"
 #include "storage/storeresult.h"
 
-#include <QList>
-#include <QMutex>
+#include <QCoreApplication>
 #include <QString>
-#include <QVariantList>
 
-#include <atomic>
-#include <optional>
-
-class QSqlDatabase;
-class QSqlQuery;
+#include <memory>
 
 namespace Sandpiper {
+
+class AttachmentTable;
+class ConversationTable;
+class ExecutionTable;
+class MessageTable;
+class SearchIndex;
+class StoreDatabase;
 
 // Conversations, their messages, executions and attachments, in one SQLite file with a folder
 // per conversation beside it:
 //   <data>/sandpiper.db
 //   <data>/conversations/<id>/   mounted into the conversation's sandbox at /mnt/data
-// Any thread may call it; destroy it once the threads that used it are done with it.
+// The work is done by one part per entity (ConversationTable, MessageTable, ExecutionTable,
+// AttachmentTable, SearchIndex) over the database and its connections (StoreDatabase, which
+// also explains the threading); this is what the rest of Sandpiper calls. Any thread may call
+// it; destroy it once the threads that used it are done with it.
 class ConversationStore
 {
+    Q_DECLARE_TR_FUNCTIONS(ConversationStore)
+
 public:
     // DATAFOLDER holds the database and the conversation folders; tests and --profile pass
     // their own. Nothing touches the disk until the first call.
@@ -59,10 +55,7 @@ public:
     // What open() had to do to an unusable file, for the user; empty when nothing happened.
     QString lastWarning() const;
     // Messages open() found streaming (now interrupted) and tool results it had to supply.
-    struct Recovery {
-        int interruptedMessages = 0;
-        int synthesizedToolResults = 0;
-    };
+    using Recovery = StoreRecovery;
     Recovery lastRecovery() const;
 
     StoreResult<Conversation> createConversation(const QString &provider, const QString &model,
@@ -107,42 +100,12 @@ public:
     StoreResult<QList<SearchHit>> search(const QString &query, int limit = 50);
 
 private:
-    StoreResult<void> ensureOpen();
-    StoreResult<void> initialize();
-    std::optional<QString> unusableFileReason();
-    StoreResult<void> moveBrokenFilesAside(const QString &reason);
-    StoreResult<void> migrate(QSqlQuery &query);
-    StoreResult<void> recoverInterrupted(QSqlQuery &query);
-    StoreResult<int> supplyMissingToolResults(QSqlQuery &query, qint64 conversationId);
-
-    QString connectionName() const;
-    StoreResult<QSqlDatabase> threadConnection();
-    StoreResult<QSqlDatabase> database();
-    StoreError sqlError(const QSqlQuery &query, const QString &action) const;
-
-    // Runs SQL, a SELECT, on this thread's connection and turns every row into a T; ACTION
-    // names what failed in the error ("read the messages").
-    template<typename T>
-    StoreResult<QList<T>> selectRows(const QString &sql, const QVariantList &values, const QString &action,
-                                     T (*fromRow)(const QSqlQuery &));
-    StoreResult<QList<Conversation>> selectConversations(const QString &where, const QVariantList &values);
-    StoreResult<void> updateConversation(qint64 id, const QString &assignments, const QVariantList &values,
-                                         const QString &action);
-    StoreResult<ChatMessage> insertMessage(QSqlQuery &query, qint64 conversationId, const ChatMessage &message,
-                                           qint64 now);
-    StoreResult<StoredExecution> insertExecution(QSqlQuery &query, qint64 conversationId,
-                                                 const StoredExecution &execution, qint64 now);
-    StoreResult<QList<StoredExecution>> selectExecutions(const QString &where, qint64 id);
-    StoreResult<QList<SearchHit>> searchTable(QSqlQuery &query, const QString &match, SearchHit::Kind kind, int limit);
-
-    const QString m_dataFolder;
-    const QString m_connectionPrefix;
-    mutable QMutex m_openMutex; // guards opening and what it reports
-    std::atomic<bool> m_open = false;
-    QString m_lastWarning;
-    Recovery m_lastRecovery;
-    QMutex m_connectionsMutex;
-    QStringList m_connections; // every thread's connection to this store
+    std::unique_ptr<StoreDatabase> m_db;
+    std::unique_ptr<ConversationTable> m_conversations;
+    std::unique_ptr<MessageTable> m_messages;
+    std::unique_ptr<ExecutionTable> m_executions;
+    std::unique_ptr<AttachmentTable> m_attachments;
+    std::unique_ptr<SearchIndex> m_search;
 };
 
 } // namespace Sandpiper

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "storage/storedatabase.h"
+#include "storage/storedexecution.h"
+
+namespace Sandpiper {
+
+// The runs of code in the conversations' sandboxes, with what they printed and produced.
+class ExecutionTable
+{
+    Q_DECLARE_TR_FUNCTIONS(ExecutionTable)
+
+public:
+    explicit ExecutionTable(StoreDatabase &database)
+        : m_db(database)
+    {}
+
+    StoreResult<StoredExecution> add(const StoredExecution &execution);
+    StoreResult<StoredExecution> find(qint64 id);
+    StoreResult<QList<StoredExecution>> of(qint64 conversationId);
+    // Inserts EXECUTION into conversation CONVERSATIONID in the transaction QUERY is in.
+    StoreResult<StoredExecution> insert(QSqlQuery &query, qint64 conversationId, const StoredExecution &execution,
+                                        qint64 now, const QString &failed);
+
+private:
+    StoreResult<QList<StoredExecution>> select(const QString &where, qint64 id);
+
+    StoreDatabase &m_db;
+};
+
+} // namespace Sandpiper
