@@ -10,13 +10,6 @@
 
 namespace Sandpiper {
 
-namespace {
-
-const QString keyAdvice = QStringLiteral("The Brave Search API key needs fixing: the user can store it in Settings "
-                                         "(keychain entry \"brave\") or set BRAVE_API_KEY.");
-
-} // namespace
-
 BraveBackend::BraveBackend(WebFetcher *fetcher, QString endpoint)
     : SearchBackend(fetcher)
     , m_endpoint(std::move(endpoint))
@@ -24,17 +17,15 @@ BraveBackend::BraveBackend(WebFetcher *fetcher, QString endpoint)
 
 QCoro::Task<SearchResponse> BraveBackend::search(QString query, int maxResults)
 {
+    SearchResponse response;
+    response.error = co_await requireApiKey(QStringLiteral("Brave Search"), QStringLiteral("Brave"),
+                                            QStringLiteral("brave"), QStringLiteral("BRAVE_API_KEY"));
+    if (!response.ok())
+        co_return response;
     // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
     QPointer<WebFetcher> alive(m_fetcher);
-    SearchResponse response;
-    const QString key = co_await apiKey(QStringLiteral("brave"), QStringLiteral("BRAVE_API_KEY"));
-    if (!alive)
-        co_return response;
-    if (key.isEmpty()) {
-        response.error = missingApiKey(QStringLiteral("Brave Search"), QStringLiteral("Brave"), QStringLiteral("brave"),
-                                       QStringLiteral("BRAVE_API_KEY"));
-        co_return response;
-    }
+    const QString advice =
+        keyAdvice(QStringLiteral("Brave Search"), QStringLiteral("brave"), QStringLiteral("BRAVE_API_KEY"));
     QUrl url(m_endpoint);
     QUrlQuery parameters;
     parameters.addQueryItem(QStringLiteral("q"), query);
@@ -57,11 +48,11 @@ QCoro::Task<SearchResponse> BraveBackend::search(QString query, int maxResults)
                           QStringLiteral("Brave Search refused the API key (HTTP %1: %2).")
                               .arg(result.status)
                               .arg(errorDetail(result.body)),
-                          keyAdvice + QStringLiteral(" Do not search again until then; answer from what you know and "
-                                                     "say that the web search failed.")};
+                          advice + QStringLiteral(" Do not search again until then; answer from what you know and "
+                                                  "say that the web search failed.")};
         co_return response;
     }
-    response.error = failureOf(result, keyAdvice);
+    response.error = failureOf(result, advice);
     if (response.error.kind == SearchError::Kind::Authentication)
         m_apiKey.clear(); // read again next time: the user may have fixed it
     if (!response.ok())

@@ -114,19 +114,8 @@ QString adviceForStatus(int status)
 } // namespace
 
 FetchTool::FetchTool(WebConfig config, std::shared_ptr<CitationIndex> citations)
-    : m_config(std::move(config))
-    , m_citations(std::move(citations))
-    , m_fetcher(std::make_unique<WebFetcher>(WebFetcher::Limits{.allowLocal = m_config.allowLocal,
-                                                                .maxRedirects = m_config.maxRedirects,
-                                                                .maxBytes = m_config.maxBytes,
-                                                                .connectTimeout = m_config.connectTimeout,
-                                                                .totalTimeout = m_config.fetchTimeout}))
+    : WebTool(config, std::move(citations), config.fetchTimeout)
 {}
-
-FetchTool::~FetchTool()
-{
-    m_fetcher->cancel();
-}
 
 QString FetchTool::description() const
 {
@@ -327,11 +316,6 @@ ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &resu
     outcome.modelText = head.join(QLatin1Char('\n')) + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text);
     outcome.result = WebResult{{source}, {}};
     return outcome;
-}
-
-void FetchTool::cancel()
-{
-    m_fetcher->cancel();
 }
 
 } // namespace Sandpiper

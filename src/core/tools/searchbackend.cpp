@@ -168,14 +168,29 @@ QCoro::Task<QString> SearchBackend::apiKey(QString providerId, QString variable)
     co_return QString(m_apiKey);
 }
 
-SearchError SearchBackend::missingApiKey(const QString &service, const QString &keyName, const QString &providerId,
-                                         const QString &variable)
+QCoro::Task<SearchError> SearchBackend::requireApiKey(QString service, QString keyName, QString providerId,
+                                                      QString variable)
 {
-    return {SearchError::Kind::Configuration,
-            QStringLiteral("Web search is set to %1, but no %2 API key is configured.").arg(service, keyName),
-            QStringLiteral("The user can store one in Settings (keychain entry \"%1\") or set %2; until then, answer "
-                           "from what you know and say that you could not search.")
-                .arg(providerId, variable)};
+    // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
+    QPointer<WebFetcher> alive(m_fetcher);
+    const QString key = co_await apiKey(providerId, variable);
+    if (!alive)
+        co_return SearchError{SearchError::Kind::Cancelled, {}, {}};
+    if (!key.isEmpty())
+        co_return SearchError{};
+    co_return SearchError{
+        SearchError::Kind::Configuration,
+        QStringLiteral("Web search is set to %1, but no %2 API key is configured.").arg(service, keyName),
+        QStringLiteral("The user can store one in Settings (keychain entry \"%1\") or set %2; until then, answer "
+                       "from what you know and say that you could not search.")
+            .arg(providerId, variable)};
+}
+
+QString SearchBackend::keyAdvice(const QString &service, const QString &providerId, const QString &variable)
+{
+    return QStringLiteral("The %1 API key needs fixing: the user can store it in Settings (keychain entry \"%2\") or "
+                          "set %3.")
+        .arg(service, providerId, variable);
 }
 
 void SearchBackend::appendJsonResults(QList<WebSource> &results, const QJsonArray &found, int maxResults,

@@ -65,9 +65,13 @@ protected:
     // and kept in m_apiKey (cleared when the service refuses it); never logged. Empty when
     // none is configured, or when the backend went away meanwhile.
     QCoro::Task<QString> apiKey(QString providerId, QString variable);
-    // The configuration error for a SERVICE whose KEYNAME key is missing.
-    static SearchError missingApiKey(const QString &service, const QString &keyName, const QString &providerId,
-                                     const QString &variable);
+    // The key of a SERVICE that needs one (KEYNAME in sentences), from the keychain entry
+    // PROVIDERID or the environment variable VARIABLE, in m_apiKey: None when it is there, the
+    // configuration error when not, Cancelled when the backend went away meanwhile (then this
+    // object must not be touched any more).
+    QCoro::Task<SearchError> requireApiKey(QString service, QString keyName, QString providerId, QString variable);
+    // What the model and the user can do about a key that SERVICE refused or that is missing.
+    static QString keyAdvice(const QString &service, const QString &providerId, const QString &variable);
     // The error for a failed fetch or an HTTP error status; None when RESULT is a success.
     SearchError failureOf(const FetchResult &result, const QString &keyAdvice = {}) const;
     static SearchResponse unreadable(const QString &what, const QString &advice);

@@ -55,21 +55,11 @@ QString quoted(const QString &query)
 } // namespace
 
 SearchTool::SearchTool(WebConfig config, std::shared_ptr<CitationIndex> citations)
-    : m_config(std::move(config))
-    , m_citations(std::move(citations))
-    , m_fetcher(std::make_unique<WebFetcher>(WebFetcher::Limits{.allowLocal = m_config.allowLocal,
-                                                                .maxRedirects = m_config.maxRedirects,
-                                                                .maxBytes = m_config.maxBytes,
-                                                                .connectTimeout = m_config.connectTimeout,
-                                                                .totalTimeout = m_config.searchTimeout}))
+    : WebTool(config, std::move(citations), config.searchTimeout)
     , m_backend(makeBackend(m_config, m_fetcher.get()))
 {}
 
-SearchTool::~SearchTool()
-{
-    // Ends a search in progress while everything it uses is still here.
-    m_fetcher->cancel();
-}
+SearchTool::~SearchTool() = default;
 
 QString SearchTool::description() const
 {
@@ -182,11 +172,6 @@ ToolOutcome SearchTool::outcomeFor(const QString &query, SearchResponse response
     outcome.modelText = blocks.join(QStringLiteral("\n\n"));
     outcome.result = WebResult{response.results, {}};
     return outcome;
-}
-
-void SearchTool::cancel()
-{
-    m_fetcher->cancel();
 }
 
 } // namespace Sandpiper

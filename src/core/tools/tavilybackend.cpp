@@ -16,17 +16,13 @@ TavilyBackend::TavilyBackend(WebFetcher *fetcher, QString endpoint)
 
 QCoro::Task<SearchResponse> TavilyBackend::search(QString query, int maxResults)
 {
+    SearchResponse response;
+    response.error = co_await requireApiKey(QStringLiteral("Tavily"), QStringLiteral("Tavily"),
+                                            QStringLiteral("tavily"), QStringLiteral("TAVILY_API_KEY"));
+    if (!response.ok())
+        co_return response;
     // The tool owns the fetcher and this backend: when the fetcher is gone, so is this.
     QPointer<WebFetcher> alive(m_fetcher);
-    SearchResponse response;
-    const QString key = co_await apiKey(QStringLiteral("tavily"), QStringLiteral("TAVILY_API_KEY"));
-    if (!alive)
-        co_return response;
-    if (key.isEmpty()) {
-        response.error = missingApiKey(QStringLiteral("Tavily"), QStringLiteral("Tavily"), QStringLiteral("tavily"),
-                                       QStringLiteral("TAVILY_API_KEY"));
-        co_return response;
-    }
     const QJsonObject body{{QStringLiteral("query"), query},
                            {QStringLiteral("max_results"), std::clamp(maxResults, 1, 20)},
                            {QStringLiteral("search_depth"), QStringLiteral("basic")},
@@ -45,8 +41,8 @@ QCoro::Task<SearchResponse> TavilyBackend::search(QString query, int maxResults)
     if (!alive)
         co_return response;
 
-    response.error = failureOf(result, QStringLiteral("The Tavily API key needs fixing: the user can store it in "
-                                                      "Settings (keychain entry \"tavily\") or set TAVILY_API_KEY."));
+    response.error = failureOf(
+        result, keyAdvice(QStringLiteral("Tavily"), QStringLiteral("tavily"), QStringLiteral("TAVILY_API_KEY")));
     if (response.error.kind == SearchError::Kind::Authentication)
         m_apiKey.clear(); // read again next time: the user may have fixed it
     if (!response.ok())

@@ -80,10 +80,9 @@ WebFetcher::WebFetcher(Limits limits, QObject *parent)
     , m_network(new QNetworkAccessManager(this))
 {}
 
-WebFetcher::~WebFetcher()
-{
-    cancel();
-}
+// A fetch still in flight is not cancelled here: that would resume its coroutine inside this
+// destructor. Its owner cancels first (the agent cancels its tools before it lets them go).
+WebFetcher::~WebFetcher() = default;
 
 QByteArray WebFetcher::userAgent()
 {

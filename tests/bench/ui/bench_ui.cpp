@@ -132,6 +132,31 @@ qint64 createLongConversation(ConversationStore &store, int messages, int figure
     return conversation->id;
 }
 
+// Streams ANSWER into SESSION in 2 000 pieces, one a millisecond, as a fast model would, and
+// returns the CPU time it cost to show it in VIEW.
+double streamAnswer(ConversationSession &session, QWidget *view, const QString &answer)
+{
+    const double before = cpuMs();
+    AgentEvent delta;
+    delta.kind = AgentEvent::Kind::TextDelta;
+    const int pieces = 2000;
+    const qsizetype size = answer.size() / pieces;
+    for (int i = 0; i < pieces; ++i) {
+        delta.text = i == pieces - 1 ? answer.mid(i * size) : answer.mid(i * size, size);
+        session.handle(delta);
+        // Sleeping, so the wait costs no CPU; the session applies the text once per frame.
+        QApplication::processEvents();
+        QThread::usleep(1000);
+    }
+    AgentEvent added;
+    added.kind = AgentEvent::Kind::MessageAdded;
+    added.message.role = ChatMessage::Role::Assistant;
+    added.message.content = answer;
+    session.handle(added);
+    paintNow(view);
+    return cpuMs() - before;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -221,28 +246,9 @@ int main(int argc, char *argv[])
         renderOnce = cpuMs() - before;
         delete widget;
     }
-    const double before = cpuMs();
-    AgentEvent delta;
-    delta.kind = AgentEvent::Kind::TextDelta;
-    const int pieces = 2000;
-    const qsizetype size = answer.size() / pieces;
     QElapsedTimer wall;
     wall.start();
-    for (int i = 0; i < pieces; ++i) {
-        delta.text = i == pieces - 1 ? answer.mid(i * size) : answer.mid(i * size, size);
-        streamed.handle(delta);
-        // A fast model: a piece every millisecond (sleeping, so the wait costs no CPU); the
-        // view renders on its own frame clock.
-        QApplication::processEvents();
-        QThread::usleep(1000);
-    }
-    AgentEvent added;
-    added.kind = AgentEvent::Kind::MessageAdded;
-    added.message.role = ChatMessage::Role::Assistant;
-    added.message.content = answer;
-    streamed.handle(added);
-    paintNow(&view);
-    const double streamCpu = cpuMs() - before;
+    const double streamCpu = streamAnswer(streamed, &view, answer);
     const double ratio = streamCpu / renderOnce;
 
     // Closing the window while five conversations stream: how long the GUI thread is held.
