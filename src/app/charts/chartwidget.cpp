@@ -1,5 +1,7 @@
 #include "charts/chartwidget.h"
 
+#include "charts/chartformat.h"
+
 #include <QAction>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -7,7 +9,6 @@
 #include <QBarSet>
 #include <QClipboard>
 #include <QContextMenuEvent>
-#include <QDateTimeAxis>
 #include <QDir>
 #include <QFileDialog>
 #include <QGraphicsLayout>
@@ -26,8 +27,6 @@
 #include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
-#include <QSvgGenerator>
-#include <QTimeZone>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -45,201 +44,6 @@ constexpr double zoomStep = 1.25;
 constexpr double hiddenAlpha = 0.3;
 constexpr double smallestLabelledSlice = 0.03; // thinner slices are named by the legend and the tooltip
 constexpr int markerPointsUpTo = 60;           // more points than this and a line shows no markers
-
-// Date-time x values are wall-clock times stored as UTC (see ChartSpec::XKind); the axis draws
-// local time, so it gets the same wall-clock time in the local zone.
-qreal axisDateTime(double milliseconds)
-{
-    const QDateTime utc = QDateTime::fromMSecsSinceEpoch(qint64(milliseconds), QTimeZone::UTC);
-    return qreal(QDateTime(utc.date(), utc.time()).toMSecsSinceEpoch());
-}
-
-// A number as people read it: grouped as the locale does, without trailing zeros.
-QString numberText(double value)
-{
-    const QLocale locale;
-    if (value != 0 && (std::abs(value) >= 1e15 || std::abs(value) < 1e-6))
-        return locale.toString(value, 'g', 6);
-    const QString shortest = QString::number(value, 'f', QLocale::FloatingPointShortest);
-    const qsizetype point = shortest.indexOf(QLatin1Char('.'));
-    const int decimals = point < 0 ? 0 : int(std::min<qsizetype>(6, shortest.size() - point - 1));
-    QString text = locale.toString(value, 'f', decimals);
-    if (decimals > 0) {
-        while (text.endsWith(locale.zeroDigit()))
-            text.chop(locale.zeroDigit().size());
-        if (text.endsWith(locale.decimalPoint()))
-            text.chop(locale.decimalPoint().size());
-    }
-    return text;
-}
-
-QString withUnit(const QString &number, const QString &unit)
-{
-    static const QStringList prefixes = {QStringLiteral("$"), QStringLiteral("£"), QStringLiteral("¥"),
-                                         QStringLiteral("₹")};
-    if (unit.isEmpty())
-        return number;
-    if (unit == QLatin1String("%"))
-        return number + unit;
-    if (prefixes.contains(unit))
-        return unit + number;
-    return number + QLatin1Char(' ') + unit;
-}
-
-QString axisTitle(const QString &title, const QString &unit)
-{
-    if (unit.isEmpty() || title.isEmpty())
-        return title.isEmpty() ? unit : title;
-    return ChartWidget::tr("%1 (%2)", "axis title and unit").arg(title, unit);
-}
-
-QString typeDisplayName(ChartSpec::Type type)
-{
-    switch (type) {
-    case ChartSpec::Type::Line:
-        return ChartWidget::tr("Line chart");
-    case ChartSpec::Type::Bar:
-        return ChartWidget::tr("Bar chart");
-    case ChartSpec::Type::HorizontalBar:
-        return ChartWidget::tr("Horizontal bar chart");
-    case ChartSpec::Type::StackedBar:
-        return ChartWidget::tr("Stacked bar chart");
-    case ChartSpec::Type::Scatter:
-        return ChartWidget::tr("Scatter plot");
-    case ChartSpec::Type::Area:
-        return ChartWidget::tr("Area chart");
-    case ChartSpec::Type::Pie:
-        return ChartWidget::tr("Pie chart");
-    case ChartSpec::Type::Donut:
-        return ChartWidget::tr("Donut chart");
-    }
-    return {};
-}
-
-// Labels as fine as the span of the dates needs. The axis spaces its ticks evenly, so they miss
-// the first of the month: below three years the day is shown, lest a tick on 30 January read as
-// January when it stands for February.
-QString dateFormat(const QDateTime &first, const QDateTime &last)
-{
-    constexpr qint64 day = 24 * 3600 * 1000;
-    const qint64 span = first.msecsTo(last);
-    if (span >= 3 * 365 * day)
-        return QStringLiteral("MMM yyyy");
-    if (span >= 3 * day)
-        return first.date().year() == last.date().year() ? QStringLiteral("d MMM") : QStringLiteral("d MMM yyyy");
-    if (span >= day)
-        return QStringLiteral("d MMM HH:mm");
-    return QStringLiteral("HH:mm");
-}
-
-// Ticks that fall on the data when the points are evenly spaced: N points make N - 1 gaps, and
-// a tick count that divides them puts a tick on every k-th point.
-int dateTickCount(qsizetype points)
-{
-    if (points <= 7)
-        return int(std::max<qsizetype>(2, points));
-    for (int ticks = 7; ticks >= 4; --ticks) {
-        if ((points - 1) % (ticks - 1) == 0)
-            return ticks;
-    }
-    return 6;
-}
-
-// What the value axis must show: stacks add up, and bars and areas grow from zero.
-std::pair<double, double> valueExtent(const ChartSpec &spec)
-{
-    double low = std::numeric_limits<double>::max();
-    double high = std::numeric_limits<double>::lowest();
-    if (spec.type == ChartSpec::Type::StackedBar) {
-        for (qsizetype i = 0; i < spec.categories.size(); ++i) {
-            double up = 0;
-            double down = 0;
-            for (const ChartSeries &series : spec.series) {
-                const double y = series.points.value(i).y();
-                (y >= 0 ? up : down) += y;
-            }
-            low = std::min(low, down);
-            high = std::max(high, up);
-        }
-    } else {
-        for (const ChartSeries &series : spec.series) {
-            for (const QPointF &point : series.points) {
-                low = std::min(low, point.y());
-                high = std::max(high, point.y());
-            }
-        }
-    }
-    if (spec.isBar() || spec.type == ChartSpec::Type::Area) {
-        low = std::min(low, 0.0);
-        high = std::max(high, 0.0);
-    }
-    if (low == high) {
-        low -= 1;
-        high += 1;
-    }
-    return {low, high};
-}
-
-std::pair<double, double> xExtent(const ChartSpec &spec)
-{
-    double low = std::numeric_limits<double>::max();
-    double high = std::numeric_limits<double>::lowest();
-    for (const ChartSeries &series : spec.series) {
-        for (const QPointF &point : series.points) {
-            low = std::min(low, point.x());
-            high = std::max(high, point.x());
-        }
-    }
-    if (low == high) {
-        const double margin = spec.xKind == ChartSpec::XKind::DateTime ? 24 * 3600 * 1000 : 1;
-        low -= margin;
-        high += margin;
-    }
-    return {low, high};
-}
-
-// As many decimals as the ticks need: exact for the round steps of an unzoomed axis, two
-// significant digits of the step once zooming made it crooked.
-void fitLabelFormat(QValueAxis *axis)
-{
-    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
-    if (!(step > 0))
-        return;
-    auto isWhole = [](double value) {
-        return std::abs(value - std::round(value)) < 1e-6 * std::max(1.0, std::abs(value));
-    };
-    int decimals = 0;
-    for (double scale = 1; decimals <= 3; ++decimals, scale *= 10) {
-        if (isWhole(step * scale) && isWhole(axis->min() * scale))
-            break;
-    }
-    if (decimals > 3)
-        decimals = std::clamp(1 - int(std::floor(std::log10(step))), 0, 6);
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-}
-
-// Distinct colours for the slices of a pie: the themes shade a single hue, which tells
-// neighbouring slices apart but not a slice from its legend entry.
-QColor sliceColor(qsizetype index)
-{
-    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                                     QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                     QColor(0xba, 0xb0, 0xac)};
-    constexpr qsizetype count = std::size(palette);
-    const QColor color = palette[index % count];
-    return index < count ? color : color.lighter(100 + 25 * int(index / count));
-}
-
-QPalette themePalette(bool dark)
-{
-    return dark ? QPalette(QColor(0x2b, 0x2b, 0x2b)) : QPalette(QColor(0xf2, 0xf2, 0xf2));
-}
-
-QColor specColor(const QString &name)
-{
-    return name.isEmpty() ? QColor() : QColor::fromString(name);
-}
 
 } // namespace
 
@@ -281,11 +85,11 @@ ChartWidget::ChartWidget(const ChartSpec &spec, QWidget *parent)
     else if (!m_spec.isPie())
         setRubberBand(QChartView::RectangleRubberBand);
 
-    const QString kind = typeDisplayName(m_spec.type);
+    const QString kind = ChartFormat::typeDisplayName(m_spec.type);
     setAccessibleName(m_spec.title.isEmpty() ? kind : m_spec.title);
     QStringList entries;
     for (qsizetype i = 0; i < entryCount(); ++i)
-        entries << (m_spec.isPie() ? m_spec.categories[i] : seriesName(i));
+        entries << (m_spec.isPie() ? m_spec.categories[i] : ChartFormat::seriesName(m_spec, i));
     setAccessibleDescription(tr("%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving "
                                 "and copying.")
                                  .arg(kind, QLocale().createSeparatedList(entries)));
@@ -304,40 +108,14 @@ QSize ChartWidget::minimumSizeHint() const
     return {240, 200};
 }
 
-QString ChartWidget::seriesName(qsizetype series) const
-{
-    const QString name = m_spec.series.value(series).name;
-    return name.isEmpty() ? tr("Series %1").arg(series + 1) : name;
-}
-
-QString ChartWidget::xText(double x) const
-{
-    switch (m_spec.xKind) {
-    case ChartSpec::XKind::Category:
-        return m_spec.categories.value(qsizetype(x));
-    case ChartSpec::XKind::Number:
-        return withUnit(numberText(x), m_spec.xUnit);
-    case ChartSpec::XKind::DateTime: {
-        const QDateTime time = QDateTime::fromMSecsSinceEpoch(qint64(x), QTimeZone::UTC);
-        return QLocale().toString(time, time.time() == QTime(0, 0) ? QStringLiteral("d MMM yyyy")
-                                                                   : QStringLiteral("d MMM yyyy HH:mm"));
-    }
-    }
-    return {};
-}
-
-QString ChartWidget::yText(double y) const
-{
-    return withUnit(numberText(y), m_spec.yUnit);
-}
-
 void ChartWidget::buildXYChart()
 {
     for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
         QList<QPointF> points;
         points.reserve(m_spec.series[i].points.size());
         for (const QPointF &point : std::as_const(m_spec.series[i].points)) {
-            points << QPointF(m_spec.xKind == ChartSpec::XKind::DateTime ? axisDateTime(point.x()) : point.x(),
+            points << QPointF(m_spec.xKind == ChartSpec::XKind::DateTime ? ChartFormat::axisDateTime(point.x())
+                                                                         : point.x(),
                               point.y());
         }
         QAbstractSeries *series = nullptr;
@@ -368,67 +146,20 @@ void ChartWidget::buildXYChart()
             series = xy;
             pointSeries = xy;
         }
-        series->setName(seriesName(i));
+        series->setName(ChartFormat::seriesName(m_spec, i));
         chart()->addSeries(series);
         m_xySeries << series;
         m_pointSeries << pointSeries;
     }
 
-    QAbstractAxis *xAxis = nullptr;
-    switch (m_spec.xKind) {
-    case ChartSpec::XKind::Category: {
-        auto *axis = new QBarCategoryAxis;
-        axis->append(m_spec.categories);
-        xAxis = axis;
-        break;
-    }
-    case ChartSpec::XKind::Number: {
-        auto *axis = new QValueAxis;
-        const auto [low, high] = xExtent(m_spec);
-        axis->setRange(low, high);
-        axis->applyNiceNumbers();
-        fitLabelFormat(axis);
-        connect(axis, &QValueAxis::rangeChanged, this, [axis] { fitLabelFormat(axis); });
-        xAxis = axis;
-        break;
-    }
-    case ChartSpec::XKind::DateTime: {
-        auto *axis = new QDateTimeAxis;
-        const auto [low, high] = xExtent(m_spec);
-        const QDateTime first = QDateTime::fromMSecsSinceEpoch(qint64(axisDateTime(low)));
-        const QDateTime last = QDateTime::fromMSecsSinceEpoch(qint64(axisDateTime(high)));
-        axis->setRange(first, last);
-        axis->setFormat(dateFormat(first, last));
-        qsizetype points = 0;
-        for (const ChartSeries &series : std::as_const(m_spec.series))
-            points = std::max(points, series.points.size());
-        axis->setTickCount(dateTickCount(points));
-        xAxis = axis;
-        break;
-    }
-    }
-    xAxis->setTitleText(axisTitle(m_spec.xTitle, m_spec.xUnit));
-    QValueAxis *yAxis = valueAxis();
+    QAbstractAxis *xAxis = ChartFormat::xAxis(m_spec);
+    QValueAxis *yAxis = ChartFormat::valueAxis(m_spec);
     chart()->addAxis(xAxis, Qt::AlignBottom);
     chart()->addAxis(yAxis, Qt::AlignLeft);
     for (QAbstractSeries *series : std::as_const(m_xySeries)) {
         series->attachAxis(xAxis);
         series->attachAxis(yAxis);
     }
-}
-
-// Ranges are set here rather than left to the series: an axis ranges over the first series
-// attached to it only, and a stack's height is no single value's.
-QValueAxis *ChartWidget::valueAxis()
-{
-    auto *axis = new QValueAxis;
-    axis->setTitleText(axisTitle(m_spec.yTitle, m_spec.yUnit));
-    const auto [low, high] = valueExtent(m_spec);
-    axis->setRange(low, high);
-    axis->applyNiceNumbers();
-    fitLabelFormat(axis);
-    connect(axis, &QValueAxis::rangeChanged, this, [axis] { fitLabelFormat(axis); });
-    return axis;
 }
 
 void ChartWidget::buildBarChart()
@@ -441,7 +172,7 @@ void ChartWidget::buildBarChart()
     else
         bars = new QBarSeries;
     for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
-        auto *set = new QBarSet(seriesName(i));
+        auto *set = new QBarSet(ChartFormat::seriesName(m_spec, i));
         for (const QPointF &point : std::as_const(m_spec.series[i].points))
             set->append(point.y());
         bars->append(set);
@@ -454,8 +185,8 @@ void ChartWidget::buildBarChart()
 
     auto *categoryAxis = new QBarCategoryAxis;
     categoryAxis->append(m_spec.categories);
-    categoryAxis->setTitleText(axisTitle(m_spec.xTitle, m_spec.xUnit));
-    QValueAxis *values = valueAxis();
+    categoryAxis->setTitleText(ChartFormat::axisTitle(m_spec.xTitle, m_spec.xUnit));
+    QValueAxis *values = ChartFormat::valueAxis(m_spec);
     const bool horizontal = m_spec.type == ChartSpec::Type::HorizontalBar;
     // Read from the top down, like a table.
     categoryAxis->setReverse(horizontal);
@@ -557,7 +288,7 @@ void ChartWidget::applyTheme()
 
     // The theme also brings its own colours; the spec's win where it has them.
     for (qsizetype i = 0; i < m_xySeries.size(); ++i) {
-        const QColor custom = specColor(m_spec.series[i].color);
+        const QColor custom = ChartFormat::specColor(m_spec.series[i].color);
         if (auto *area = qobject_cast<QAreaSeries *>(m_xySeries[i])) {
             QColor fill = custom.isValid() ? custom : area->color();
             QPen border(fill, 2);
@@ -577,7 +308,7 @@ void ChartWidget::applyTheme()
         }
     }
     for (qsizetype i = 0; i < m_barSets.size(); ++i) {
-        const QColor custom = specColor(m_spec.series[i].color);
+        const QColor custom = ChartFormat::specColor(m_spec.series[i].color);
         if (custom.isValid())
             m_barSets[i]->setColor(custom);
         m_barSets[i]->setBorderColor(Qt::transparent);
@@ -588,8 +319,8 @@ void ChartWidget::applyTheme()
                            ? background.gradient()->stops().constFirst().second
                            : background.color();
     for (qsizetype i = 0; i < m_slices.size(); ++i) {
-        const QColor custom = specColor(m_spec.colors.value(i));
-        m_slices[i]->setColor(custom.isValid() ? custom : sliceColor(i));
+        const QColor custom = ChartFormat::specColor(m_spec.colors.value(i));
+        m_slices[i]->setColor(custom.isValid() ? custom : ChartFormat::sliceColor(i));
         m_slices[i]->setBorderColor(gap);
         m_slices[i]->setBorderWidth(2);
         m_slices[i]->setLabelColor(labelColor);
@@ -652,7 +383,7 @@ QString ChartWidget::toolTipText(qsizetype series, qsizetype point) const
         if (point < 0 || point >= m_slices.size())
             return {};
         return tr("%1\n%2 (%3%)", "pie slice tooltip: name, value, percentage")
-            .arg(m_spec.categories[point], yText(m_spec.series.first().points[point].y()),
+            .arg(m_spec.categories[point], ChartFormat::yText(m_spec, m_spec.series.first().points[point].y()),
                  QLocale().toString(m_slices[point]->percentage() * 100, 'f', 1));
     }
     if (series < 0 || series >= m_spec.series.size() || point < 0 || point >= m_spec.series[series].points.size())
@@ -660,12 +391,14 @@ QString ChartWidget::toolTipText(qsizetype series, qsizetype point) const
     const QPointF value = m_spec.series[series].points[point];
     const QString coordinates =
         m_spec.type == ChartSpec::Type::Scatter && m_spec.xKind != ChartSpec::XKind::Category
-            ? tr("%1, %2", "scatter point tooltip: x, y").arg(xText(value.x()), yText(value.y()))
-            : tr("%1: %2", "tooltip: x or category, value").arg(xText(value.x()), yText(value.y()));
+            ? tr("%1, %2", "scatter point tooltip: x, y")
+                  .arg(ChartFormat::xText(m_spec, value.x()), ChartFormat::yText(m_spec, value.y()))
+            : tr("%1: %2", "tooltip: x or category, value")
+                  .arg(ChartFormat::xText(m_spec, value.x()), ChartFormat::yText(m_spec, value.y()));
     // A single unnamed series needs no name above its values.
     if (m_spec.series.size() == 1 && m_spec.series.first().name.isEmpty())
         return coordinates;
-    return seriesName(series) + QLatin1Char('\n') + coordinates;
+    return ChartFormat::seriesName(m_spec, series) + QLatin1Char('\n') + coordinates;
 }
 
 void ChartWidget::showPointToolTip(qsizetype series, const QPointF &position, bool state)
@@ -753,7 +486,8 @@ void ChartWidget::contextMenuEvent(QContextMenuEvent *event)
     if (entryCount() > 1) {
         QMenu *entries = menu.addMenu(m_spec.isPie() ? tr("Show Slices") : tr("Show Series"));
         for (qsizetype i = 0; i < entryCount(); ++i) {
-            QAction *entry = entries->addAction(m_spec.isPie() ? m_spec.categories[i] : seriesName(i));
+            QAction *entry =
+                entries->addAction(m_spec.isPie() ? m_spec.categories[i] : ChartFormat::seriesName(m_spec, i));
             entry->setCheckable(true);
             entry->setChecked(isEntryVisible(i));
             connect(entry, &QAction::toggled, this, [this, i](bool on) { setEntryVisible(i, on); });
@@ -862,14 +596,7 @@ void ChartWidget::focusOutEvent(QFocusEvent *event)
 
 QImage ChartWidget::toImage(qreal devicePixelRatio) const
 {
-    const QRectF source = chart()->geometry();
-    QImage image((source.size() * devicePixelRatio).toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(devicePixelRatio);
-    image.fill(Qt::transparent);
-    QPainter painter(&image);
-    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
-    scene()->render(&painter, QRectF(QPointF(), source.size()), source);
-    return image;
+    return ChartFormat::image(*scene(), chart()->geometry(), devicePixelRatio);
 }
 
 bool ChartWidget::savePng(const QString &path) const
@@ -880,19 +607,7 @@ bool ChartWidget::savePng(const QString &path) const
 
 bool ChartWidget::saveSvg(const QString &path) const
 {
-    const QRectF source = chart()->geometry();
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(source.size().toSize());
-    generator.setViewBox(QRectF(QPointF(), source.size()));
-    generator.setTitle(accessibleName());
-    generator.setDescription(m_spec.summary());
-    QPainter painter;
-    if (!painter.begin(&generator))
-        return false;
-    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    scene()->render(&painter, QRectF(QPointF(), source.size()), source);
-    return painter.end();
+    return ChartFormat::writeSvg(*scene(), chart()->geometry(), path, accessibleName(), m_spec.summary());
 }
 
 void ChartWidget::copyImage() const
@@ -932,7 +647,7 @@ void ChartWidget::saveWithDialog(bool svg)
 bool ChartWidget::renderToPng(const ChartSpec &spec, const QString &path, QSize size, bool dark)
 {
     ChartWidget widget(spec);
-    widget.setPalette(themePalette(dark));
+    widget.setPalette(ChartFormat::themePalette(dark));
     // Laid out like a shown widget, without a window on any screen.
     widget.setAttribute(Qt::WA_DontShowOnScreen);
     widget.setFixedSize(size);

@@ -75,7 +75,6 @@ private:
     void buildXYChart();
     void buildBarChart();
     void buildPieChart();
-    QValueAxis *valueAxis();
     void connectLegend();
     void createActions();
     void applyTheme();
@@ -85,10 +84,6 @@ private:
     void showPointToolTip(qsizetype series, const QPointF &position, bool state);
     void showToolTip(const QString &text, bool state);
     void saveWithDialog(bool svg);
-
-    QString seriesName(qsizetype series) const;
-    QString xText(double x) const;
-    QString yText(double y) const;
 
     ChartSpec m_spec;
     bool m_dark = false;

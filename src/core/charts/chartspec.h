@@ -66,6 +66,7 @@ struct ChartSpec {
     friend bool operator==(const ChartSpec &, const ChartSpec &) = default;
 
     static QString typeName(Type type);
+    static const QList<Type> &allTypes();
     static QString xKindName(XKind kind);
 
     bool isPie() const { return type == Type::Pie || type == Type::Donut; }
@@ -95,6 +96,10 @@ struct ChartSpec {
 
 // A date-time value of a chart (milliseconds, see ChartSpec::XKind::DateTime) as ISO 8601.
 QString chartDateTimeText(double milliseconds);
+// A number as short as it reads exactly ("0.1", "1e+20"), for messages to the model.
+QString chartNumberText(double value);
+// "1 value", "2 values", for messages to the model.
+QString chartCounted(qsizetype count, const QString &noun);
 
 } // namespace Sandpiper
 
