@@ -51,7 +51,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, qt6-svg-plugins")
 # Python runs in Docker (or podman's docker-compatible CLI); without it the app still chats.
 # Wayland sessions need Qt's Wayland platform plugin; X11 is in Qt's base packages.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "docker.io | docker-ce | podman-docker, qt6-wayland")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "docker.io | docker-ce | podman-docker, qt6-wayland, qt6-translations-l10n")
 # API keys live in the Secret Service; the offline sandbox image recipe uses mmdebstrap.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnome-keyring | kwalletmanager | keepassxc, mmdebstrap")
 

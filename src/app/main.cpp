@@ -1,5 +1,6 @@
 #include "appearance.h"
 #include "mainwindow.h"
+#include "translations.h"
 
 #include <agent/agentthread.h>
 #include <sandpiper/buildinfo.h>
@@ -9,10 +10,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
-#include <QTranslator>
 #include <cstdio>
 
 namespace {
@@ -47,19 +46,7 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("io.github.sandpiper.Sandpiper"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/sandpiper.svg")));
 
-    // Sandpiper's own strings, and Qt's (standard buttons, dialogs) in the same language.
-    QTranslator translator;
-    QTranslator qtTranslator;
-    const auto loadTranslations = [&](const QLocale &locale) {
-        QApplication::removeTranslator(&translator);
-        QApplication::removeTranslator(&qtTranslator);
-        if (translator.load(locale, QStringLiteral("sandpiper"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-            QApplication::installTranslator(&translator);
-        if (qtTranslator.load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
-                              QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QApplication::installTranslator(&qtTranslator);
-    };
-    loadTranslations(QLocale());
+    Sandpiper::Translations::install(QLocale());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Chat with language models that run code."));
@@ -87,7 +74,7 @@ int main(int argc, char *argv[])
     if (const QString language = settings.string(QStringLiteral("appearance/language"));
         language != QLatin1String("system")) {
         QLocale::setDefault(QLocale(language));
-        loadTranslations(QLocale(language));
+        Sandpiper::Translations::install(QLocale(language));
     }
 
     Sandpiper::applyAppearance(app, settings);

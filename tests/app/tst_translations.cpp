@@ -1,5 +1,8 @@
 // The Simplified Chinese translation is complete, keeps every placeholder and accelerator,
 // and is built into the app.
+#include "translations.h"
+
+#include <QCoreApplication>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
@@ -87,6 +90,17 @@ private Q_SLOTS:
         const QString send = translator.translate("Sandpiper::Composer", "Send");
         QVERIFY(!send.isEmpty());
         QVERIFY(send != QLatin1String("Send"));
+    }
+
+    void qtsOwnStringsComeInTheSameLanguage()
+    {
+        // Standard buttons and dialogs are Qt's strings: they follow the app's language.
+        QVERIFY(Sandpiper::Translations::install(QLocale(QStringLiteral("zh_CN"))));
+        QCOMPARE(QCoreApplication::translate("Sandpiper::Composer", "Send"), QStringLiteral("发送"));
+        const QString cancel = QCoreApplication::translate("QPlatformTheme", "Cancel");
+        QVERIFY2(cancel != QLatin1String("Cancel"), "Qt's translations (qt6-translations-l10n) were not loaded");
+        QVERIFY(Sandpiper::Translations::install(QLocale(QStringLiteral("en"))) == false);
+        QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QStringLiteral("Cancel"));
     }
 };
 

@@ -134,7 +134,7 @@ qint64 createLongConversation(ConversationStore &store, int messages, int figure
 
 // Streams ANSWER into SESSION in 2 000 pieces, one a millisecond, as a fast model would, and
 // returns the CPU time it cost to show it in VIEW.
-double streamAnswer(ConversationSession &session, QWidget *view, const QString &answer)
+__attribute__((noinline)) double streamAnswer(ConversationSession &session, QWidget *view, const QString &answer)
 {
     const double before = cpuMs();
     AgentEvent delta;
