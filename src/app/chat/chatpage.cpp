@@ -29,6 +29,8 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     setAccessibleName(tr("Conversation"));
     m_content->setBackgroundRole(QPalette::Base);
     m_content->setAutoFillBackground(true);
+    // The items are laid out from the top: growing at the bottom repaints only what is new.
+    m_content->setAttribute(Qt::WA_StaticContents);
     m_layout->setContentsMargins(12, 8, 12, 8);
     m_layout->setSpacing(8);
     m_earlierButton->setAccessibleName(tr("Show earlier messages"));

@@ -79,7 +79,7 @@ public:
     void handle(const Sandpiper::AgentEvent &event);
 
     // How long the text of a streaming answer collects before the model shows it.
-    static constexpr std::chrono::milliseconds frameInterval{33};
+    static constexpr std::chrono::milliseconds frameInterval{50};
 
 Q_SIGNALS:
     void stateChanged();
