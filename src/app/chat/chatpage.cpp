@@ -6,6 +6,7 @@
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -44,8 +45,13 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this,
             [this](int value) { m_followBottom = value >= verticalScrollBar()->maximum() - 24; });
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
-        if (m_followBottom)
-            verticalScrollBar()->setValue(maximum);
+        if (!m_followBottom)
+            return;
+        // Qt scrolls by copying what is on screen only when none of it waits to be painted, else it
+        // paints the whole view again. What changed (the paragraph being written) is painted first,
+        // so that following an answer paints only the lines that scroll into view.
+        QCoreApplication::sendPostedEvents(window(), QEvent::UpdateRequest);
+        verticalScrollBar()->setValue(maximum);
     });
 
     connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);
