@@ -1,5 +1,6 @@
 #include "clisession.h"
 
+#include "mcp/mcptoolname.h"
 #include "session/conversationsession.h"
 
 #include <QFile>
@@ -218,8 +219,11 @@ void CliSession::askApproval(const AgentEvent &event)
         return;
     }
     QTextStream tty(&terminal);
-    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, [a]lways in this conversation: ")
-               .arg(event.call.name, event.preview);
+    // "Always" for an MCP tool is kept in the settings, for every conversation.
+    const QString always = McpToolName::isMcp(event.call.name) ? QStringLiteral("[a]lways (kept in the settings)")
+                                                               : QStringLiteral("[a]lways in this conversation");
+    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, %3: ")
+               .arg(event.call.name, event.preview, always);
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))
