@@ -23,9 +23,20 @@ QString modules()
            QStringLiteral("/sandpiper/npm/node_modules");
 }
 
+// Relative to modules(), where the servers run from: no path of this machine in what they show.
 QString script(const QString &package)
 {
-    return modules() + QStringLiteral("/@modelcontextprotocol/") + package + QStringLiteral("/dist/index.js");
+    return QStringLiteral("@modelcontextprotocol/") + package + QStringLiteral("/dist/index.js");
+}
+
+McpServerConfig nodeServer(const QString &name, const QString &package, const QStringList &args)
+{
+    McpServerConfig config;
+    config.name = name;
+    config.command = QStringLiteral("node");
+    config.args = QStringList{script(package)} + args;
+    config.cwd = modules();
+    return config;
 }
 
 quint16 freePort()
@@ -42,7 +53,7 @@ QString unavailableReason()
     if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
         return QStringLiteral("node is not installed (scripts/buildroot-packages.txt has it)");
     for (const QString &package : {QStringLiteral("server-everything"), QStringLiteral("server-filesystem")}) {
-        if (!QFileInfo::exists(script(package)))
+        if (!QFileInfo::exists(modules() + QLatin1Char('/') + script(package)))
             return QStringLiteral("the MCP reference server %1 is not installed in %2 (scripts/test installs it)")
                 .arg(package, modules());
     }
@@ -51,20 +62,12 @@ QString unavailableReason()
 
 McpServerConfig everything(const QString &name)
 {
-    McpServerConfig config;
-    config.name = name;
-    config.command = QStringLiteral("node");
-    config.args = {script(QStringLiteral("server-everything")), QStringLiteral("stdio")};
-    return config;
+    return nodeServer(name, QStringLiteral("server-everything"), {QStringLiteral("stdio")});
 }
 
 McpServerConfig filesystem(const QString &folder, const QString &name)
 {
-    McpServerConfig config;
-    config.name = name;
-    config.command = QStringLiteral("node");
-    config.args = {script(QStringLiteral("server-filesystem")), folder};
-    return config;
+    return nodeServer(name, QStringLiteral("server-filesystem"), {folder});
 }
 
 McpServerConfig misbehaving(const QString &mode, const QString &name)
@@ -85,6 +88,7 @@ HttpServer::HttpServer(const QString &mode)
     m_process->setProcessEnvironment(environment);
     m_process->setStandardOutputFile(QProcess::nullDevice());
     m_process->setStandardErrorFile(QProcess::nullDevice());
+    m_process->setWorkingDirectory(modules());
     m_process->start(QStringLiteral("node"), {script(QStringLiteral("server-everything")), mode});
     const QDeadlineTimer deadline(20000);
     while (!deadline.hasExpired() && m_process->state() != QProcess::NotRunning) {

@@ -146,7 +146,7 @@ void McpHttpTransport::readReply(QNetworkReply *reply)
     for (const SseParser::Event &event : exchange.parser.feed(bytes)) {
         if (event.name.isEmpty() || event.name == "message") {
             exchange.answered = exchange.answered || !event.data.trimmed().isEmpty();
-            deliver(event.data);
+            deliverEvent(event.data);
         }
     }
 }
@@ -163,7 +163,7 @@ void McpHttpTransport::finishReply(QNetworkReply *reply)
     if (exchange->sse) {
         for (const SseParser::Event &event : exchange->parser.finish()) {
             if (event.name.isEmpty() || event.name == "message")
-                deliver(event.data);
+                deliverEvent(event.data);
         }
     }
     if (isListener) {
@@ -174,7 +174,7 @@ void McpHttpTransport::finishReply(QNetworkReply *reply)
     }
     if (status >= 200 && status < 300) {
         if (!exchange->sse && !exchange->body.trimmed().isEmpty())
-            deliver(exchange->body);
+            deliverEvent(exchange->body);
         else if (exchange->sse && !exchange->answered && !exchange->id.isUndefined())
             answerWithError(exchange->id, tr("The server ended its answer stream without an answer."));
         return;
@@ -204,30 +204,12 @@ void McpHttpTransport::finishReply(QNetworkReply *reply)
         Q_EMIT problem(tr("A message to the server was not accepted: %1").arg(why));
 }
 
-void McpHttpTransport::deliver(const QByteArray &json)
+void McpHttpTransport::deliverEvent(const QByteArray &json)
 {
-    if (json.trimmed().isEmpty())
-        return; // the empty event that primes a resumable stream
-    const QJsonDocument document = QJsonDocument::fromJson(json);
-    if (document.isObject()) {
-        Q_EMIT received(document.object());
-    } else if (document.isArray()) {
-        for (const QJsonValue &value : document.array()) {
-            if (value.isObject())
-                Q_EMIT received(value.toObject());
-        }
-    } else {
+    // An empty event primes a resumable stream.
+    if (!json.trimmed().isEmpty() && !deliver(json))
         Q_EMIT problem(
             tr("It sent something that is not JSON-RPC: \"%1\"").arg(QString::fromUtf8(json.left(200)).simplified()));
-    }
-}
-
-void McpHttpTransport::answerWithError(const QJsonValue &id, const QString &message)
-{
-    Q_EMIT received(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                {QStringLiteral("id"), id},
-                                {QStringLiteral("error"),
-                                 QJsonObject{{QStringLiteral("code"), -32000}, {QStringLiteral("message"), message}}}});
 }
 
 void McpHttpTransport::close()

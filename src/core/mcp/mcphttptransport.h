@@ -48,8 +48,7 @@ private:
     void applyHeaders(QNetworkRequest &request) const;
     void readReply(QNetworkReply *reply);
     void finishReply(QNetworkReply *reply);
-    void deliver(const QByteArray &json);
-    void answerWithError(const QJsonValue &id, const QString &message);
+    void deliverEvent(const QByteArray &json);
 
     QUrl m_url;
     QMap<QString, QString> m_headers;

@@ -52,10 +52,7 @@ void McpLegacySseTransport::readStream()
         }
         if (!event.name.isEmpty() && event.name != "message")
             continue;
-        const QJsonDocument document = QJsonDocument::fromJson(event.data);
-        if (document.isObject())
-            Q_EMIT received(document.object());
-        else if (!event.data.trimmed().isEmpty())
+        if (!deliver(event.data) && !event.data.trimmed().isEmpty())
             Q_EMIT problem(tr("It sent something that is not JSON-RPC: \"%1\"")
                                .arg(QString::fromUtf8(event.data.left(200)).simplified()));
     }
@@ -99,10 +96,7 @@ void McpLegacySseTransport::send(const QJsonObject &message)
             Q_EMIT problem(tr("A message to the server was not accepted: %1").arg(why));
             return;
         }
-        Q_EMIT received(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                    {QStringLiteral("id"), id},
-                                    {QStringLiteral("error"),
-                                     QJsonObject{{QStringLiteral("code"), -32000}, {QStringLiteral("message"), why}}}});
+        answerWithError(id, why);
     });
 }
 

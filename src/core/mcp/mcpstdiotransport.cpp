@@ -46,6 +46,20 @@ const QStringList inheritedVariables = {
 
 constexpr auto closeGrace = 2s;
 
+// Calls HANDLE with every complete line of BUFFER (searching from FROM on) and returns how many
+// bytes those lines took.
+template<typename Handle> qsizetype forEachLine(const QByteArray &buffer, qsizetype from, Handle handle)
+{
+    qsizetype start = 0;
+    while (true) {
+        const qsizetype end = buffer.indexOf('\n', std::max(start, from));
+        if (end < 0)
+            return start;
+        handle(QByteArrayView(buffer.constData() + start, end - start));
+        start = end + 1;
+    }
+}
+
 } // namespace
 
 McpStdioTransport::McpStdioTransport(QString command, QStringList args, QMap<QString, QString> env, QString cwd,
@@ -189,16 +203,9 @@ void McpStdioTransport::readOutput()
     if (!m_process)
         return;
     m_stdout += m_process->readAllStandardOutput();
-    qsizetype start = 0;
-    while (true) {
-        const qsizetype end = m_stdout.indexOf('\n', std::max(start, m_scanned));
-        if (end < 0)
-            break;
-        handleLine(QByteArrayView(m_stdout.constData() + start, end - start));
-        start = end + 1;
-        m_scanned = start;
-    }
-    m_stdout.remove(0, start);
+    // A long message arrives in many reads: the part searched before is not searched again.
+    const qsizetype consumed = forEachLine(m_stdout, m_scanned, [this](QByteArrayView line) { handleLine(line); });
+    m_stdout.remove(0, consumed);
     m_scanned = m_stdout.size();
     if (m_stdout.size() > maxMessageBytes) {
         m_stdout.clear();
@@ -214,19 +221,8 @@ void McpStdioTransport::handleLine(QByteArrayView line)
         line.chop(1);
     if (line.trimmed().isEmpty())
         return;
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
-    if (document.isObject()) {
-        Q_EMIT received(document.object());
+    if (deliver(line))
         return;
-    }
-    if (document.isArray()) { // a batch, as servers of 2025-03-26 may send
-        for (const QJsonValue &value : document.array()) {
-            if (value.isObject())
-                Q_EMIT received(value.toObject());
-        }
-        return;
-    }
     ++m_garbageLines;
     const QString text = QString::fromUtf8(line.left(200)).simplified();
     Q_EMIT logLine(QStringLiteral("stdout (not JSON-RPC): ") + text);
@@ -242,15 +238,9 @@ void McpStdioTransport::readErrors()
     if (!m_process)
         return;
     m_stderr += m_process->readAllStandardError();
-    qsizetype start = 0;
-    while (true) {
-        const qsizetype end = m_stderr.indexOf('\n', start);
-        if (end < 0)
-            break;
-        Q_EMIT logLine(QString::fromUtf8(m_stderr.mid(start, end - start)).trimmed());
-        start = end + 1;
-    }
-    m_stderr.remove(0, start);
+    const qsizetype consumed =
+        forEachLine(m_stderr, 0, [this](QByteArrayView line) { Q_EMIT logLine(QString::fromUtf8(line).trimmed()); });
+    m_stderr.remove(0, consumed);
     // A line without an end is logged in pieces rather than kept without bound.
     if (m_stderr.size() > 64 * 1024) {
         Q_EMIT logLine(QString::fromUtf8(m_stderr).trimmed());

@@ -35,6 +35,12 @@ Q_SIGNALS:
     // An HTTP server that answered the first POST with 400, 404 or 405: it may only speak the
     // old HTTP+SSE transport.
     void legacyFallbackSuggested();
+
+protected:
+    // Emits the message (or each message of a batch) that JSON holds; false when it is not JSON-RPC.
+    bool deliver(QByteArrayView json);
+    // The answer to request ID that a transport gives itself when the server could not: an error.
+    void answerWithError(const QJsonValue &id, const QString &message);
 };
 
 } // namespace Sandpiper

@@ -50,6 +50,7 @@ class PlainClient
 public:
     explicit PlainClient(const McpServerConfig &config)
     {
+        m_process.setWorkingDirectory(config.cwd);
         m_process.start(config.command, config.args);
         if (!m_process.waitForStarted(10000))
             qFatal("the server did not start");
