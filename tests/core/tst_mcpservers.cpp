@@ -306,7 +306,8 @@ private Q_SLOTS:
         McpServerConfig bad = McpTestServers::misbehaving(mode, QStringLiteral("bad"));
         if (mode.isEmpty())
             bad.command = QStringLiteral("sandpiper-no-such-mcp-server");
-        bad.timeout = 2s;
+        // Short where the timeout is what is tested; roomy where a busy machine must not fail the start.
+        bad.timeout = runs ? 15s : 2s;
         McpServerRegistry registry(options({bad, McpTestServers::everything(QStringLiteral("good"))}));
         const McpServerStatus status = settle(registry, QStringLiteral("bad"), 20000);
         const QString said = status.error + QLatin1Char('\n') + status.problems.join(QLatin1Char('\n')) +
@@ -343,7 +344,7 @@ private Q_SLOTS:
         // One that starts but never answers a call: the call times out, the server stays up.
         McpServerConfig hanging =
             McpTestServers::misbehaving(QStringLiteral("hang-on-call"), QStringLiteral("hanging"));
-        hanging.timeout = 1s;
+        hanging.timeout = 3s;
         McpServerRegistry other(options({hanging}));
         QCOMPARE(settle(other, QStringLiteral("hanging")).state, State::Running);
         const McpReply late = callTool(other, QStringLiteral("hanging"), QStringLiteral("ping"), {});
@@ -370,6 +371,26 @@ private Q_SLOTS:
             options({McpTestServers::misbehaving(QStringLiteral("paged"), QStringLiteral("pages"))}));
         QCOMPARE(toolNames(settle(registry, QStringLiteral("pages"))),
                  (QStringList{QStringLiteral("tool0"), QStringLiteral("tool1"), QStringLiteral("tool2")}));
+    }
+
+    void followsAToolListThatChanges()
+    {
+        McpServerRegistry registry(
+            options({McpTestServers::misbehaving(QStringLiteral("list-changes"), QStringLiteral("growing"))}));
+        QCOMPARE(toolNames(settle(registry, QStringLiteral("growing"))), QStringList{QStringLiteral("ping")});
+        QVERIFY(callTool(registry, QStringLiteral("growing"), QStringLiteral("ping"), {}).ok());
+        QVERIFY(QTest::qWaitFor([&] { return toolNames(statusOf(registry, QStringLiteral("growing"))).size() == 2; },
+                                10000));
+        QCOMPARE(toolNames(statusOf(registry, QStringLiteral("growing"))).last(), QStringLiteral("pong"));
+    }
+
+    void answersTheServersOwnRequests()
+    {
+        // A ping gets a pong; roots, sampling and elicitation, which Sandpiper does not offer, a clear refusal.
+        McpServerRegistry registry(
+            options({McpTestServers::misbehaving(QStringLiteral("asks"), QStringLiteral("curious"))}));
+        const McpServerStatus status = settle(registry, QStringLiteral("curious"));
+        QVERIFY2(status.state == State::Running, qPrintable(status.error));
     }
 
     void readsFilesWithTheFilesystemServer()

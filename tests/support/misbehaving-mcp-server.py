@@ -16,9 +16,14 @@ usage: misbehaving-mcp-server.py MODE
   exit-at-once     writes to stderr and exits with code 3 before reading anything
   paged            lists its tools over three pages
   hang-on-call     initializes and lists its tools, never answers a call
+  list-changes     a call adds a tool, and the server says its list changed
+  asks             before it answers initialize, asks the client for a ping and for its roots
+                   and checks the answers (a pong, and "method not found")
 """
 import json
 import sys
+
+called = False
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "garbage"
 GOOD_TOOL = {"name": "ping", "description": "Answers pong.", "inputSchema": {"type": "object", "properties": {}}}
@@ -46,10 +51,28 @@ def tools_for(request):
         if page < 2:
             result["nextCursor"] = ["two", "three"][page]
         return result
+    if MODE == "list-changes":
+        return {"tools": [GOOD_TOOL] + ([dict(GOOD_TOOL, name="pong")] if called else [])}
     return {"tools": [GOOD_TOOL, {"name": "huge", "inputSchema": {"type": "object"}}]}
 
 
+def ask_client():
+    """Sends the client two requests of the server's own and checks how they are answered."""
+    send({"jsonrpc": "2.0", "id": "s1", "method": "ping"})
+    send({"jsonrpc": "2.0", "id": "s2", "method": "roots/list"})
+    answers = {}
+    while len(answers) < 2:
+        message = json.loads(sys.stdin.readline())
+        if message.get("id") in ("s1", "s2"):
+            answers[message["id"]] = message
+    ok = answers["s1"].get("result") == {} and answers["s2"].get("error", {}).get("code") == -32601
+    if not ok:
+        sys.stderr.write("the client answered wrongly: %r\n" % answers)
+        sys.exit(5)
+
+
 def main():
+    global called
     if MODE == "exit-at-once":
         sys.stderr.write("fatal: this server cannot run here\n")
         sys.exit(3)
@@ -65,6 +88,8 @@ def main():
         if "id" not in request:
             continue
         if method == "initialize":
+            if MODE == "asks":
+                ask_client()
             version = "1999-01-01" if MODE == "old-version" else request["params"]["protocolVersion"]
             answer(request, {"protocolVersion": version, "capabilities": {"tools": {}},
                              "serverInfo": {"name": "misbehaving", "version": "1"}})
@@ -79,6 +104,11 @@ def main():
             if MODE == "crash-on-call":
                 sys.stderr.write("segmentation fault (pretend)\n")
                 sys.exit(139)
+            if MODE == "list-changes":
+                called = True
+                answer(request, {"content": [{"type": "text", "text": "pong"}]})
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                continue
             if request["params"]["name"] == "huge":
                 answer(request, {"content": [{"type": "text", "text": "x" * (10 * 1024 * 1024)}]})
             else:

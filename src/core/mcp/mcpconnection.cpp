@@ -103,6 +103,8 @@ void McpConnection::start(bool force)
     closeTransport();
     const int generation = ++m_generation;
     m_fellBack = false;
+    m_refreshingTools = false;
+    m_toolsChangedMeanwhile = false;
     m_garbage.clear();
     m_status.error.clear();
     m_status.tools.clear();
@@ -211,7 +213,6 @@ void McpConnection::initialized(const McpReply &reply)
         QStringLiteral("%1 %2")
             .arg(info.value(QLatin1String("name")).toString(), info.value(QLatin1String("version")).toString())
             .trimmed();
-    m_status.instructions = reply.result.value(QLatin1String("instructions")).toString().left(4000);
     const QJsonObject capabilities = reply.result.value(QLatin1String("capabilities")).toObject();
     m_hasPrompts = capabilities.contains(QLatin1String("prompts"));
     m_transport->setProtocolVersion(version);
@@ -296,8 +297,7 @@ void McpConnection::listTools(QString cursor, QList<McpToolInfo> tools, int page
             return;
         }
         Q_EMIT changed();
-        if (std::exchange(m_toolsChangedMeanwhile, false))
-            listTools({}, {}, 0);
+        refreshToolsIfChanged();
     });
 }
 
@@ -353,6 +353,13 @@ void McpConnection::becomeRunning()
     const QList<Queued> queued = std::exchange(m_queue, {});
     for (const Queued &request : queued)
         send(request.ticket, request.method, request.params, request.progress);
+    refreshToolsIfChanged();
+}
+
+void McpConnection::refreshToolsIfChanged()
+{
+    if (std::exchange(m_toolsChangedMeanwhile, false))
+        listTools({}, {}, 0);
 }
 
 void McpConnection::request(quint64 ticket, const QString &method, const QJsonObject &params, bool progress)
@@ -443,7 +450,6 @@ void McpConnection::handleResponse(const QJsonObject &message)
     if (!numeric || m_pending.find(id) == m_pending.end()) {
         // A late answer to a request that timed out or was cancelled is normal; one we never sent is not.
         if (!numeric || id >= m_nextId || id <= 0) {
-            ++m_unknownResponses;
             addProblem(tr("It answered a request that Sandpiper never sent (id %1); the answer was ignored.")
                            .arg(key.isEmpty() ? QStringLiteral("null") : key));
         }
@@ -482,11 +488,10 @@ void McpConnection::finish(qint64 id, const McpReply &reply)
 void McpConnection::handleNotification(const QString &method, const QJsonObject &params)
 {
     if (method == QLatin1String("notifications/tools/list_changed")) {
-        if (m_status.state != McpServerStatus::State::Running)
-            return; // the list is read at the end of the start anyway
+        // A change while the list is read is read again once that is done.
         if (m_refreshingTools)
             m_toolsChangedMeanwhile = true;
-        else
+        else if (m_status.state == McpServerStatus::State::Running)
             listTools({}, {}, 0);
     } else if (method == QLatin1String("notifications/prompts/list_changed")) {
         if (m_status.state == McpServerStatus::State::Running && m_hasPrompts)

@@ -82,6 +82,7 @@ private:
     void listTools(QString cursor, QList<McpToolInfo> tools, int page);
     void listPrompts(QString cursor, QList<McpPromptInfo> prompts, int page);
     void becomeRunning();
+    void refreshToolsIfChanged();
     void send(quint64 ticket, const QString &method, QJsonObject params, bool progress,
               std::function<void(const McpReply &)> internal = {});
     void notify(const QString &method, const QJsonObject &params = {});
@@ -115,7 +116,6 @@ private:
     bool m_hasPrompts = false;
     QString m_garbage; // the first line of stdout that was not JSON-RPC
     QSet<QString> m_unknownNotifications;
-    int m_unknownResponses = 0;
     int m_crashes = 0; // in a row: reset once the server has run for a while
     int m_startFailures = 0;
     QElapsedTimer m_runningSince;

@@ -38,8 +38,6 @@ public:
     void close() override;
     void setProtocolVersion(const QString &version) override;
 
-    QString sessionId() const { return m_sessionId; }
-
 private:
     struct Exchange;
 

@@ -19,7 +19,6 @@ class McpReplyWaiter : public QObject
 public:
     McpReplyWaiter(McpServerRegistry *registry, quint64 ticket, QObject *parent = nullptr);
 
-    quint64 ticket() const { return m_ticket; }
     const std::optional<McpReply> &reply() const { return m_reply; }
     const std::optional<McpServerStatus> &tested() const { return m_tested; }
     bool hasArrived() const { return m_reply.has_value() || m_tested.has_value(); }

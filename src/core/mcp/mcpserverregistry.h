@@ -43,7 +43,6 @@ public:
     ~McpServerRegistry() override;
 
     QString configFile() const { return m_options.configFile; }
-    QString logFolder() const { return m_options.logFolder; }
     std::chrono::seconds defaultTimeout() const;
     QList<McpServerStatus> servers() const;
     // What was wrong with mcp.json when it was last read (the file as a whole, or skipped servers).

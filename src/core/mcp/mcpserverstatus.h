@@ -60,13 +60,10 @@ struct McpServerStatus {
     QList<McpPromptInfo> prompts;
     QString protocolVersion; // negotiated
     QString serverInfo;      // "name version" from its initialize answer
-    QString instructions;
     qint64 processId = 0;
     int restarts = 0;  // after crashes, since it was configured
     QDateTime retryAt; // a failed server is started again when needed after this
     QString logFile;
-
-    static QString stateName(State state);
 };
 
 // The answer to one request sent to a server: its result, or why there is none.
