@@ -26,6 +26,7 @@
 #include <QCompleter>
 #include <QDir>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -162,6 +163,38 @@ private Q_SLOTS:
         QVERIFY(McpTrust::allowedAlwaysSince(*m_settings, QStringLiteral("everything__get-sum")).isValid());
     }
 
+    void showsProgressAndStops()
+    {
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_long"), QStringLiteral("everything__trigger-long-running-operation"),
+              QStringLiteral(R"({"duration": 30, "steps": 30})")}}));
+        QString error;
+        QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__trigger-long-running-operation=auto"),
+                                        &error));
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
+        MainWindow window(m_settings.get(), &store);
+        window.setMcpServers(&registry);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.send(QStringLiteral("run the long operation"));
+        ChatView *chat = window.chatView();
+        auto progress = [&]() -> QProgressBar * {
+            ToolCallCard *card = chat->card(QStringLiteral("call_long"));
+            return card ? card->findChild<QProgressBar *>() : nullptr;
+        };
+        QVERIFY(
+            QTest::qWaitFor([&] { return progress() && progress()->isVisible() && progress()->value() > 0; }, 60000));
+        QVERIFY(progress()->text().contains(QLatin1String("of 30")));
+        QElapsedTimer stopped;
+        stopped.start();
+        window.stop();
+        QVERIFY(QTest::qWaitFor([&] { return !window.currentSession()->isBusy(); }, 10000));
+        QVERIFY(stopped.elapsed() < 5000);
+        QVERIFY(!progress()->isVisible());
+    }
+
     void offersPromptsBehindASlash()
     {
         ConversationStore store(m_settings->dataDirectory());
@@ -245,6 +278,49 @@ private Q_SLOTS:
         const McpConfigFile saved = McpConfigFile::read(m_settings->mcpConfigFile());
         QVERIFY(!saved.servers().at(0).enabled);
         QVERIFY(saved.servers().at(1).enabled);
+    }
+
+    void offersClaudeDesktopsServersAndReportsABrokenFile()
+    {
+        QFile::remove(m_settings->mcpConfigFile());
+        QTemporaryDir home;
+        QDir().mkpath(home.path() + QStringLiteral("/.config/Claude"));
+        QFile claude(home.path() + QStringLiteral("/.config/Claude/claude_desktop_config.json"));
+        QVERIFY(claude.open(QIODevice::WriteOnly));
+        claude.write("{\"mcpServers\": {\"notes\": {\"command\": \"npx\", \"args\": [\"-y\", \"notes-server\"]}}}");
+        claude.close();
+        const QByteArray realHome = qgetenv("HOME");
+        qputenv("HOME", QFile::encodeName(home.path()));
+        {
+            SettingsDialog dialog(m_settings.get());
+            McpSettingsPage *page = dialog.mcpPage();
+            dialog.tabs()->setCurrentWidget(page);
+            dialog.show();
+            QPushButton *import = buttonNamed(page, QStringLiteral("&Import them"));
+            QVERIFY(import);
+            import->click();
+            QCOMPARE(page->serverList()->topLevelItemCount(), 1);
+            dialog.accept();
+        }
+        qputenv("HOME", realHome);
+        QCOMPARE(McpConfigFile::read(m_settings->mcpConfigFile()).servers().first().command, QStringLiteral("npx"));
+
+        // A broken mcp.json is shown with its line and column, and left alone.
+        QFile file(m_settings->mcpConfigFile());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},,\n  }\n}\n");
+        file.close();
+        SettingsDialog dialog(m_settings.get());
+        McpSettingsPage *page = dialog.mcpPage();
+        dialog.tabs()->setCurrentWidget(page);
+        dialog.show();
+        QVERIFY2(page->fileNote()->text().contains(QLatin1String("line 3, column")),
+                 qPrintable(page->fileNote()->text()));
+        QPushButton *add = buttonNamed(page, QStringLiteral("&Add…"));
+        QVERIFY(add);
+        QVERIFY(!add->isEnabled());
+        dialog.accept();
+        QVERIFY(McpConfigFile::read(m_settings->mcpConfigFile()).isBroken());
     }
 
     void testsAServerBeforeItIsSaved()

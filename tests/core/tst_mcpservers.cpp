@@ -434,6 +434,20 @@ private Q_SLOTS:
             QVERIFY(pid > 0);
         }
         QCOMPARE(::kill(pid_t(pid), 0), -1); // gone
+
+        // One that ignores the end of its input and SIGTERM gets SIGKILL.
+        QElapsedTimer timer;
+        timer.start();
+        {
+            McpServerRegistry registry(
+                options({McpTestServers::misbehaving(QStringLiteral("stubborn"), QStringLiteral("stubborn"))}));
+            pid = settle(registry, QStringLiteral("stubborn")).processId;
+            QVERIFY(pid > 0);
+            timer.start();
+        }
+        QCOMPARE(::kill(pid_t(pid), 0), -1);
+        QVERIFY(timer.elapsed() >= 4000); // input closed, two seconds; SIGTERM, two seconds; then SIGKILL
+        QVERIFY(timer.elapsed() < 10000);
     }
 };
 

@@ -17,11 +17,14 @@ usage: misbehaving-mcp-server.py MODE
   paged            lists its tools over three pages
   hang-on-call     initializes and lists its tools, never answers a call
   list-changes     a call adds a tool, and the server says its list changed
+  stubborn         initializes, then ignores the end of its input and SIGTERM
   asks             before it answers initialize, asks the client for a ping and for its roots
                    and checks the answers (a pong, and "method not found")
 """
 import json
+import signal
 import sys
+import time
 
 called = False
 
@@ -78,6 +81,8 @@ def main():
         sys.exit(3)
     if MODE in ("garbage", "garbage-only"):
         print("Hello! This server prints a banner on stdout.", flush=True)
+    if MODE == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for line in sys.stdin:
         if MODE in ("never-answer", "garbage-only"):
             if MODE == "garbage-only":
@@ -115,6 +120,8 @@ def main():
                 answer(request, {"content": [{"type": "text", "text": "pong"}]})
         else:
             send({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "Method not found"}})
+    while MODE == "stubborn":
+        time.sleep(1)
 
 
 main()

@@ -392,8 +392,12 @@ QString McpConnection::unavailableText() const
 void McpConnection::send(quint64 ticket, const QString &method, QJsonObject params, bool progress,
                          std::function<void(const McpReply &)> internal)
 {
-    if (!m_transport)
+    if (!m_transport) {
+        // Not reached while the lifecycle holds; a caller must never wait for nothing all the same.
+        if (!internal)
+            Q_EMIT replied(ticket, McpReply{McpReply::Kind::Unavailable, {}, 0, unavailableText()});
         return;
+    }
     const qint64 id = m_nextId++;
     Pending pending;
     pending.ticket = ticket;

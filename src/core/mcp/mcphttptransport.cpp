@@ -154,12 +154,12 @@ void McpHttpTransport::readReply(QNetworkReply *reply)
 void McpHttpTransport::finishReply(QNetworkReply *reply)
 {
     reply->deleteLater();
+    readReply(reply); // what came with the end
     const std::shared_ptr<Exchange> exchange = m_exchanges.take(reply);
     if (!exchange || m_closed)
         return;
     const bool isListener = reply == m_listener;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    readReply(reply);
     if (exchange->sse) {
         for (const SseParser::Event &event : exchange->parser.finish()) {
             if (event.name.isEmpty() || event.name == "message")
