@@ -23,6 +23,44 @@
     </message>
 </context>
 <context>
+    <name>AttachmentTable</name>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="25"/>
+        <source>The file could not be attached.</source>
+        <translation>无法附加该文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="29"/>
+        <source>%1 is not a file.</source>
+        <translation>%1 不是文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="47"/>
+        <source>%1 cannot be copied to %2.</source>
+        <translation>无法将 %1 复制到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="68"/>
+        <source>The attachments could not be read.</source>
+        <translation>无法读取附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="80"/>
+        <source>The attachment could not be removed.</source>
+        <translation>无法移除该附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="82"/>
+        <source>There is no attachment with the id %1.</source>
+        <translation>没有 id 为 %1 的附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="88"/>
+        <source>The attachment was removed from the conversation, but the file %1 could not be deleted.</source>
+        <translation>附件已从对话中移除，但无法删除文件 %1。</translation>
+    </message>
+</context>
+<context>
     <name>ChartPresenter</name>
     <message>
         <location filename="../src/app/tools/chartpresenter.cpp" line="13"/>
@@ -67,6 +105,80 @@
     </message>
 </context>
 <context>
+    <name>ConversationStore</name>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="161"/>
+        <source>The conversation could not be read.</source>
+        <translation>无法读取该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="186"/>
+        <source>The conversation could not be imported.</source>
+        <translation>无法导入该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="210"/>
+        <source>The folder %1 cannot be created.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationTable</name>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="36"/>
+        <source>A new conversation could not be created.</source>
+        <translation>无法创建新对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="60"/>
+        <source>The folder %1 cannot be created.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="85"/>
+        <source>The conversations could not be read.</source>
+        <translation>无法读取对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="121"/>
+        <source>The conversation could not be renamed.</source>
+        <translation>无法重命名该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="127"/>
+        <source>The conversation&apos;s model could not be changed.</source>
+        <translation>无法更改该对话的模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="133"/>
+        <source>The conversation&apos;s settings could not be saved.</source>
+        <translation>无法保存该对话的设置。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="143"/>
+        <source>The conversation could not be deleted.</source>
+        <translation>无法删除该对话。</translation>
+    </message>
+</context>
+<context>
+    <name>ExecutionTable</name>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="88"/>
+        <source>The execution could not be saved.</source>
+        <translation>无法保存该次运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="102"/>
+        <source>The executions could not be read.</source>
+        <translation>无法读取运行记录。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="111"/>
+        <source>There is no execution with the id %1.</source>
+        <translation>没有 id 为 %1 的运行记录。</translation>
+    </message>
+</context>
+<context>
     <name>McpPresenter</name>
     <message>
         <location filename="../src/app/tools/mcppresenter.cpp" line="18"/>
@@ -92,6 +204,30 @@
         <location filename="../src/app/tools/mcppresenter.cpp" line="72"/>
         <source>Resource %1</source>
         <translation>资源 %1</translation>
+    </message>
+</context>
+<context>
+    <name>MessageTable</name>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="34"/>
+        <source>There is no message with the id %1.</source>
+        <translation>没有 id 为 %1 的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="63"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="104"/>
+        <source>The message could not be saved.</source>
+        <translation>无法保存该消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="85"/>
+        <source>The later messages could not be removed.</source>
+        <translation>无法移除之后的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="136"/>
+        <source>The messages could not be read.</source>
+        <translation>无法读取消息。</translation>
     </message>
 </context>
 <context>
@@ -220,104 +356,104 @@
 <context>
     <name>Sandpiper::ChartWidget</name>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="62"/>
         <source>%1 (%2)</source>
         <comment>axis title and unit</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="100"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="69"/>
         <source>Line chart</source>
         <translation>折线图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="102"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="71"/>
         <source>Bar chart</source>
         <translation>柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="104"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="73"/>
         <source>Horizontal bar chart</source>
         <translation>条形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="106"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="75"/>
         <source>Stacked bar chart</source>
         <translation>堆积柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="108"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="77"/>
         <source>Scatter plot</source>
         <translation>散点图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="110"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="79"/>
         <source>Area chart</source>
         <translation>面积图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="112"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="81"/>
         <source>Pie chart</source>
         <translation>饼图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="114"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="83"/>
         <source>Donut chart</source>
         <translation>圆环图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="289"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
         <source>%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving and copying.</source>
         <translation>%1，包含 %2。按加号和减号键缩放，按 0 重置缩放，按菜单键可保存和复制。</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="310"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="206"/>
         <source>Series %1</source>
         <translation>系列 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="494"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="225"/>
         <source>%1 %2%</source>
         <comment>pie slice label: name, percentage</comment>
         <translation>%1 %2%</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="527"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="258"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="529"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="260"/>
         <source>Zoom Out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="531"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="262"/>
         <source>Reset Zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="532"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="263"/>
         <source>Copy Image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="534"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="265"/>
         <source>Copy Data as CSV</source>
         <translation>复制数据为 CSV</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="535"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="266"/>
         <source>Save as PNG…</source>
         <translation>另存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="537"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="268"/>
         <source>Save as SVG…</source>
         <translation>另存为 SVG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="654"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="385"/>
         <source>%1
 %2 (%3%)</source>
         <comment>pie slice tooltip: name, value, percentage</comment>
@@ -325,59 +461,59 @@
 %2（%3%）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="663"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="394"/>
         <source>%1, %2</source>
         <comment>scatter point tooltip: x, y</comment>
         <translation>%1, %2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="664"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="396"/>
         <source>%1: %2</source>
         <comment>tooltip: x or category, value</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
         <source>Show Slices</source>
         <translation>显示扇区</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
         <source>Show Series</source>
         <translation>显示系列</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="915"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="630"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
         <source>Save Chart as SVG</source>
         <translation>将图表保存为 SVG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
         <source>Save Chart as PNG</source>
         <translation>将图表保存为 PNG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
         <source>SVG images (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="926"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="641"/>
         <source>Could Not Save the Chart</source>
         <translation>无法保存图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="927"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="642"/>
         <source>The chart could not be saved to %1. Check that the folder exists and is writable.</source>
         <translation>无法将图表保存到 %1。请检查该文件夹是否存在且可写入。</translation>
     </message>
@@ -1244,42 +1380,42 @@
 <context>
     <name>Sandpiper::McpConnection</name>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="195"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
         <source>It did not answer the initialize request within %1 s.</source>
         <translation>它未在 %1 秒内响应 initialize 请求。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="199"/>
         <source>It refused to initialize: %1</source>
         <translation>它拒绝初始化：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="203"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="205"/>
         <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
         <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="235"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="236"/>
         <source>It listed a tool without a name; it is not offered to the model.</source>
         <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="241"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="242"/>
         <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
         <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="247"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="248"/>
         <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
         <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="275"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="276"/>
         <source>It did not list its tools: %1</source>
         <translation>它未能列出其工具：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="277"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="278"/>
         <source>It did not list its tools again: %1</source>
         <translation>它未能重新列出其工具：%1</translation>
     </message>
@@ -1289,62 +1425,62 @@
         <translation>它未能列出其提示模板：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="369"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="376"/>
         <source>The MCP server &quot;%1&quot; is switched off.</source>
         <translation>MCP 服务器“%1”已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="382"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="389"/>
         <source>The MCP server &quot;%1&quot; is not available: %2</source>
         <translation>MCP 服务器“%1”不可用：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="435"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="446"/>
         <source>It sent a message that is neither a request, a notification nor an answer.</source>
         <translation>它发送了一条既不是请求、通知也不是回复的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="447"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="457"/>
         <source>It answered a request that Sandpiper never sent (id %1); the answer was ignored.</source>
         <translation>它回复了 Sandpiper 从未发送过的请求（id %1）；该回复已被忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="459"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="469"/>
         <source>error %1</source>
         <translation>错误 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="520"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="529"/>
         <source>It sent a notification Sandpiper does not know (%1); it was ignored.</source>
         <translation>它发送了 Sandpiper 不认识的通知（%1）；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="577"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="586"/>
         <source>The MCP server &quot;%1&quot; did not answer within %2 s.</source>
         <translation>MCP 服务器“%1”未在 %2 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="591"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="600"/>
         <source>Its last words on stderr: %1</source>
         <translation>它在 stderr 上的最后输出：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="614"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="623"/>
         <source>%1 It is started again in %2 s.</source>
         <translation>%1 将在 %2 秒后重新启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="617"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
         <source>%1 It stopped %2 times in a row; restart it from the settings.</source>
         <translation>%1 它已连续停止 %2 次；请在设置中重新启动它。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="635"/>
         <source>The MCP server &quot;%1&quot; stopped while it worked on this: %2</source>
         <translation>MCP 服务器“%1”在处理此请求时停止了：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="676"/>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="685"/>
         <source>The MCP server &quot;%1&quot; was restarted.</source>
         <translation>MCP 服务器“%1”已重新启动。</translation>
     </message>
@@ -1377,7 +1513,7 @@
         <translation>服务器未接受一条消息：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="221"/>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="212"/>
         <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
         <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
     </message>
@@ -1413,32 +1549,32 @@
 <context>
     <name>Sandpiper::McpLegacySseTransport</name>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="59"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="56"/>
         <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
         <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="73"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="70"/>
         <source>The server answered the event stream with HTTP %1.</source>
         <translation>服务器以 HTTP %1 响应了事件流。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="77"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="74"/>
         <source>The server&apos;s event stream ended before it named its message endpoint.</source>
         <translation>服务器的事件流在告知消息端点之前就结束了。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="79"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="76"/>
         <source>The server closed its event stream.</source>
         <translation>服务器关闭了其事件流。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="97"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="94"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="99"/>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="96"/>
         <source>A message to the server was not accepted: %1</source>
         <translation>服务器未接受一条消息：%1</translation>
     </message>
@@ -2009,37 +2145,37 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::McpStdioTransport</name>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="91"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="105"/>
         <source>The program &quot;%1&quot; was not found on the PATH (%2). Is it installed?</source>
         <translation>在 PATH（%2）中找不到程序“%1”。它安装了吗？</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="97"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="111"/>
         <source>The working folder %1 does not exist.</source>
         <translation>工作文件夹 %1 不存在。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="114"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="128"/>
         <source>The server stopped: it was killed or crashed.</source>
         <translation>服务器已停止：它被终止或崩溃了。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="115"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="129"/>
         <source>The server exited with code %1.</source>
         <translation>服务器已退出，退出码 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="119"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="133"/>
         <source>The program %1 could not be started: %2</source>
         <translation>无法启动程序 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="206"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="213"/>
         <source>The server sent a message larger than %1 MB without a line end; the connection was closed.</source>
         <translation>服务器发送了一条超过 %1 MB 且没有换行的消息；连接已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="235"/>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="231"/>
         <source>It wrote text to its standard output that is not JSON-RPC (MCP servers may only write protocol messages there; logs belong on stderr): &quot;%1&quot;</source>
         <translation>它向标准输出写入了不是 JSON-RPC 的文本（MCP 服务器只能在那里写协议消息；日志应写到 stderr）：“%1”</translation>
     </message>
@@ -2833,88 +2969,88 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::WebFetcher</name>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="135"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="134"/>
         <source>%1 redirected to %2. </source>
         <translation>%1 已重定向到 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="140"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="139"/>
         <source>Only http and https addresses can be fetched, not %1.</source>
         <translation>只能获取 http 和 https 地址，不支持 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="143"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="142"/>
         <source>&quot;%1&quot; is not a valid web address.</source>
         <translation>“%1”不是有效的网址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="158"/>
-        <location filename="../src/core/tools/webfetcher.cpp" line="340"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="157"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="339"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="161"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="160"/>
         <source>Looking up the address of %1 took longer than %2 s.</source>
         <translation>解析 %1 的地址耗时超过 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="166"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="165"/>
         <source>The host %1 was not found (%2).</source>
         <translation>找不到主机 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="175"/>
         <source>%1 is %2.</source>
         <translation>%1 是 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="177"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
         <source>%1 resolves to %2, %3.</source>
         <translation>%1 解析为 %2，%3。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="180"/>
         <source>Such addresses are never fetched.</source>
         <translation>此类地址一律不予获取。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="182"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
         <source>Only public internet addresses are fetched.</source>
         <translation>仅获取公共互联网地址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="220"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="219"/>
         <source>More than %1 redirects: %2. The page may redirect in a loop.</source>
         <translation>重定向超过 %1 次：%2。该页面可能存在循环重定向。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="343"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="342"/>
         <source>%1 did not answer within %2 s.</source>
         <translation>%1 未在 %2 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="346"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="345"/>
         <source>The page did not finish loading within %1 s.</source>
         <translation>页面未能在 %1 秒内加载完成。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="357"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="356"/>
         <source>%1 refused the connection.</source>
         <translation>%1 拒绝了连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="359"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="358"/>
         <source>The host %1 was not found.</source>
         <translation>找不到主机 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="362"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="361"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="365"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="364"/>
         <source>Network error with %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
@@ -3024,6 +3160,118 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>SearchIndex</name>
+    <message>
+        <location filename="../src/core/storage/searchindex.cpp" line="50"/>
+        <source>The search did not work.</source>
+        <translation>搜索失败。</translation>
+    </message>
+</context>
+<context>
+    <name>StoreDatabase</name>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="142"/>
+        <source>Sandpiper cannot create its data folder %1, so it cannot save conversations. Check that the folder can be written.</source>
+        <translation>Sandpiper 无法创建数据文件夹 %1，因此无法保存对话。请检查该文件夹是否可写。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="159"/>
+        <location filename="../src/core/storage/storedatabase.cpp" line="312"/>
+        <source>Sandpiper cannot open its database %1: %2</source>
+        <translation>Sandpiper 无法打开数据库 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="180"/>
+        <source>The database %1 is not an SQLite file (it may have been damaged).</source>
+        <translation>数据库 %1 不是 SQLite 文件（它可能已损坏）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="200"/>
+        <source>The file %1 is an SQLite database of another program, not Sandpiper&apos;s.</source>
+        <translation>文件 %1 是其他程序的 SQLite 数据库，不是 Sandpiper 的。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="206"/>
+        <source>The database %1 is damaged (%2).</source>
+        <translation>数据库 %1 已损坏（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="225"/>
+        <source>Sandpiper could not move it aside to %1; move or remove it, then start Sandpiper again.</source>
+        <translation>Sandpiper 无法将它移到 %1；请移动或删除它，然后重新启动 Sandpiper。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="242"/>
+        <source>Sandpiper moved it to %1 but could not move the folder %2 aside.</source>
+        <translation>Sandpiper 已将它移到 %1，但无法移开文件夹 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="248"/>
+        <source>It was moved to %1 and a new, empty database was created.</source>
+        <translation>它已被移到 %1，并创建了一个新的空数据库。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="251"/>
+        <source>The conversation folders were moved to %1.</source>
+        <translation>对话文件夹已移到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="260"/>
+        <source>The version of the database could not be read.</source>
+        <translation>无法读取数据库的版本。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="265"/>
+        <source>The database %1 was written by a newer version of Sandpiper (schema %2; this version knows up to %3). Update Sandpiper to open it.</source>
+        <translation>数据库 %1 由更新版本的 Sandpiper 写入（模式 %2；此版本最高支持 %3）。请更新 Sandpiper 以打开它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="272"/>
+        <source>The database could not be upgraded to version %1.</source>
+        <translation>无法将数据库升级到版本 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="363"/>
+        <source>There is no conversation with the id %1.</source>
+        <translation>没有 id 为 %1 的对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="376"/>
+        <source>The database is read-only; check that %1 can be written.</source>
+        <translation>数据库是只读的；请检查 %1 是否可写。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="380"/>
+        <source>The disk holding %1 is full.</source>
+        <translation>存放 %1 的磁盘已满。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="384"/>
+        <source>The disk holding %1 could not be written (%2); it may be full.</source>
+        <translation>无法写入存放 %1 的磁盘（%2）；它可能已满。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="388"/>
+        <source>The database file in %1 cannot be opened.</source>
+        <translation>无法打开 %1 中的数据库文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="392"/>
+        <source>The database is busy; is another Sandpiper using %1?</source>
+        <translation>数据库正忙；是否有另一个 Sandpiper 正在使用 %1？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="396"/>
+        <source>The database file is damaged (%1).</source>
+        <translation>数据库文件已损坏（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="399"/>
+        <source>SQLite reported: %1</source>
+        <translation>SQLite 报告：%1</translation>
+    </message>
+</context>
+<context>
     <name>ToolPresenter</name>
     <message>
         <location filename="../src/app/tools/toolpresenter.cpp" line="52"/>
@@ -3039,6 +3287,19 @@ X-Title: Sandpiper</translation>
         <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
         <source>%1 · failed</source>
         <translation>%1 · 失败</translation>
+    </message>
+</context>
+<context>
+    <name>TurnRecovery</name>
+    <message>
+        <location filename="../src/core/storage/turnrecovery.cpp" line="20"/>
+        <source>The answers the last run left unfinished could not be recovered.</source>
+        <translation>无法恢复上次运行未完成的回答。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/turnrecovery.cpp" line="62"/>
+        <source>The tool calls the last run left unanswered could not be recovered.</source>
+        <translation>无法恢复上次运行未得到回复的工具调用。</translation>
     </message>
 </context>
 <context>
@@ -3062,23 +3323,23 @@ X-Title: Sandpiper</translation>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/app/main.cpp" line="66"/>
+        <location filename="../src/app/main.cpp" line="53"/>
         <source>Chat with language models that run code.</source>
         <translation>与能够运行代码的语言模型聊天。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="70"/>
+        <location filename="../src/app/main.cpp" line="57"/>
         <source>Override a setting for this run.</source>
         <translation>仅在本次运行中覆盖某项设置。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="73"/>
+        <location filename="../src/app/main.cpp" line="60"/>
         <source>Keep settings and data in DIR.</source>
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="113"/>
-        <location filename="../src/app/main.cpp" line="115"/>
+        <location filename="../src/app/main.cpp" line="100"/>
+        <location filename="../src/app/main.cpp" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
