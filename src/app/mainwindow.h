@@ -20,6 +20,7 @@ class Composer;
 class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
+class McpServerRegistry;
 class SessionManager;
 class Settings;
 class WelcomePage;
@@ -56,6 +57,9 @@ public:
     void send(const QString &text);
     void stop();
     void openSettings();
+    // The MCP servers whose tools conversations use and whose prompts the composer offers; it
+    // outlives the window.
+    void setMcpServers(McpServerRegistry *registry);
 
 Q_SIGNALS:
     // Sandbox health was checked (at start); tests wait for it.
@@ -88,6 +92,7 @@ private:
     Settings *m_settings;
     ConversationStore *m_store;
     SessionManager *m_sessions;
+    McpServerRegistry *m_mcp = nullptr;
     QPointer<ConversationSession> m_session;
     SandboxHealth m_health;
     bool m_healthKnown = false;

@@ -1,6 +1,7 @@
 #include "settingsdialog.h"
 
 #include "appearance.h"
+#include "mcpsettingspage.h"
 
 #include <llm/apikeystore.h>
 #include <llm/providerdetector.h>
@@ -65,12 +66,13 @@ QString sandboxBuildContext()
 
 } // namespace
 
-SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
+SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerRegistry *mcp)
     : QDialog(parent)
     , m_settings(settings)
     , m_images(new ImageManager(this))
     , m_tabs(new QTabWidget)
     , m_note(new QLabel(tr("Changes apply to new conversations; the theme changes at once.")))
+    , m_mcpPage(new McpSettingsPage(settings, mcp))
 {
     setWindowTitle(tr("Settings"));
     m_tabs->setAccessibleName(tr("Settings sections"));
@@ -78,6 +80,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     m_tabs->addTab(buildProvidersTab(), tr("&Providers"));
     m_tabs->addTab(buildSandboxTab(), tr("&Sandbox"));
     m_tabs->addTab(buildToolsTab(), tr("&Tools"));
+    m_tabs->addTab(m_mcpPage, tr("&MCP"));
     m_tabs->addTab(buildAppearanceTab(), tr("&Appearance"));
     m_tabs->addTab(buildSystemPromptTab(), tr("System p&rompt"));
 
@@ -90,7 +93,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_note);
     layout->addWidget(buttons);
-    resize(620, 520);
+    resize(680, 560);
     load();
 }
 
@@ -389,6 +392,10 @@ void SettingsDialog::load()
 
 bool SettingsDialog::save()
 {
+    if (!m_mcpPage->save()) {
+        m_tabs->setCurrentWidget(m_mcpPage);
+        return false;
+    }
     const QString providerId = currentProviderId();
     QString baseUrl = m_baseUrl->text().trimmed();
     // An empty field means the preset's own address; Custom has none to fall back on.

@@ -19,17 +19,20 @@ class QToolButton;
 namespace Sandpiper {
 
 class ImageManager;
+class McpServerRegistry;
+class McpSettingsPage;
 class Settings;
 
-// Every setting a user is expected to change, in tabs: providers, sandbox, tools, appearance
-// and the system prompt. OK writes them to Settings; Cancel forgets them. They take effect
+// Every setting a user is expected to change, in tabs: providers, sandbox, tools, MCP servers,
+// appearance and the system prompt. OK writes them to Settings; Cancel forgets them. They take effect
 // for new conversations; the theme applies at once.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
 
 public:
-    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr);
+    // With MCP, the MCP tab shows the servers' live state and can test and restart them.
+    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr, McpServerRegistry *mcp = nullptr);
     ~SettingsDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }
@@ -42,6 +45,7 @@ public:
     QLabel *testResult() const { return m_testResult; }
     QLabel *baseUrlError() const { return m_baseUrlError; }
     QLabel *apiKeyNote() const { return m_apiKeyNote; }
+    McpSettingsPage *mcpPage() const { return m_mcpPage; }
 
     void accept() override;
     void testConnection();
@@ -106,6 +110,8 @@ private:
     QComboBox *m_theme;
     QSpinBox *m_fontSize;
     QComboBox *m_language;
+
+    McpSettingsPage *m_mcpPage;
 
     QPlainTextEdit *m_systemPrompt;
     QPushButton *m_resetPrompt;

@@ -1,5 +1,6 @@
 #include "clisession.h"
 
+#include "mcp/mcptoolname.h"
 #include "session/conversationsession.h"
 
 #include <QFile>
@@ -110,6 +111,10 @@ void CliSession::printJson(const AgentEvent &event)
     }
     if (event.kind == AgentEvent::Kind::TurnFinished)
         object.insert(QStringLiteral("end"), AgentEvent::endName(event.end));
+    if (event.kind == AgentEvent::Kind::ToolProgress) {
+        object.insert(QStringLiteral("progress"), event.progress);
+        object.insert(QStringLiteral("total"), event.progressTotal);
+    }
     write(stdout, QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
 }
 
@@ -141,6 +146,14 @@ void CliSession::printText(const AgentEvent &event)
               QStringLiteral("\n▶ %1\n%2%3%4\n")
                   .arg(event.call.name, QLatin1String(dim(stdout)), event.preview, QLatin1String(plain(stdout))));
         write(stdout, QStringLiteral("───\n"));
+        break;
+    case AgentEvent::Kind::ToolProgress:
+        newline();
+        write(
+            stderr,
+            event.progressTotal > 0
+                ? QStringLiteral("progress: %1 of %2 %3\n").arg(event.progress).arg(event.progressTotal).arg(event.text)
+                : QStringLiteral("progress: %1 %2\n").arg(event.progress).arg(event.text));
         break;
     case AgentEvent::Kind::ToolOutput:
         write(event.stream == QLatin1String("stderr") ? stderr : stdout, event.text);
@@ -206,8 +219,11 @@ void CliSession::askApproval(const AgentEvent &event)
         return;
     }
     QTextStream tty(&terminal);
-    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, [a]lways in this conversation: ")
-               .arg(event.call.name, event.preview);
+    // "Always" for an MCP tool is kept in the settings, for every conversation.
+    const QString always = McpToolName::isMcp(event.call.name) ? QStringLiteral("[a]lways (kept in the settings)")
+                                                               : QStringLiteral("[a]lways in this conversation");
+    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, %3: ")
+               .arg(event.call.name, event.preview, always);
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))

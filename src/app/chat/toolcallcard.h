@@ -7,6 +7,7 @@
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QToolButton;
 class QVBoxLayout;
@@ -20,7 +21,8 @@ class ToolPresenter;
 // A tool call in the conversation: "Ran Python · 0.21 s · ok", expandable to its arguments and
 // output, with what it produced below (figures, files, a chart, sources: see ToolPresenter).
 // While the policy asks, it is the approval card: Run, Edit (where the tool allows it), Always
-// allow in this conversation, Deny (with a reason).
+// allow (in this conversation; an MCP tool everywhere, until Settings take it back), Deny (with
+// a reason).
 class ToolCallCard : public QFrame
 {
     Q_OBJECT
@@ -51,6 +53,7 @@ private:
     void setHeader(const QString &text);
     void setOutput(const QString &text);
     void showApproval(bool visible);
+    void showProgress(const TurnItem &item);
 
     const ToolPresenter &m_presenter;
     QString m_callId;
@@ -65,6 +68,7 @@ private:
     QPushButton *m_runButton;
     QPushButton *m_editButton;
     QLineEdit *m_denyReason;
+    QProgressBar *m_progress; // while a tool that reports progress runs
     QString m_shownOutput;
     bool m_editing = false;
     bool m_resultShown = false;

@@ -17,6 +17,7 @@ struct AgentEvent {
         ApprovalNeeded,   // call, preview (the code to approve)
         ToolStarted,      // call, preview, origin
         ToolOutput,       // call, stream ("stdout"/"stderr"), text: live output
+        ToolProgress,     // call, progress, progressTotal (0: unknown), text: the tool's own words
         ToolFinished,     // call, origin, text (what the model is told), ran, success, result (the tool's payload)
         Usage,            // usage
         Retrying,         // text: why, and when the next try comes
@@ -39,6 +40,8 @@ struct AgentEvent {
     bool success = false;
     ToolResult result;
     bool kernelAlive = false;
+    double progress = 0;
+    double progressTotal = 0;
     TokenUsage usage;
     ChatMessage message;
     End end = End::Completed;

@@ -2,6 +2,7 @@
 
 #include "llm/chatclient.h"
 #include "logging.h"
+#include "mcp/mcptoolbox.h"
 #include "sandbox/sandboxsession.h"
 #include "storage/conversation.h"
 #include "storage/conversationstore.h"
@@ -68,6 +69,18 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     }
     if (m_config.chartsEnabled)
         m_tools.add(std::make_unique<ChartTool>(m_config.chartLimits));
+    if (m_config.mcp) {
+        m_mcp = new McpToolbox(m_config.mcp, m_config.sandbox.dataDirectory, m_config.limits, this);
+        connect(m_mcp, &McpToolbox::progressed, this, [this](double progress, double total, const QString &message) {
+            AgentEvent live;
+            live.kind = AgentEvent::Kind::ToolProgress;
+            live.call.id = m_runningCallId;
+            live.progress = progress;
+            live.progressTotal = total;
+            live.text = message;
+            Q_EMIT event(live);
+        });
+    }
     if (m_config.webEnabled) {
         // One numbering of sources for both, so a page keeps its [n] from search to fetch.
         const auto citations = std::make_shared<CitationIndex>();
@@ -289,6 +302,11 @@ void AgentLoop::setSandboxNetwork(bool enabled)
         m_sandbox->setNetwork(enabled);
 }
 
+void AgentLoop::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
+{
+    m_config.approval = approval;
+}
+
 void AgentLoop::replaceHistory(const QList<ChatMessage> &history)
 {
     if (!m_busy)
@@ -379,6 +397,19 @@ QCoro::Task<> AgentLoop::runTurn(QString text)
     };
 
     for (int round = 0;; ++round) {
+        // The MCP servers' tools as they are now: servers start when first needed, and their
+        // lists change while conversations go on.
+        if (m_mcp) {
+            const QStringList notes = co_await m_mcp->refresh(&m_tools, m_config.approval);
+            if (!self)
+                co_return;
+            for (const QString &note : notes)
+                emitEvent(AgentEvent::Kind::Notice, note);
+            if (m_cancelled) {
+                finishTurn(AgentEvent::End::Cancelled);
+                co_return;
+            }
+        }
         // The answer is saved while it streams, so a crash loses at most a moment of it.
         qint64 streamedId = 0;
         if (m_store) {

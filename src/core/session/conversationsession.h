@@ -71,6 +71,8 @@ public:
 
     // The provider, URL, key and model of the settings, from the next request on.
     void setProvider(const ProviderConfig &provider);
+    // The approval policies of the settings, from the next call on.
+    void setApprovals(const QHash<QString, ApprovalPolicy> &approval);
     // Whether the model is offered Python, for an agent not started yet.
     void setPythonEnabled(bool enabled);
 
@@ -89,6 +91,8 @@ Q_SIGNALS:
     void turnFinished(Sandpiper::AgentEvent::End end, qint64 durationMs);
     // Every event of the agent, after the models took it in (the terminal prints them).
     void agentEvent(const Sandpiper::AgentEvent &event);
+    // "Always allow" for an MCP tool: the settings keep it for every conversation (see McpTrust).
+    void toolAllowedAlways(const QString &tool);
 
 private:
     AgentThread *agent();

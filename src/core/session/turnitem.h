@@ -37,9 +37,12 @@ struct TurnItem {
     ToolCall call;
     ToolState toolState = ToolState::Proposed;
     RunOrigin origin = RunOrigin::Model;
-    QString preview;    // what the user approves and what ran: the code, the query, a summary
-    QString liveOutput; // while it runs: the output so far (the tail, when there is a lot)
-    QString modelText;  // what the model was told about it
+    QString preview;          // what the user approves and what ran: the code, the query, a summary
+    QString liveOutput;       // while it runs: the output so far (the tail, when there is a lot)
+    double progress = -1;     // while it runs: how far it is, when the tool says (-1: it does not)
+    double progressTotal = 0; // 0: the tool does not know the total
+    QString progressMessage;
+    QString modelText; // what the model was told about it
     bool success = false;
     ToolResult result;
 

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -19,6 +20,9 @@ namespace {
 
 // Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines).
 const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env)$"));
+// Per MCP tool (SERVER__TOOL): its approval policy, and when the user chose "Always allow" on a card.
+const QRegularExpression mcpApprovalKey(QStringLiteral("^approval/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
+const QRegularExpression mcpAllowedKey(QStringLiteral("^mcp/allowed_always/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 
 // The layout of the settings file; a file with a higher number comes from a newer Sandpiper.
 constexpr int fileVersion = 1;
@@ -109,6 +113,7 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("fetch/timeout_seconds"), Type::Integer, seconds(web.fetchTimeout)},
         {QStringLiteral("fetch/connect_timeout_seconds"), Type::Integer, seconds(web.connectTimeout)},
         {QStringLiteral("network/allow_local"), Type::Boolean, web.allowLocal},
+        {QStringLiteral("mcp/timeout_seconds"), Type::Integer, 60},
         // The main window's size and place, and its splitter and dock layout (Qt's own encoding, in base64).
         {QStringLiteral("window/geometry"), Type::String, QString()},
         {QStringLiteral("window/state"), Type::String, QString()},
@@ -123,8 +128,10 @@ std::optional<Settings::Spec> Settings::specFor(const QString &key) const
         if (spec.key == key)
             return spec;
     }
-    if (providerKey.match(key).hasMatch())
+    if (providerKey.match(key).hasMatch() || mcpAllowedKey.match(key).hasMatch())
         return Spec{key, Type::String, QString()};
+    if (mcpApprovalKey.match(key).hasMatch())
+        return Spec{key, Type::String, QStringLiteral("ask")};
     return std::nullopt;
 }
 
@@ -194,6 +201,28 @@ bool Settings::addOverride(const QString &assignment, QString *error)
 QString Settings::configFile() const
 {
     return m_settings->fileName();
+}
+
+QString Settings::mcpConfigFile() const
+{
+    return QFileInfo(m_settings->fileName()).absolutePath() + QStringLiteral("/mcp.json");
+}
+
+QString Settings::mcpLogFolder() const
+{
+    return dataDirectory() + QStringLiteral("/mcp-logs");
+}
+
+QStringList Settings::mcpToolsWithPolicy() const
+{
+    QStringList keys = m_fileSetAside ? m_unsaved.keys() : m_settings->allKeys();
+    keys << m_overrides.keys();
+    QStringList tools;
+    for (const QString &key : std::as_const(keys)) {
+        if (const auto match = mcpApprovalKey.match(key); match.hasMatch() && !tools.contains(match.captured(1)))
+            tools << match.captured(1);
+    }
+    return tools;
 }
 
 QString Settings::dataDirectory() const
@@ -285,6 +314,11 @@ AgentConfig Settings::agent() const
          {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
         const auto webPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool));
         config.approval.insert(tool, webPolicy.value_or(ApprovalPolicy::Auto));
+    }
+    // MCP tools ask unless the user chose otherwise for each.
+    for (const QString &tool : mcpToolsWithPolicy()) {
+        if (const auto mcpPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool)))
+            config.approval.insert(tool, *mcpPolicy);
     }
     return config;
 }

@@ -46,6 +46,11 @@ public:
     QString warning() const { return m_warning; }
     // Where the database and the conversation folders live.
     QString dataDirectory() const;
+    // mcp.json, beside the settings file; and the folder of the MCP servers' logs.
+    QString mcpConfigFile() const;
+    QString mcpLogFolder() const;
+    // The MCP tools (SERVER__TOOL) that have an approval policy of their own.
+    QStringList mcpToolsWithPolicy() const;
 
     // The selected provider with its URL, model and headers (the API key is read separately).
     ProviderConfig provider() const;
