@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+#include <QTimer>
 
 namespace Sandpiper::Test {
 
@@ -15,6 +16,8 @@ AgentRecorder::AgentRecorder(AgentLoop *loop)
         events << e;
         if (onEvent)
             onEvent(e);
+        if (e.kind == AgentEvent::Kind::TurnFinished && m_waiting)
+            m_waiting->quit();
     });
 }
 
@@ -32,9 +35,17 @@ bool AgentRecorder::waitForTurn(int turns, int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();
-    while (ofKind(AgentEvent::Kind::TurnFinished).size() < turns && timer.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return ofKind(AgentEvent::Kind::TurnFinished).size() >= turns;
+    while (ofKind(AgentEvent::Kind::TurnFinished).size() < turns) {
+        const qint64 left = timeoutMs - timer.elapsed();
+        if (left <= 0)
+            return false;
+        QEventLoop wait;
+        m_waiting = &wait;
+        QTimer::singleShot(std::min<qint64>(left, 100), &wait, &QEventLoop::quit);
+        wait.exec();
+        m_waiting = nullptr;
+    }
+    return true;
 }
 
 AgentEvent::End AgentRecorder::end() const

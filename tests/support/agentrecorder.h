@@ -4,6 +4,7 @@
 
 #include <agent/agentevent.h>
 
+#include <QEventLoop>
 #include <QObject>
 
 #include <functional>
@@ -24,9 +25,13 @@ public:
     std::function<void(const AgentEvent &)> onEvent;
 
     QList<AgentEvent> ofKind(AgentEvent::Kind kind) const;
-    // Waits, with the event loop running, until TURNS turns have finished.
+    // Waits, with the event loop running, until TURNS turns have finished; returns as soon as
+    // the last one has.
     bool waitForTurn(int turns = 1, int timeoutMs = 60000);
     AgentEvent::End end() const;
+
+private:
+    QEventLoop *m_waiting = nullptr;
 };
 
 // The content of the tool message answering CALLID in a request the model server received.
