@@ -23,6 +23,57 @@
     </message>
 </context>
 <context>
+    <name>ContentFilter</name>
+    <message>
+        <location filename="../src/core/llm/contentfilter.cpp" line="225"/>
+        <source>The model&apos;s tool call was cut off before it was complete, so it was not run; it is shown as text.</source>
+        <translation>模型的工具调用在写完之前就被截断了，因此没有运行，而是以文本形式显示。</translation>
+    </message>
+</context>
+<context>
+    <name>ContextShortener</name>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="174"/>
+        <source>leaves out the oldest turn</source>
+        <translation>省略了最早的一轮对话</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="176"/>
+        <source>leaves out the %1 oldest turns</source>
+        <translation>省略了最早的 %1 轮对话</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="178"/>
+        <source>leaves out an earlier tool round</source>
+        <translation>省略了较早的一轮工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="180"/>
+        <source>leaves out %1 earlier tool rounds</source>
+        <translation>省略了较早的 %1 轮工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="182"/>
+        <source>shortens a tool result</source>
+        <translation>缩短了一个工具结果</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="184"/>
+        <source>shortens %1 tool results</source>
+        <translation>缩短了 %1 个工具结果</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="187"/>
+        <source>To fit the model&apos;s context window of %1 tokens, this request %2. The conversation itself is kept in full.</source>
+        <translation>为了放入模型 %1 个词元的上下文窗口，本次请求%2。对话本身完整保留。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="192"/>
+        <source>The last message and what it needs come close to or exceed the model&apos;s context window of %1 tokens; the server may refuse the request.</source>
+        <translation>最后一条消息及其所需内容已接近或超过模型 %1 个词元的上下文窗口，服务器可能会拒绝该请求。</translation>
+    </message>
+</context>
+<context>
     <name>ProviderDetector</name>
     <message>
         <location filename="../src/core/llm/providerdetector.cpp" line="19"/>
@@ -97,32 +148,32 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="39"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="49"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="98"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="108"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="170"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="180"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="266"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="276"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="267"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="277"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="409"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="421"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -295,93 +346,99 @@
 <context>
     <name>Sandpiper::ChatClient</name>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="118"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="140"/>
         <source>Could not connect to %1: the connection was refused. Is the server running?</source>
         <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="120"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="142"/>
         <source>The host %1 was not found. Check the base URL and your network.</source>
         <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="122"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="144"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="124"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="146"/>
         <source>Network error talking to %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="136"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="162"/>
+        <source>The conversation does not fit the model&apos;s context window (HTTP %1): %2</source>
+        <translation>对话超出了模型的上下文窗口（HTTP %1）：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="166"/>
         <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="139"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="169"/>
         <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
         <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="142"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="172"/>
         <source>The provider is rate limiting requests (HTTP 429): %1</source>
         <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="175"/>
         <source>The provider had a server error (HTTP %1): %2</source>
         <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="148"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="178"/>
         <source>The provider rejected the request (HTTP %1): %2</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="197"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="225"/>
         <source>Available models: %1.</source>
         <translation>可用模型：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="211"/>
-        <location filename="../src/core/llm/chatclient.cpp" line="298"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="239"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="333"/>
+        <location filename="../src/core/llm/contextbudget.cpp" line="56"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="301"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="336"/>
         <source>The server did not answer within %1 s.</source>
         <translation>服务器未在 %1 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="306"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="341"/>
         <source>The answer stopped arriving: nothing came for %1 s.</source>
         <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="321"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="356"/>
         <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
         <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="335"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="370"/>
         <source>the stream ended before the answer was finished</source>
         <translation>回答尚未完成，数据流就已结束</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="337"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="372"/>
         <source>The connection broke while the answer was streaming: %1</source>
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="340"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
         <source>The provider reported an error: %1</source>
         <translation>服务商报告了错误：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="430"/>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
@@ -596,6 +653,29 @@
         <location filename="../src/app/composer.cpp" line="115"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ContextBudget</name>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="170"/>
+        <source>Ollama does this when its context window is smaller than the request: raise it with OLLAMA_CONTEXT_LENGTH (for example 32768) where the server starts, or with num_ctx in the model&apos;s Modelfile.</source>
+        <translation>当 Ollama 的上下文窗口小于请求时就会这样做：请在启动服务器时用 OLLAMA_CONTEXT_LENGTH（例如 32768）调大窗口，或在模型的 Modelfile 中设置 num_ctx。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="175"/>
+        <source>LM Studio does this when the model is loaded with a smaller context length than the request: load it with a larger one.</source>
+        <translation>当 LM Studio 加载模型时使用的上下文长度小于请求时就会这样做：请用更大的上下文长度加载该模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="179"/>
+        <source>Raise the server&apos;s context size for this model.</source>
+        <translation>请为此模型调大服务器的上下文大小。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="182"/>
+        <source>The server cut this conversation to %1 tokens without saying so: the model saw only part of a request of about %2 tokens. %3 Or set this model&apos;s context window in Settings. Until then Sandpiper keeps requests within %4 tokens itself and says what it leaves out.</source>
+        <translation>服务器在没有提示的情况下把这段对话截断为 %1 个词元：模型只看到了约 %2 个词元的请求中的一部分。%3 也可以在“设置”中设置此模型的上下文窗口。在此之前，Sandpiper 会自行把请求控制在 %4 个词元以内，并说明省略了哪些内容。</translation>
     </message>
 </context>
 <context>
@@ -1247,12 +1327,12 @@
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="49"/>
+        <location filename="../src/core/settings/settings.cpp" line="63"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="54"/>
+        <location filename="../src/core/settings/settings.cpp" line="68"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -1339,348 +1419,403 @@ X-Title: Sandpiper</source>
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <location filename="../src/app/settingsdialog.cpp" line="130"/>
+        <source>As the server says</source>
+        <translation>以服务器为准</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="131"/>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="132"/>
+        <source>Context window of this model</source>
+        <translation>此模型的上下文窗口</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="133"/>
+        <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
+        <translation>此模型一次能接收多少个词元。Sandpiper 会询问服务器；如果服务器不提供，或提供的数值大于实际使用的数值（未设置 num_ctx 的 Ollama），请在此设置。较长的对话会被缩短后发送，但对话本身不会被修改。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="137"/>
+        <source>Run tool calls written as text</source>
+        <translation>运行以文本形式写出的工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="138"/>
+        <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
+        <translation>本地服务器常常把模型的工具调用当作文本传回（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="136"/>
+        <source>Run tool &amp;calls the model writes as text</source>
+        <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="140"/>
+        <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
+        <translation>在工具调用轮次之间回传模型的推理过程(&amp;o)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <source>Send reasoning back between tool rounds</source>
+        <translation>在工具调用轮次之间回传推理过程</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="142"/>
+        <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
+        <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理过程；有些服务商（DeepSeek）则会拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="128"/>
+        <location filename="../src/app/settingsdialog.cpp" line="145"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="138"/>
+        <location filename="../src/app/settingsdialog.cpp" line="155"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <location filename="../src/app/settingsdialog.cpp" line="156"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="158"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <location filename="../src/app/settingsdialog.cpp" line="160"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="161"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="160"/>
+        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <source>Context &amp;window:</source>
+        <translation>上下文窗口(&amp;w)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="181"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="161"/>
+        <location filename="../src/app/settingsdialog.cpp" line="182"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <location filename="../src/app/settingsdialog.cpp" line="183"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <location filename="../src/app/settingsdialog.cpp" line="185"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="169"/>
+        <location filename="../src/app/settingsdialog.cpp" line="190"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="170"/>
+        <location filename="../src/app/settingsdialog.cpp" line="191"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="177"/>
+        <location filename="../src/app/settingsdialog.cpp" line="198"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <location filename="../src/app/settingsdialog.cpp" line="202"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <location filename="../src/app/settingsdialog.cpp" line="203"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="189"/>
+        <location filename="../src/app/settingsdialog.cpp" line="210"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="192"/>
+        <location filename="../src/app/settingsdialog.cpp" line="213"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="193"/>
+        <location filename="../src/app/settingsdialog.cpp" line="214"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="194"/>
+        <location filename="../src/app/settingsdialog.cpp" line="215"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="195"/>
+        <location filename="../src/app/settingsdialog.cpp" line="216"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="198"/>
+        <location filename="../src/app/settingsdialog.cpp" line="219"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="199"/>
+        <location filename="../src/app/settingsdialog.cpp" line="220"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="200"/>
+        <location filename="../src/app/settingsdialog.cpp" line="221"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <location filename="../src/app/settingsdialog.cpp" line="222"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="213"/>
+        <location filename="../src/app/settingsdialog.cpp" line="234"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="218"/>
+        <location filename="../src/app/settingsdialog.cpp" line="239"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="219"/>
+        <location filename="../src/app/settingsdialog.cpp" line="240"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="220"/>
+        <location filename="../src/app/settingsdialog.cpp" line="241"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <location filename="../src/app/settingsdialog.cpp" line="243"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="252"/>
+        <location filename="../src/app/settingsdialog.cpp" line="273"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="253"/>
+        <location filename="../src/app/settingsdialog.cpp" line="274"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="254"/>
+        <location filename="../src/app/settingsdialog.cpp" line="275"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="255"/>
+        <location filename="../src/app/settingsdialog.cpp" line="276"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="259"/>
+        <location filename="../src/app/settingsdialog.cpp" line="280"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <location filename="../src/app/settingsdialog.cpp" line="281"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="261"/>
+        <location filename="../src/app/settingsdialog.cpp" line="282"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="262"/>
+        <location filename="../src/app/settingsdialog.cpp" line="283"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="268"/>
+        <location filename="../src/app/settingsdialog.cpp" line="289"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="269"/>
+        <location filename="../src/app/settingsdialog.cpp" line="290"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="275"/>
+        <location filename="../src/app/settingsdialog.cpp" line="296"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="276"/>
+        <location filename="../src/app/settingsdialog.cpp" line="297"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="278"/>
+        <location filename="../src/app/settingsdialog.cpp" line="299"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="279"/>
+        <location filename="../src/app/settingsdialog.cpp" line="300"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="289"/>
-        <location filename="../src/app/settingsdialog.cpp" line="299"/>
+        <location filename="../src/app/settingsdialog.cpp" line="310"/>
+        <location filename="../src/app/settingsdialog.cpp" line="320"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="290"/>
+        <location filename="../src/app/settingsdialog.cpp" line="311"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="291"/>
+        <location filename="../src/app/settingsdialog.cpp" line="312"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="292"/>
+        <location filename="../src/app/settingsdialog.cpp" line="313"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="295"/>
+        <location filename="../src/app/settingsdialog.cpp" line="316"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="296"/>
+        <location filename="../src/app/settingsdialog.cpp" line="317"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="297"/>
+        <location filename="../src/app/settingsdialog.cpp" line="318"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="303"/>
+        <location filename="../src/app/settingsdialog.cpp" line="324"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="310"/>
+        <location filename="../src/app/settingsdialog.cpp" line="331"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="311"/>
+        <location filename="../src/app/settingsdialog.cpp" line="332"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="312"/>
+        <location filename="../src/app/settingsdialog.cpp" line="333"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="313"/>
+        <location filename="../src/app/settingsdialog.cpp" line="334"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="322"/>
+        <location filename="../src/app/settingsdialog.cpp" line="343"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="323"/>
+        <location filename="../src/app/settingsdialog.cpp" line="344"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="325"/>
+        <location filename="../src/app/settingsdialog.cpp" line="346"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="326"/>
+        <location filename="../src/app/settingsdialog.cpp" line="347"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="350"/>
+        <location filename="../src/app/settingsdialog.cpp" line="371"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="467"/>
+        <location filename="../src/app/settingsdialog.cpp" line="515"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="498"/>
+        <location filename="../src/app/settingsdialog.cpp" line="546"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="533"/>
+        <location filename="../src/app/settingsdialog.cpp" line="581"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="544"/>
+        <location filename="../src/app/settingsdialog.cpp" line="592"/>
         <source>Building %1 from %2…</source>
         <translation>正在从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="550"/>
+        <location filename="../src/app/settingsdialog.cpp" line="598"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="551"/>
+        <location filename="../src/app/settingsdialog.cpp" line="599"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="561"/>
+        <location filename="../src/app/settingsdialog.cpp" line="609"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="566"/>
+        <location filename="../src/app/settingsdialog.cpp" line="614"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -2052,6 +2187,48 @@ X-Title: Sandpiper</translation>
         <location filename="../src/app/welcomepage.cpp" line="142"/>
         <source>%1 · models: %2</source>
         <translation>%1 · 模型：%2</translation>
+    </message>
+</context>
+<context>
+    <name>TextCallParser</name>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="127"/>
+        <source>The model wrote a call to &quot;%1&quot; into its answer, but it has no tool of that name, so the call is shown as text.</source>
+        <translation>模型在回答中写入了对“%1”的调用，但没有该名称的工具，因此该调用以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="144"/>
+        <source>The model wrote a tool call into its answer without a tool name, so it is shown as text.</source>
+        <translation>模型在回答中写入的工具调用没有工具名称，因此以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="179"/>
+        <source>The model wrote a tool call into its answer that is not a JSON object, so it is shown as text.</source>
+        <translation>模型在回答中写入的工具调用不是 JSON 对象，因此以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="189"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="301"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="327"/>
+        <source>The model wrote an empty list of tool calls into its answer.</source>
+        <translation>模型在回答中写入了一个空的工具调用列表。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="199"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="290"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="313"/>
+        <source>The model wrote a tool call into its answer that is not valid JSON, so it was not run; it is shown as text.</source>
+        <translation>模型在回答中写入的工具调用不是有效的 JSON，因此没有运行，而是以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="251"/>
+        <source>The model wrote a tool call into its answer in XML that could not be read, so it is shown as text.</source>
+        <translation>模型在回答中以 XML 写入的工具调用无法读取，因此以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="276"/>
+        <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
+        <translation>模型在回答中写入的工具调用无法读取，因此以文本形式显示。</translation>
     </message>
 </context>
 <context>

@@ -229,8 +229,13 @@ QString Settings::apiKeyVariable() const
 
 ProviderConfig Settings::provider() const
 {
+    return provider(string(QStringLiteral("provider")));
+}
+
+ProviderConfig Settings::provider(const QString &id) const
+{
     ProviderConfig config;
-    config.id = string(QStringLiteral("provider"));
+    config.id = id;
     const auto preset = findProviderPreset(config.id);
     const QString prefix = QStringLiteral("providers/%1/").arg(config.id);
     config.baseUrl = string(prefix + QStringLiteral("base_url"));
