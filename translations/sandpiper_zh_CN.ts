@@ -677,6 +677,11 @@
         <source>The server cut this conversation to %1 tokens without saying so: the model saw only part of a request of about %2 tokens. %3 Or set this model&apos;s context window in Settings. Until then Sandpiper keeps requests within %4 tokens itself and says what it leaves out.</source>
         <translation>服务器在没有提示的情况下把这段对话截断为 %1 个词元：模型只看到了约 %2 个词元的请求中的一部分。%3 也可以在“设置”中设置此模型的上下文窗口。在此之前，Sandpiper 会自行把请求控制在 %4 个词元以内，并说明省略了哪些内容。</translation>
     </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="243"/>
+        <source>Sandpiper left out of the request what it could; what remains (the system prompt, the tool declarations and the last message) is still too long. Give the model a larger context window on the server, or send a shorter message.</source>
+        <translation>Sandpiper 已从请求中省略了所有可以省略的内容；剩下的部分（系统提示词、工具声明和最后一条消息）仍然太长。请在服务器上为模型设置更大的上下文窗口，或发送更短的消息。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ConversationListModel</name>

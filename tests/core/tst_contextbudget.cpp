@@ -24,28 +24,20 @@ using Recorder = Sandpiper::Test::AgentRecorder;
 
 namespace {
 
-ChatMessage message(Role role, const QString &content)
-{
-    ChatMessage m;
-    m.role = role;
-    m.content = content;
-    return m;
-}
-
 // TURNS earlier turns, each with a tool round whose result is RESULTCHARS long.
 QList<ChatMessage> earlierTurns(int turns, int resultChars)
 {
     QList<ChatMessage> history;
     for (int t = 0; t < turns; ++t) {
         const QString id = QStringLiteral("old_%1").arg(t);
-        history << message(Role::User, QStringLiteral("question %1").arg(t));
-        ChatMessage call = message(Role::Assistant, QString());
+        history << chatMessage(Role::User, QStringLiteral("question %1").arg(t));
+        ChatMessage call = chatMessage(Role::Assistant, QString());
         call.toolCalls = {{id, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"print(1)\"}")}};
         history << call;
-        ChatMessage result = message(Role::Tool, QString(resultChars, QLatin1Char('0' + t % 10)));
+        ChatMessage result = chatMessage(Role::Tool, QString(resultChars, QLatin1Char('0' + t % 10)));
         result.toolCallId = id;
         result.toolName = QStringLiteral("execute_python_code");
-        history << result << message(Role::Assistant, QStringLiteral("answer %1").arg(t));
+        history << result << chatMessage(Role::Assistant, QStringLiteral("answer %1").arg(t));
     }
     return history;
 }
@@ -64,20 +56,11 @@ class TestContextBudget : public QObject
     std::unique_ptr<FakeLlmServer> m_server;
     QTemporaryDir m_dir;
 
+    // Python is offered (so calls are declared) but never runs: no Docker needed here.
     AgentConfig config(const QString &preset = QStringLiteral("custom"))
     {
-        AgentConfig c;
+        AgentConfig c = agentConfig(m_server->baseUrl(), ApprovalPolicy::Never, m_dir.filePath(QStringLiteral("data")));
         c.provider.id = preset;
-        c.provider.baseUrl = m_server->baseUrl().toString();
-        c.provider.model = QStringLiteral("test-model");
-        c.systemPrompt = QStringLiteral("You are a test.");
-        // Python is offered (so calls are declared) but never runs: no Docker needed here.
-        c.approval.insert(QStringLiteral("execute_python_code"), ApprovalPolicy::Never);
-        c.chartsEnabled = false;
-        c.webEnabled = false;
-        c.sandbox.image = Sandpiper::Test::sandboxImage();
-        c.sandbox.conversationId = QStringLiteral("budget-test");
-        c.sandbox.dataDirectory = m_dir.filePath(QStringLiteral("conversation"));
         return c;
     }
 
@@ -252,6 +235,7 @@ private Q_SLOTS:
         const QString error = recorder.ofKind(Kind::Error).constFirst().text;
         QVERIFY2(error.contains(QLatin1String("context window")), qPrintable(error));
         QVERIFY(error.contains(QLatin1String("exceeds the available context size")));
+        QVERIFY(error.contains(QLatin1String("larger context window")));
     }
 
     void nothingToLeaveOutMeansNoRetry()
@@ -332,9 +316,9 @@ private Q_SLOTS:
         AgentConfig c = config(QStringLiteral("llamacpp"));
         c.provider.sendReasoningBack = sendBack;
         AgentLoop loop(c);
-        ChatMessage earlier = message(Role::Assistant, QStringLiteral("an earlier answer"));
+        ChatMessage earlier = chatMessage(Role::Assistant, QStringLiteral("an earlier answer"));
         earlier.reasoning = QStringLiteral("reasoning of an earlier turn");
-        loop.setHistory({message(Role::User, QStringLiteral("before")), earlier});
+        loop.setHistory({chatMessage(Role::User, QStringLiteral("before")), earlier});
         Recorder recorder(&loop);
         loop.send(QStringLiteral("run something"));
         QVERIFY(recorder.waitForTurn());

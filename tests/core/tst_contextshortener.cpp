@@ -1,31 +1,26 @@
 // What is left out of a request that would not fit the context window, and in which order.
+#include "agentrecorder.h"
+
 #include <llm/contextshortener.h>
 
 #include <QTest>
 
 using namespace Sandpiper;
 using Role = ChatMessage::Role;
+using Sandpiper::Test::chatMessage;
 
 namespace {
 
-ChatMessage message(Role role, const QString &content)
-{
-    ChatMessage m;
-    m.role = role;
-    m.content = content;
-    return m;
-}
-
 ChatMessage callMessage(const QString &id)
 {
-    ChatMessage m = message(Role::Assistant, QStringLiteral("Let me run that."));
+    ChatMessage m = chatMessage(Role::Assistant, QStringLiteral("Let me run that."));
     m.toolCalls = {{id, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"print(1)\"}")}};
     return m;
 }
 
 ChatMessage toolMessage(const QString &id, const QString &content)
 {
-    ChatMessage m = message(Role::Tool, content);
+    ChatMessage m = chatMessage(Role::Tool, content);
     m.toolCallId = id;
     m.toolName = QStringLiteral("execute_python_code");
     return m;
@@ -42,16 +37,16 @@ QString output(char tag)
 QList<ChatMessage> history()
 {
     return {
-        message(Role::System, QStringLiteral("You are a data analyst.")),
-        message(Role::User, QStringLiteral("first question")),
+        chatMessage(Role::System, QStringLiteral("You are a data analyst.")),
+        chatMessage(Role::User, QStringLiteral("first question")),
         callMessage(QStringLiteral("c1")),
         toolMessage(QStringLiteral("c1"), output('a')),
-        message(Role::Assistant, QStringLiteral("first answer")),
-        message(Role::User, QStringLiteral("second question")),
+        chatMessage(Role::Assistant, QStringLiteral("first answer")),
+        chatMessage(Role::User, QStringLiteral("second question")),
         callMessage(QStringLiteral("c2")),
         toolMessage(QStringLiteral("c2"), output('b')),
-        message(Role::Assistant, QStringLiteral("second answer")),
-        message(Role::User, QStringLiteral("third question")),
+        chatMessage(Role::Assistant, QStringLiteral("second answer")),
+        chatMessage(Role::User, QStringLiteral("third question")),
         callMessage(QStringLiteral("c3")),
         toolMessage(QStringLiteral("c3"), output('c')),
     };
@@ -192,7 +187,7 @@ private Q_SLOTS:
     {
         QCOMPARE(ContextShortener::units(QStringView(u"abcdefgh")), 2);
         QCOMPARE(ContextShortener::units(QStringView(u"你好世界")), 4);
-        ChatMessage withReasoning = message(Role::Assistant, QStringLiteral("abcd"));
+        ChatMessage withReasoning = chatMessage(Role::Assistant, QStringLiteral("abcd"));
         withReasoning.reasoning = QString(400, QLatin1Char('r'));
         QCOMPARE(ContextShortener::units(withReasoning, true) - ContextShortener::units(withReasoning, false), 100);
     }

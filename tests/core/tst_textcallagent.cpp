@@ -73,17 +73,10 @@ class TestTextCallAgent : public QObject
 
     AgentConfig config(const FakeLlmServer &server, ApprovalPolicy policy = ApprovalPolicy::Never)
     {
-        AgentConfig c;
+        AgentConfig c =
+            agentConfig(server.baseUrl(), policy,
+                        m_dir.filePath(QStringLiteral("conversation-%1").arg(QTest::currentTestFunction())));
         c.provider.id = QStringLiteral("llamacpp");
-        c.provider.baseUrl = server.baseUrl().toString();
-        c.provider.model = QStringLiteral("test-model");
-        c.systemPrompt = QStringLiteral("You are a test.");
-        c.approval.insert(QStringLiteral("execute_python_code"), policy);
-        c.chartsEnabled = false;
-        c.webEnabled = false;
-        c.sandbox.image = Sandpiper::Test::sandboxImage();
-        c.sandbox.conversationId = QStringLiteral("textcall-test");
-        c.sandbox.dataDirectory = m_dir.filePath(QStringLiteral("conversation-%1").arg(QTest::currentTestFunction()));
         return c;
     }
 

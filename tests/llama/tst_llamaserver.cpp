@@ -18,18 +18,6 @@ using Kind = AgentEvent::Kind;
 using Role = ChatMessage::Role;
 using Recorder = Sandpiper::Test::AgentRecorder;
 
-namespace {
-
-ChatMessage message(Role role, const QString &content)
-{
-    ChatMessage m;
-    m.role = role;
-    m.content = content;
-    return m;
-}
-
-} // namespace
-
 class TestLlamaServer : public QObject
 {
     Q_OBJECT
@@ -38,19 +26,14 @@ class TestLlamaServer : public QObject
 
     AgentConfig config(const LlamaServer &server, bool python)
     {
-        AgentConfig c;
+        AgentConfig c =
+            agentConfig(server.baseUrl(), ApprovalPolicy::Auto,
+                        m_dir.filePath(QStringLiteral("conversation-%1").arg(QTest::currentTestFunction())));
         c.provider.id = QStringLiteral("llamacpp");
-        c.provider.baseUrl = server.baseUrl().toString();
         c.provider.model = QStringLiteral("tiny");
         c.provider.sendReasoningBack = true; // the llama.cpp preset's choice
         c.systemPrompt = QStringLiteral("You are a helpful assistant.");
         c.pythonEnabled = python;
-        c.approval.insert(QStringLiteral("execute_python_code"), ApprovalPolicy::Auto);
-        c.chartsEnabled = false;
-        c.webEnabled = false;
-        c.sandbox.image = Sandpiper::Test::sandboxImage();
-        c.sandbox.conversationId = QStringLiteral("llama-test");
-        c.sandbox.dataDirectory = m_dir.filePath(QStringLiteral("conversation-%1").arg(QTest::currentTestFunction()));
         return c;
     }
 
@@ -122,9 +105,10 @@ private Q_SLOTS:
         // tokenizer yet) takes for less than a thousand: the request goes out whole.
         QList<ChatMessage> history;
         for (int turn = 0; turn < 4; ++turn) {
-            history << message(Role::User, QStringLiteral("Question %1: ").arg(turn) + QString(400, QLatin1Char('q')))
-                    << message(Role::Assistant,
-                               QStringLiteral("Answer %1: ").arg(turn) + QString(400, QLatin1Char('a')));
+            history << chatMessage(Role::User,
+                                   QStringLiteral("Question %1: ").arg(turn) + QString(400, QLatin1Char('q')))
+                    << chatMessage(Role::Assistant,
+                                   QStringLiteral("Answer %1: ").arg(turn) + QString(400, QLatin1Char('a')));
         }
         loop.setHistory(history);
         Recorder recorder(&loop);

@@ -1,5 +1,7 @@
 #include "agentrecorder.h"
 
+#include "dockertest.h"
+
 #include <agent/agentloop.h>
 
 #include <QElapsedTimer>
@@ -66,6 +68,30 @@ QString toolMessageIn(const RecordedRequest &request, const QString &callId)
 QString jsonCode(const QString &code)
 {
     return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact));
+}
+
+ChatMessage chatMessage(ChatMessage::Role role, const QString &content)
+{
+    ChatMessage message;
+    message.role = role;
+    message.content = content;
+    return message;
+}
+
+AgentConfig agentConfig(const QUrl &baseUrl, ApprovalPolicy approval, const QString &folder)
+{
+    AgentConfig config;
+    config.provider.id = QStringLiteral("custom");
+    config.provider.baseUrl = baseUrl.toString();
+    config.provider.model = QStringLiteral("test-model");
+    config.systemPrompt = QStringLiteral("You are a test.");
+    config.approval.insert(QStringLiteral("execute_python_code"), approval);
+    config.chartsEnabled = false;
+    config.webEnabled = false;
+    config.sandbox.image = sandboxImage();
+    config.sandbox.conversationId = QStringLiteral("agent-test");
+    config.sandbox.dataDirectory = folder;
+    return config;
 }
 
 } // namespace Sandpiper::Test

@@ -2,6 +2,7 @@
 
 #include "fakellmserver.h"
 
+#include <agent/agentconfig.h>
 #include <agent/agentevent.h>
 
 #include <QEventLoop>
@@ -38,5 +39,10 @@ private:
 QString toolMessageIn(const RecordedRequest &request, const QString &callId);
 // {"code": CODE} as compact JSON text, as a model sends it.
 QString jsonCode(const QString &code);
+// A message of ROLE saying CONTENT.
+ChatMessage chatMessage(ChatMessage::Role role, const QString &content);
+// An agent for the model server at BASEURL ("test-model", a one-line system prompt) that offers
+// only Python, with APPROVAL for it; its sandbox, where one starts, keeps its files in FOLDER.
+AgentConfig agentConfig(const QUrl &baseUrl, ApprovalPolicy approval, const QString &folder);
 
 } // namespace Sandpiper::Test

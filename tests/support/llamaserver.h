@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dockertest.h"
+
 #include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -44,12 +46,4 @@ private:
 } // namespace Sandpiper::Test
 
 // Tests of the real server fail in CI (CI=true) when it is missing, and skip elsewhere.
-#define SANDPIPER_REQUIRE_LLAMA()                                                                                      \
-    do {                                                                                                               \
-        const QString reason_ = Sandpiper::Test::LlamaServer::unavailableReason();                                     \
-        if (!reason_.isEmpty()) {                                                                                      \
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                                   \
-                QFAIL(qPrintable(reason_));                                                                            \
-            QSKIP(qPrintable(reason_));                                                                                \
-        }                                                                                                              \
-    } while (false)
+#define SANDPIPER_REQUIRE_LLAMA() SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::LlamaServer::unavailableReason())

@@ -26,13 +26,20 @@ bool couldBecome(QStringView text, QLatin1StringView word)
     return text.size() <= word.size() && word.startsWith(text);
 }
 
-// Where the white space at the end of TEXT begins.
-qsizetype trailingSpace(QStringView text)
+// TEXT to show now, after the white space held back before it; its own white space at the end is
+// held back in PENDING until more text follows.
+QString withoutTrailingSpace(QStringView text, QString &pending)
 {
     qsizetype end = text.size();
     while (end > 0 && text[end - 1].isSpace())
         --end;
-    return end;
+    if (end == 0) {
+        pending += text;
+        return {};
+    }
+    QString piece = pending + text.first(end);
+    pending = text.sliced(end).toString();
+    return piece;
 }
 
 // The start of an answer that is one JSON call, as Llama 3.x writes it.
@@ -296,6 +303,19 @@ ContentFilter::Extent ContentFilter::extentOf(bool atEnd) const
     return {};
 }
 
+// The call's markup ends at END, with the </tool_call> that may follow it. The closing tag is
+// often left out (servers stop at it) or cut in half by the end of the stream.
+ContentFilter::Extent ContentFilter::closedAt(qsizetype end, bool atEnd) const
+{
+    const QStringView segment = m_segment;
+    const qsizetype tail = skipSpace(segment, end);
+    if (segment.sliced(tail).startsWith(toolCallClose))
+        return {Verdict::Complete, tail + toolCallClose.size()};
+    if (couldBecome(segment.sliced(tail), toolCallClose))
+        return atEnd ? Extent{Verdict::Complete, segment.size()} : Extent{};
+    return {Verdict::Complete, end};
+}
+
 ContentFilter::Extent ContentFilter::toolCallTagExtent(bool atEnd) const
 {
     const QStringView segment = m_segment;
@@ -307,13 +327,7 @@ ContentFilter::Extent ContentFilter::toolCallTagExtent(bool atEnd) const
         const qsizetype end = TextCallParser::jsonEnd(segment, body);
         if (end < 0)
             return {};
-        const qsizetype tail = skipSpace(segment, end);
-        if (segment.sliced(tail).startsWith(toolCallClose))
-            return {Verdict::Complete, tail + toolCallClose.size()};
-        // The closing tag is often left out (servers stop at it) or cut in half.
-        if (couldBecome(segment.sliced(tail), toolCallClose))
-            return atEnd ? Extent{Verdict::Complete, segment.size()} : Extent{};
-        return {Verdict::Complete, end};
+        return closedAt(end, atEnd);
     }
     if (!segment.sliced(body).startsWith(functionOpen)) {
         if (couldBecome(segment.sliced(body), functionOpen) && !atEnd)
@@ -344,13 +358,7 @@ ContentFilter::Extent ContentFilter::functionTagExtent(bool atEnd) const
     const qsizetype close = segment.indexOf(functionClose);
     if (close < 0)
         return atEnd && nameEnd < 0 ? Extent{Verdict::NotMarkup, 0} : Extent{};
-    const qsizetype end = close + functionClose.size();
-    const qsizetype tail = skipSpace(segment, end);
-    if (segment.sliced(tail).startsWith(toolCallClose))
-        return {Verdict::Complete, tail + toolCallClose.size()};
-    if (couldBecome(segment.sliced(tail), toolCallClose))
-        return atEnd ? Extent{Verdict::Complete, segment.size()} : Extent{};
-    return {Verdict::Complete, end};
+    return closedAt(close + functionClose.size(), atEnd);
 }
 
 ContentFilter::Extent ContentFilter::mistralExtent(bool atEnd) const
@@ -480,13 +488,7 @@ void ContentFilter::endRun()
 
 void ContentFilter::emitProse(QStringView text, Output &out)
 {
-    const qsizetype end = trailingSpace(text);
-    if (end == 0) {
-        m_softSpace += text;
-        return;
-    }
-    const QString piece = m_softSpace + text.first(end);
-    m_softSpace = text.sliced(end).toString();
+    const QString piece = withoutTrailingSpace(text, m_softSpace);
     out.text += piece;
     m_content += piece;
 }
@@ -502,13 +504,7 @@ void ContentFilter::emitReasoning(QStringView text, Output &out)
 {
     if (m_reasoning.isEmpty() && m_softThought.isEmpty())
         text = text.sliced(skipSpace(text, 0));
-    const qsizetype end = trailingSpace(text);
-    if (end == 0) {
-        m_softThought += text;
-        return;
-    }
-    const QString piece = m_softThought + text.first(end);
-    m_softThought = text.sliced(end).toString();
+    const QString piece = withoutTrailingSpace(text, m_softThought);
     out.reasoning += piece;
     m_reasoning += piece;
 }

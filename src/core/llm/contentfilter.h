@@ -63,6 +63,7 @@ private:
     bool processMarkup(Output &out, bool atEnd);
     MarkerMatch matchMarker(QStringView rest);
     Extent extentOf(bool atEnd) const;
+    Extent closedAt(qsizetype end, bool atEnd) const;
     Extent toolCallTagExtent(bool atEnd) const;
     Extent functionTagExtent(bool atEnd) const;
     Extent mistralExtent(bool atEnd) const;

@@ -223,8 +223,10 @@ QCoro::Task<ChatResponse> ContextBudget::complete(QList<ChatMessage> messages, Q
     if (response.error.kind == ChatError::Kind::ContextExceeded) {
         learnFromOverflow(m_models[model], sent, response.error.overflow);
         const Plan harder = plan(messages, tools, m_models.value(model), harderMargin);
-        // Once, and only when there is something more to leave out.
-        if (harder.units < sent.units) {
+        // Once, only when there is something more to leave out, and only when nothing of the
+        // refused answer was shown (a retry would show its text twice).
+        const bool nothingShown = response.message.content.isEmpty() && response.message.reasoning.isEmpty();
+        if (harder.units < sent.units && nothingShown) {
             qCInfo(lcAgent) << "context exceeded; trying again with" << harder.units << "units instead of"
                             << sent.units;
             sent = harder;
@@ -236,6 +238,12 @@ QCoro::Task<ChatResponse> ContextBudget::complete(QList<ChatMessage> messages, Q
     }
     if (response.ok())
         learnFromUsage(m_models[model], sent, response.message.usage);
+    if (response.error.kind == ChatError::Kind::ContextExceeded) {
+        response.error.message +=
+            QLatin1Char(' ') + tr("Sandpiper left out of the request what it could; what remains (the system "
+                                  "prompt, the tool declarations and the last message) is still too long. Give "
+                                  "the model a larger context window on the server, or send a shorter message.");
+    }
     co_return response;
 }
 

@@ -2,6 +2,7 @@
 // text, against Debian's real llama.cpp server, beside a plain HTTP client sending the same
 // request to the same server in the same run; and what shortening a 2 000-message history to
 // fit a context window costs.
+#include "benchstats.h"
 #include "llamaserver.h"
 
 #include <agent/agentthread.h>
@@ -18,33 +19,16 @@
 #include <QNetworkReply>
 #include <QTimer>
 
-#include <algorithm>
 #include <cstdio>
 
 using namespace Sandpiper;
+using Sandpiper::Test::elapsedMs;
+using Sandpiper::Test::percentile;
 
 namespace {
 
 const QString systemPrompt = QStringLiteral("You are a helpful assistant.");
 const QString question = QStringLiteral("Say something.");
-
-double percentile(QList<double> samples, double p)
-{
-    std::sort(samples.begin(), samples.end());
-    const auto index = qsizetype(std::clamp(p * double(samples.size() - 1) + 0.5, 0.0, double(samples.size() - 1)));
-    return samples.at(index);
-}
-
-double elapsedMs(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
-}
-
-void row(const char *name, const QList<double> &samples)
-{
-    std::printf("%-34s %6lld %10.3f %10.3f %10.3f\n", name, qlonglong(samples.size()), percentile(samples, 0.5),
-                percentile(samples, 0.95), *std::min_element(samples.begin(), samples.end()));
-}
 
 // Waits with the event loop running until DONE says so, or 60 s have passed.
 template<typename Done> bool spin(Done done)
@@ -215,10 +199,10 @@ int main(int argc, char **argv)
     }
 
     std::printf("%-34s %6s %10s %10s %10s\n", "measure (ms)", "runs", "median", "p95", "min");
-    row("first text, plain HTTP client", plain);
-    row("first text, through the agent", agent);
-    row("2000 messages, fit (estimate)", fits);
-    row("2000 messages, shortened to 6k", shortened);
+    Test::printRow("first text, plain HTTP client", plain, 34);
+    Test::printRow("first text, through the agent", agent, 34);
+    Test::printRow("2000 messages, fit (estimate)", fits, 34);
+    Test::printRow("2000 messages, shortened to 6k", shortened, 34);
     std::printf("history: %lld messages, %lld units; sent after shortening: %lld messages (%d turns left out)\n",
                 qlonglong(history.size()), qlonglong(all), qlonglong(outcome.messages.size()), outcome.droppedTurns);
 
