@@ -260,6 +260,25 @@ private Q_SLOTS:
         QVERIFY(!messages.at(2).toObject().contains(QLatin1String("reasoning_content")));
     }
 
+    void anUnclosedThinkAtACutEndIsReasoning()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(FS::cutStream(QStringLiteral("<think>Let me see: 6 * 7 is")));
+        AgentLoop loop(config(server));
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("what is 6 * 7?"));
+        QVERIFY(recorder.waitForTurn());
+        QCOMPARE(recorder.end(), AgentEvent::End::Failed);
+        QCOMPARE(shownText(recorder), QString());
+        QString reasoning;
+        for (const AgentEvent &e : recorder.ofKind(Kind::ReasoningDelta))
+            reasoning += e.text;
+        QCOMPARE(reasoning, QStringLiteral("Let me see: 6 * 7 is"));
+        QCOMPARE(loop.history().constLast().reasoning, reasoning);
+        QVERIFY(loop.history().constLast().content.isEmpty());
+    }
+
     void recoveryCanBeTurnedOffPerProvider()
     {
         FakeLlmServer server;

@@ -197,8 +197,10 @@ QCoro::Task<ContextWindowProbe::Finding> ContextWindowProbe::fromPropsEndpoint()
 QCoro::Task<ContextWindowProbe::Finding> ContextWindowProbe::fromOllamaEndpoints(QString model)
 {
     const QString root = serverRoot(m_config.baseUrl);
+    // "name" for servers older than Ollama 0.5, which did not know "model" yet.
     const auto show =
-        co_await request(QUrl(root + QStringLiteral("/api/show")), QJsonObject{{QStringLiteral("model"), model}}, true);
+        co_await request(QUrl(root + QStringLiteral("/api/show")),
+                         QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("name"), model}}, true);
     if (!show)
         co_return Finding{};
     const auto running = co_await request(QUrl(root + QStringLiteral("/api/ps")), {}, false);
