@@ -63,6 +63,7 @@ private:
     QWidget *buildAppearanceTab();
     QWidget *buildSystemPromptTab();
     void loadProvider(const QString &providerId);
+    void loadContextWindow();
     void load();
     bool save();
     QCoro::Task<> runConnectionTest();
@@ -83,6 +84,11 @@ private:
     QLabel *m_apiKeyNote;
     QComboBox *m_model;
     QPlainTextEdit *m_headers;
+    // Local models as they are (issue 12): the model's context window, tool calls written as
+    // text, reasoning sent back between tool rounds.
+    QSpinBox *m_contextWindow;
+    QCheckBox *m_textToolCalls;
+    QCheckBox *m_reasoningBack;
     QPushButton *m_testButton;
     QLabel *m_testResult;
     // The key already handed over for this provider, so a second OK does not store it again.

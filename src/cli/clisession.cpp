@@ -105,6 +105,14 @@ void CliSession::printJson(const AgentEvent &event)
                                   {QStringLiteral("completion_tokens"), event.usage.completionTokens},
                                   {QStringLiteral("total_tokens"), event.usage.totalTokens}});
     }
+    if (event.kind == AgentEvent::Kind::Context) {
+        object.insert(QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("tokens"), event.context.tokens},
+                                  {QStringLiteral("window"), event.context.window},
+                                  {QStringLiteral("exact"), event.context.exact},
+                                  {QStringLiteral("window_source"), event.context.windowSource},
+                                  {QStringLiteral("left_out"), event.context.leftOut}});
+    }
     if (event.kind == AgentEvent::Kind::MessageAdded) {
         object.insert(QStringLiteral("message"), event.message.toOpenAi());
         object.insert(QStringLiteral("status"), ChatMessage::statusName(event.message.status));
@@ -197,6 +205,13 @@ void CliSession::printText(const AgentEvent &event)
     case AgentEvent::Kind::Notice:
         newline();
         write(stderr, QStringLiteral("note: %1\n").arg(event.text));
+        break;
+    case AgentEvent::Kind::Context:
+        // Only what the user should know: the share of the window is for --json and the app.
+        if (!event.context.leftOut.isEmpty()) {
+            newline();
+            write(stderr, QStringLiteral("note: %1\n").arg(event.context.leftOut));
+        }
         break;
     case AgentEvent::Kind::Error:
         newline();

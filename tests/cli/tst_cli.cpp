@@ -129,6 +129,25 @@ private Q_SLOTS:
         QCOMPARE(kinds.constLast(), QStringLiteral("turn_finished"));
     }
 
+    void printsTheContextWindowInJson()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("ok"), 1));
+        const Run r = run(baseArguments() << QStringLiteral("--set")
+                                          << QStringLiteral("providers/custom/context_windows=fake-model=2048")
+                                          << QStringLiteral("--json") << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject context;
+        for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            if (event[QLatin1String("event")].toString() == QLatin1String("context"))
+                context = event[QLatin1String("context")].toObject();
+        }
+        QCOMPARE(context[QLatin1String("window")].toInteger(), 2048);
+        QCOMPARE(context[QLatin1String("window_source")].toString(), QStringLiteral("settings"));
+        QVERIFY(context[QLatin1String("tokens")].toInteger() > 0);
+        QCOMPARE(context[QLatin1String("left_out")].toString(), QString());
+    }
+
     void refusesBadArgumentsWithOneLine_data()
     {
         QTest::addColumn<QStringList>("arguments");

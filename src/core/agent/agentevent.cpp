@@ -25,6 +25,8 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("tool_finished");
     case Kind::Usage:
         return QStringLiteral("usage");
+    case Kind::Context:
+        return QStringLiteral("context");
     case Kind::Retrying:
         return QStringLiteral("retrying");
     case Kind::Error:

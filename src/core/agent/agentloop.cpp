@@ -1,6 +1,7 @@
 #include "agent/agentloop.h"
 
 #include "llm/chatclient.h"
+#include "llm/contextbudget.h"
 #include "logging.h"
 #include "mcp/mcptoolbox.h"
 #include "sandbox/sandboxsession.h"
@@ -24,6 +25,7 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     , m_store(store)
     , m_conversationId(conversationId)
     , m_client(new ChatClient(m_config.provider, this))
+    , m_budget(new ContextBudget(m_client, this))
 {
     connect(m_client, &ChatClient::textDelta, this, [this](const QString &text) {
         if (m_writer)
@@ -35,6 +37,14 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             m_writer->appendReasoning(text);
         emitEvent(AgentEvent::Kind::ReasoningDelta, text);
     });
+    connect(m_budget, &ContextBudget::contextUsed, this, [this](const ContextUse &use) {
+        AgentEvent context;
+        context.kind = AgentEvent::Kind::Context;
+        context.context = use;
+        Q_EMIT event(context);
+    });
+    connect(m_budget, &ContextBudget::warning, this,
+            [this](const QString &text) { emitEvent(AgentEvent::Kind::Notice, text); });
     connect(m_client, &ChatClient::retrying, this,
             [this](int attempt, int maxAttempts, qint64 delayMs, const QString &reason) {
                 emitEvent(AgentEvent::Kind::Retrying, tr("%1 Trying again in %2 s (%3 of %4).")
@@ -424,9 +434,11 @@ QCoro::Task<> AgentLoop::runTurn(QString text)
             }
         }
         const ChatResponse response =
-            co_await m_client->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
+            co_await m_budget->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
         if (!self)
             co_return;
+        for (const QString &notice : response.notices)
+            emitEvent(AgentEvent::Kind::Notice, notice);
 
         ChatMessage assistant = response.message;
         assistant.id = streamedId;

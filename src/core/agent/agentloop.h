@@ -14,6 +14,7 @@ namespace Sandpiper {
 
 class ChatClient;
 class McpToolbox;
+class ContextBudget;
 class ConversationStore;
 class SandboxSession;
 class StreamingWriter;
@@ -97,6 +98,7 @@ private:
     qint64 m_conversationId;
     ChatClient *m_client;
     ChatClient *m_titleClient = nullptr; // created for the first model-written title
+    ContextBudget *m_budget;             // fits every request into the model's context window
     QPointer<StreamingWriter> m_writer;  // the answer streaming in, when there is a store
     QPointer<SandboxSession> m_sandbox;
     McpToolbox *m_mcp = nullptr;

@@ -54,6 +54,11 @@ public:
 
     // The selected provider with its URL, model and headers (the API key is read separately).
     ProviderConfig provider() const;
+    // The same for the provider ID, selected or not.
+    ProviderConfig provider(const QString &id) const;
+    // providers/<id>/context_windows: "MODEL=TOKENS" lines ("8k" is 8192; "*" for any model).
+    static QHash<QString, qint64> parseContextWindows(const QString &text);
+    static QString formatContextWindows(const QHash<QString, qint64> &windows);
     QString apiKeyVariable() const;
     SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
     WebConfig web() const;
