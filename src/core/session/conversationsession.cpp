@@ -384,6 +384,15 @@ void ConversationSession::handle(const AgentEvent &event)
     case Kind::Usage:
         changeState([&event](SessionState &state) { state.tokens += event.usage.totalTokens; });
         break;
+    case Kind::Context:
+        changeState([&event](SessionState &state) {
+            state.contextTokens = event.context.tokens;
+            state.contextWindow = event.context.window;
+        });
+        // What was left out of this request to fit: the stored conversation keeps all of it.
+        if (!event.context.leftOut.isEmpty())
+            addNotice(TurnItem::NoticeLevel::Info, event.context.leftOut);
+        break;
     case Kind::Retrying:
         addNotice(TurnItem::NoticeLevel::Retrying, event.text);
         setPhase(SessionState::Phase::Retrying);
