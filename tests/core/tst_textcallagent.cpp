@@ -211,8 +211,8 @@ private Q_SLOTS:
         QCOMPARE(approval.first().preview, QStringLiteral("6 * 7"));
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QCOMPARE(finished.size(), 1);
-        QVERIFY(finished.first().execution.has_value());
-        QCOMPARE(finished.first().execution->value, QStringLiteral("42"));
+        QVERIFY(finished.first().execution());
+        QCOMPARE(finished.first().execution()->value, QStringLiteral("42"));
         QCOMPARE(finished.first().call.id, approval.first().call.id);
 
         const RecordedRequest second = server.chatRequests().at(1);

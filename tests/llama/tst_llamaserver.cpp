@@ -54,8 +54,8 @@ private Q_SLOTS:
         const auto finished = recorder.ofKind(Kind::ToolFinished);
         QVERIFY(!finished.isEmpty());
         QCOMPARE(finished.first().call.name, QStringLiteral("execute_python_code"));
-        QVERIFY(finished.first().execution.has_value());
-        QVERIFY(finished.first().execution->status != ExecutionResult::Status::Unavailable);
+        QVERIFY(finished.first().execution());
+        QVERIFY(finished.first().execution()->status != ExecutionResult::Status::Unavailable);
         const QList<ChatMessage> &history = loop.history();
         QCOMPARE(history.at(1).role, Role::Assistant);
         QCOMPARE(history.at(1).toolCalls.size(), 1);

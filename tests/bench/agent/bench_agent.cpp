@@ -104,7 +104,7 @@ AgentConfig agentConfig(const QUrl &baseUrl)
 // time, so that the server sees the same request as the plain client's.
 double agentFirstText(AgentThread &agent)
 {
-    agent.replaceHistory({});
+    agent.post(&AgentLoop::replaceHistory, QList<ChatMessage>());
     double firstText = -1;
     bool finished = false;
     QElapsedTimer timer;
@@ -116,7 +116,7 @@ double agentFirstText(AgentThread &agent)
                 finished = true;
         });
     timer.start();
-    agent.send(question);
+    agent.post(&AgentLoop::send, question);
     const bool done = spin([&finished] { return finished; });
     QObject::disconnect(connection);
     if (!done || firstText < 0)
