@@ -109,7 +109,7 @@ private Q_SLOTS:
         const Run r = run(baseArguments() << QStringLiteral("say hello"));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QStringLiteral("Hello from the model 🐦\n"));
-        QCOMPARE(m_server->requests().constFirst().headers.value("authorization"), QByteArray("Bearer sk-test"));
+        QCOMPARE(m_server->chatRequests().constFirst().headers.value("authorization"), QByteArray("Bearer sk-test"));
     }
 
     void printsJsonEvents()
@@ -206,7 +206,7 @@ private Q_SLOTS:
                                      << QStringLiteral("second question"))
                      .exitCode,
                  0);
-        const QJsonArray messages = m_server->requests().at(1).json()[QLatin1String("messages")].toArray();
+        const QJsonArray messages = m_server->chatRequests().at(1).json()[QLatin1String("messages")].toArray();
         QStringList contents;
         for (const QJsonValue &message : messages)
             contents << message[QLatin1String("content")].toString();
@@ -309,7 +309,7 @@ private Q_SLOTS:
                                 << QStringLiteral("approval/everything__echo=auto") << QStringLiteral("echo it"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QLatin1String("It said: Echo: from the cli")), qPrintable(r.out + r.err));
-        QCOMPARE(toolMessageContent(m_server->requests().at(1)), QStringLiteral("Echo: from the cli"));
+        QCOMPARE(toolMessageContent(m_server->chatRequests().at(1)), QStringLiteral("Echo: from the cli"));
     }
 };
 

@@ -188,9 +188,9 @@ private Q_SLOTS:
         auto dogs = newSession();
         QVERIFY(cats && dogs);
         cats->send(QStringLiteral("cats?"));
-        QTRY_COMPARE(m_server->requests().size(), 1);
+        QTRY_COMPARE(m_server->chatRequests().size(), 1);
         dogs->send(QStringLiteral("dogs?"));
-        QTRY_COMPARE(m_server->requests().size(), 2);
+        QTRY_COMPARE(m_server->chatRequests().size(), 2);
         QVERIFY(cats->isBusy() && dogs->isBusy());
         QTRY_VERIFY_WITH_TIMEOUT(!cats->isBusy() && !dogs->isBusy(), 20000);
         QCOMPARE(answersIn(cats->messages()), QStringList{QStringLiteral("Answer about cats.")});
@@ -216,7 +216,7 @@ private Q_SLOTS:
         (*session)->send(QStringLiteral("hello again"));
         QVERIFY(waitIdle(*session));
         QCOMPARE(answersIn(model).constLast(), QStringLiteral("Hello!"));
-        QCOMPARE(m_server->requests().constLast().headers.value("authorization"), QByteArray("Bearer sk-right"));
+        QCOMPARE(m_server->chatRequests().constLast().headers.value("authorization"), QByteArray("Bearer sk-right"));
     }
 
     void aNewModelOrServerInTheSettingsReachesOpenConversations()
@@ -234,10 +234,10 @@ private Q_SLOTS:
         (*session)->send(QStringLiteral("where are you?"));
         QVERIFY(waitIdle(*session));
         QCOMPARE(answersIn((*session)->messages()), QStringList{QStringLiteral("From the other server.")});
-        QCOMPARE(other.requests().size(), 1);
-        QCOMPARE(other.requests().constFirst().json().value(QLatin1String("model")).toString(),
+        QCOMPARE(other.chatRequests().size(), 1);
+        QCOMPARE(other.chatRequests().constFirst().json().value(QLatin1String("model")).toString(),
                  QStringLiteral("other-model"));
-        QCOMPARE(m_server->requests().size(), 0);
+        QCOMPARE(m_server->chatRequests().size(), 0);
     }
 
     void aTitleTheModelWritesIsAnnounced()

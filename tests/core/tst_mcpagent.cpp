@@ -83,7 +83,7 @@ private Q_SLOTS:
         QCOMPARE(recorder.end(), AgentEvent::End::Completed);
 
         // The servers started for this first message; their tools went out with it.
-        const QList<RecordedRequest> requests = m_server->requests();
+        const QList<RecordedRequest> requests = m_server->chatRequests();
         QCOMPARE(requests.size(), 2);
         QVERIFY(offeredTools(requests.first()).contains(QStringLiteral("everything__echo")));
         QVERIFY(offeredTools(requests.first()).contains(QStringLiteral("everything__get-tiny-image")));
@@ -116,7 +116,7 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(preview.toUtf8()).object(),
                  (QJsonObject{{QStringLiteral("a"), 19}, {QStringLiteral("b"), 23}}));
         QVERIFY(preview.contains(QLatin1Char('\n'))); // formatted, not one long line
-        QCOMPARE(toolMessageIn(m_server->requests().at(1), QStringLiteral("call_sum")),
+        QCOMPARE(toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_sum")),
                  QStringLiteral("The sum of 19 and 23 is 42."));
     }
 
@@ -160,7 +160,7 @@ private Q_SLOTS:
         const QList<AgentEvent> notices = recorder.ofKind(Kind::Notice);
         QCOMPARE(notices.size(), 1);
         QVERIFY(notices.first().text.contains(QLatin1String("\"missing\" is not available")));
-        QVERIFY(offeredTools(m_server->requests().first()).contains(QStringLiteral("everything__echo")));
+        QVERIFY(offeredTools(m_server->chatRequests().first()).contains(QStringLiteral("everything__echo")));
     }
 };
 
