@@ -1,0 +1,51 @@
+#include "sandbox/sandboxfigure.h"
+
+#include "sandbox/sandboxfolder.h"
+
+#include <QFile>
+#include <QtEndian>
+
+namespace Sandpiper {
+
+namespace {
+
+constexpr QByteArrayView pngSignature("\x89PNG\r\n\x1a\n", 8);
+constexpr qsizetype pngHeaderBytes = 24; // signature, IHDR length and type, width, height
+
+} // namespace
+
+QSize SandboxFigure::pngSize(QByteArrayView head)
+{
+    if (head.size() < pngHeaderBytes || !head.startsWith(pngSignature) || head.sliced(12, 4) != "IHDR")
+        return {};
+    const quint32 width = qFromBigEndian<quint32>(head.data() + 16);
+    const quint32 height = qFromBigEndian<quint32>(head.data() + 20);
+    // The PNG standard allows up to 2^31 - 1 each way; anything else is not a PNG.
+    if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu)
+        return {};
+    return QSize(int(width), int(height));
+}
+
+QString SandboxFigure::sizeProblem(const QString &name, QSize size)
+{
+    if (size.width() <= maxSide && size.height() <= maxSide)
+        return {};
+    return tr("The figure “%1” is %2 × %3 pixels, larger than the %4 × %4 pixels Sandpiper shows.")
+        .arg(name)
+        .arg(size.width())
+        .arg(size.height())
+        .arg(maxSide);
+}
+
+QString SandboxFigure::problem(const SandboxFolder &folder, const QString &name)
+{
+    SandboxFolder::Opened opened = folder.open(name, maxBytes);
+    if (!opened)
+        return opened.error;
+    const QSize size = pngSize(opened.file->read(pngHeaderBytes));
+    if (!size.isValid())
+        return tr("The figure “%1” is not a PNG image.").arg(name);
+    return sizeProblem(name, size);
+}
+
+} // namespace Sandpiper
