@@ -6,7 +6,7 @@ Requests arrive as JSON lines on stdin; events leave as JSON lines on the origin
 stdout. User code gets fds 0/1/2 of its own (/dev/null and two pipes), so nothing it
 or its subprocesses do can corrupt the protocol.
 
-  -> {"id", "op": "execute", "code", "timeout"?, "output_limit"?}
+  -> {"id", "op": "execute", "code", "timeout"?, "output_limit"?, "max_figures"?}
   -> {"id", "op": "preload", "modules": [...]}
   -> {"op": "shutdown"}                      (EOF on stdin does the same)
   <- {"event": "ready", "python", "pid"}
@@ -14,7 +14,9 @@ or its subprocesses do can corrupt the protocol.
   <- {"id", "event": "display", "mime": "image/png", "path": "figures/..."}
   <- {"id", "event": "display", "mime": "text/html", "data"}
   <- {"id", "event": "result", "status": "ok"|"error"|"interrupted", "value", "error",
-      "duration_ms", "files", "dropped": {"stdout", "stderr"}, "reason"?}
+      "duration_ms", "files", "dropped": {"stdout", "stderr"}, "figures_dropped", "reason"?}
+
+The host trusts none of it: user code runs in this interpreter and can write any line here.
 """
 import ast
 import builtins
@@ -42,6 +44,9 @@ READ_CHUNK = 64 * 1024
 TRICKLE_PAUSE = 0.01
 MAX_SNAPSHOT_ENTRIES = 5000
 FIGURE_DPI = 110
+FIGURE_PAD_INCHES = 0.1  # what bbox_inches="tight" pads with
+MAX_FIGURE_SIDE = 8000  # pixels either way; the host shows nothing larger
+DEFAULT_MAX_FIGURES = 20  # saved and shown per execution; the rest are only counted
 FIGURES = "figures"
 CELL_PREFIX = "<cell-"
 PNG_MODES = ("1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA")  # PIL modes PNG can store
@@ -127,6 +132,13 @@ def _ends_with_semicolon(source, lines, body):
     except (tokenize.TokenError, SyntaxError):
         return False
     return last == ";"
+
+
+def _png_size(data):
+    """(width, height) from a PNG's header; (0, 0) when DATA is no PNG (the host refuses it)."""
+    if isinstance(data, bytes) and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    return 0, 0
 
 
 def _null_byte_error(source, filename):
@@ -337,6 +349,9 @@ class Kernel:
         self._count = 0
         self._figure_token = os.urandom(4).hex()
         self._figure_count = 0
+        self._max_figures = DEFAULT_MAX_FIGURES
+        self._figures_kept = 0
+        self._figures_dropped = 0
         self._value = None
         self._output_limit = DEFAULT_OUTPUT_LIMIT
         self._running = False
@@ -420,7 +435,8 @@ class Kernel:
         except ProtocolError as exc:
             self.emit({"id": rid, "event": "result", "status": "error", "value": None,
                        "error": {"type": "ProtocolError", "message": str(exc), "traceback": ""},
-                       "duration_ms": 0, "files": [], "dropped": {"stdout": 0, "stderr": 0}})
+                       "duration_ms": 0, "files": [], "dropped": {"stdout": 0, "stderr": 0},
+                       "figures_dropped": 0})
 
     def _shutdown(self):
         self._restore_process_state()
@@ -440,7 +456,10 @@ class Kernel:
         limit = request.get("output_limit", DEFAULT_OUTPUT_LIMIT)
         if not (_is_number(limit) and limit >= 0):
             raise ProtocolError("output_limit must be a non-negative number of bytes")
-        started, before = self._begin(rid, int(limit))
+        max_figures = request.get("max_figures", DEFAULT_MAX_FIGURES)
+        if not (_is_number(max_figures) and max_figures >= 0):
+            raise ProtocolError("max_figures must be a non-negative number")
+        started, before = self._begin(rid, int(limit), int(max_figures))
         status, error, reason = self._run_cell(code, timeout)
         if os.getpid() != self._pid:
             os._exit(0)  # a child forked by user code must not carry on as a second kernel
@@ -465,10 +484,12 @@ class Kernel:
             self._value += "; failed: " + "; ".join(failed)
         self._finish(rid, started, before, "ok", None, None)
 
-    def _begin(self, rid, limit):
+    def _begin(self, rid, limit, max_figures=DEFAULT_MAX_FIGURES):
         self.current_id = rid
         self._value = None
         self._output_limit = limit
+        self._max_figures = max_figures
+        self._figures_kept = self._figures_dropped = 0
         for pump in self._pumps:
             pump.reset(limit)
         return time.monotonic(), self._snapshot()
@@ -481,7 +502,8 @@ class Kernel:
         result = {"id": rid, "event": "result", "status": status, "value": self._value,
                   "error": error, "duration_ms": int((time.monotonic() - started) * 1000),
                   "files": sorted(p for p, sig in after.items() if before.get(p) != sig),
-                  "dropped": {p.stream: p.dropped for p in self._pumps}}
+                  "dropped": {p.stream: p.dropped for p in self._pumps},
+                  "figures_dropped": self._figures_dropped}
         if reason:
             result["reason"] = reason
         self.emit(result)
@@ -633,22 +655,24 @@ class Kernel:
         kind = type(value)  # look methods up on the type: instance __getattr__ lies
         try:
             if _is_instance(value, "matplotlib.figure", "Figure"):
-                path, rel = self._image_path()
-                value.savefig(path, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
                 pyplot = sys.modules.get("matplotlib.pyplot")
-                if pyplot is not None:
-                    pyplot.close(value)  # shown now, so not again at the end of the cell
-                self._display_png(rel)
+                try:
+                    self._save_figure(value, "the figure")
+                finally:
+                    if pyplot is not None:
+                        pyplot.close(value)  # shown now, so not again at the end of the cell
             elif _is_instance(value, "PIL.Image", "Image"):
-                path, rel = self._image_path()
-                image = value if value.mode in PNG_MODES else value.convert("RGBA")
-                image.save(path, format="PNG")
-                self._display_png(rel)
+                if self._room_for_figure() and self._size_fits("the image", *value.size):
+                    path, rel = self._image_path()
+                    image = value if value.mode in PNG_MODES else value.convert("RGBA")
+                    image.save(path, format="PNG")
+                    self._display_png(rel)
             elif callable(getattr(kind, "_repr_png_", None)):
                 data = value._repr_png_()
                 if isinstance(data, tuple):  # IPython allows (data, metadata)
                     data = data[0]
-                if data:
+                if (data and self._room_for_figure()
+                        and self._size_fits("the image", *_png_size(data))):
                     path, rel = self._image_path()
                     with open(path, "wb") as f:
                         f.write(data)
@@ -658,7 +682,10 @@ class Kernel:
         try:
             if callable(getattr(kind, "_repr_html_", None)):
                 html = value._repr_html_()
-                if isinstance(html, str) and html:
+                if isinstance(html, str) and len(html) > self._output_limit:
+                    print("could not display %s as HTML: %d characters are more than the %d allowed"
+                          % (kind.__name__, len(html), self._output_limit), file=sys.stderr)
+                elif isinstance(html, str) and html:
                     self._display(mime="text/html", data=html)
         except Exception as exc:
             self._display_failed(kind, "HTML", exc)
@@ -675,14 +702,47 @@ class Kernel:
         for num in pyplot.get_fignums():
             figure = pyplot.figure(num)
             try:
-                path, rel = self._image_path()
-                figure.savefig(path, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
-                self._display_png(rel)
+                self._save_figure(figure, "figure %s" % num)
             except Exception as exc:
                 print("could not render figure %s: %s: %s" % (num, type(exc).__name__, exc),
                       file=sys.stderr)
             finally:
                 pyplot.close(figure)
+
+    def _room_for_figure(self):
+        """Whether this execution may show one more figure; counts those it may not."""
+        if self._figures_kept < self._max_figures:
+            return True
+        self._figures_dropped += 1  # the host tells the model once, not per figure
+        return False
+
+    def _size_fits(self, what, width, height):
+        """Whether a figure of WIDTH x HEIGHT pixels may be shown; says why not."""
+        if width > MAX_FIGURE_SIDE or height > MAX_FIGURE_SIDE:
+            print("%s was not shown: it would be %d x %d pixels, more than the %d x %d allowed; "
+                  "make it smaller (figsize or dpi)"
+                  % (what, width, height, MAX_FIGURE_SIDE, MAX_FIGURE_SIDE), file=sys.stderr)
+            return False
+        return True
+
+    def _save_figure(self, figure, what):
+        if not self._room_for_figure():
+            return
+        # Sizes are checked before anything is drawn: measuring lays the figure out at its own
+        # dpi, and text placed far outside the axes makes the tight box (what is saved) huge.
+        width, height = figure.get_size_inches() * max(FIGURE_DPI, figure.dpi)
+        if not self._size_fits(what, math.ceil(width), math.ceil(height)):
+            return
+        box = figure.get_tightbbox()
+        if box is not None and box.width > 0 and box.height > 0:
+            box = box.padded(FIGURE_PAD_INCHES)
+            width, height = box.width * FIGURE_DPI, box.height * FIGURE_DPI
+        else:
+            box = "tight"
+        if self._size_fits(what, math.ceil(width), math.ceil(height)):
+            path, rel = self._image_path()
+            figure.savefig(path, format="png", dpi=FIGURE_DPI, bbox_inches=box)
+            self._display_png(rel)
 
     def _image_path(self):
         self._figure_count += 1
@@ -691,6 +751,7 @@ class Kernel:
         return os.path.join(self.data_dir, rel), rel
 
     def _display_png(self, rel):
+        self._figures_kept += 1
         self._display(mime="image/png", path=rel)
 
     def _display(self, **fields):

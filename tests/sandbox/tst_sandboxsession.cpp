@@ -1,15 +1,21 @@
-// The sandbox against a real Docker engine: semantics, bad input, limits and recovery.
+// The sandbox against a real Docker engine: semantics, bad input, limits and recovery, and a
+// host that trusts nothing the kernel says (forged protocol lines, links, special files, huge
+// figures, a folder filled past its limit).
 #include "dockertest.h"
 
 #include <sandbox/dockercli.h>
+#include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCoroTask>
+#include <QDir>
 #include <QFile>
 #include <QHostInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/resource.h>
 
 using namespace std::chrono_literals;
 using Sandpiper::DockerCli;
@@ -43,6 +49,22 @@ QString describe(const ExecutionResult &r)
     return QStringLiteral("status=%1 value=%2 error=%3: %4\nstdout=%5\nstderr=%6\n%7")
         .arg(ExecutionResult::statusName(r.status), r.value, r.errorType, r.errorMessage, r.standardOutput.left(500),
              r.standardError.left(500), r.traceback);
+}
+
+// Code the model could write: it finds the kernel in its own interpreter and speaks for it.
+const QString forge = QStringLiteral("import gc, os\n"
+                                     "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n");
+
+QString refusals(const ExecutionResult &r)
+{
+    return r.refused.join(QLatin1Char('\n'));
+}
+
+qint64 peakMemoryKiB()
+{
+    rusage usage = {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
 }
 
 // NAME is a container's name or id.
@@ -276,6 +298,8 @@ private Q_SLOTS:
         CHECK_STATUS(r, Status::Interrupted);
         QVERIFY(r.timedOut);
         QVERIFY(r.stateLost);
+        // Its real duration: the timeout and the grace it was given, not "0.00 s".
+        QVERIFY2(r.durationMs >= 3900, qPrintable(QString::number(r.durationMs)));
         const auto next = run(session, QStringLiteral("doomed"));
         CHECK_STATUS(next, Status::Error);
         QCOMPARE(next.errorType, QStringLiteral("NameError"));
@@ -452,6 +476,253 @@ private Q_SLOTS:
         const auto r = run(session, QStringLiteral("import numpy, matplotlib.pyplot\nprint(1)"));
         CHECK_STATUS(r, Status::Ok);
         QCOMPARE(r.standardOutput, QStringLiteral("1\n"));
+    }
+
+    // ----- the host trusts nothing that comes out of the sandbox ----------------------------
+
+    void forgedFigurePathsAreRefused_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("up and out") << QString() << QStringLiteral("../../../../etc/hostname")
+                                    << QStringLiteral("goes up");
+        QTest::newRow("absolute") << QString() << QStringLiteral("/etc/hostname") << QStringLiteral("absolute");
+        QTest::newRow("NUL") << QString() << QStringLiteral("figures/a\\u0000.png") << QStringLiteral("NUL");
+        QTest::newRow("link to a host file") << QStringLiteral("os.symlink('/etc/hostname', 'figures/leak.png')")
+                                             << QStringLiteral("figures/leak.png") << QStringLiteral("symbolic link");
+        QTest::newRow("through a link") << QStringLiteral("os.path.lexists('root') or os.symlink('/', 'root')")
+                                        << QStringLiteral("root/etc/hostname") << QStringLiteral("symbolic link");
+        QTest::newRow("FIFO named like a PNG") << QStringLiteral("os.mkfifo('figures/trap.png')")
+                                               << QStringLiteral("figures/trap.png") << QStringLiteral("FIFO");
+        QTest::newRow("60000 x 60000 header")
+            << QStringLiteral(
+                   "import struct\nopen('figures/huge.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n"
+                   "\\x00\\x00\\x00\\x0dIHDR' + struct.pack('>II', 60000, 60000) + b'\\x08\\x06\\x00\\x00\\x00')")
+            << QStringLiteral("figures/huge.png") << QStringLiteral("60000 × 60000");
+        QTest::newRow("not a PNG") << QStringLiteral("open('notes.png', 'w').write('text')")
+                                   << QStringLiteral("notes.png") << QStringLiteral("not a PNG");
+        QTest::newRow("missing") << QString() << QStringLiteral("figures/none.png") << QStringLiteral("does not exist");
+    }
+
+    void forgedFigurePathsAreRefused()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        const auto r = run(shared(), forge + setup +
+                                         QStringLiteral("\nkernel.emit({'id': kernel.current_id, 'event': 'display', "
+                                                        "'mime': 'image/png', 'path': '%1'})\n'done'")
+                                             .arg(path));
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY2(r.figures.isEmpty(), qPrintable(r.figures.join(u',')));
+        QVERIFY2(refusals(r).contains(reason), qPrintable(refusals(r)));
+        QCOMPARE(run(shared(), QStringLiteral("'still usable'")).value, QStringLiteral("'still usable'"));
+    }
+
+    void linksAndSpecialFilesAreNotOffered()
+    {
+        const auto r = run(shared(), QStringLiteral("import os\n"
+                                                    "os.symlink('/etc/hostname', '/mnt/data/leak.txt')\n"
+                                                    "os.symlink('/', '/mnt/data/everything')\n"
+                                                    "os.mkfifo('/mnt/data/pipe.png')\n"
+                                                    "open('/mnt/data/real.txt', 'w').write('mine')"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.files, QStringList{QStringLiteral("real.txt")});
+        QCOMPARE(r.refused.size(), 3);
+        QVERIFY(refusals(r).contains(QLatin1String("leak.txt")));
+        QVERIFY(refusals(r).contains(QLatin1String("everything")));
+        QVERIFY(refusals(r).contains(QLatin1String("FIFO")));
+    }
+
+    // The file was fine when it was listed; the code replaced it by a link afterwards.
+    void aLinkSwappedInAfterListingIsRefusedAtUse()
+    {
+        const auto listed = run(shared(), QStringLiteral("open('/mnt/data/swap.csv', 'w').write('a,b')"));
+        QVERIFY(listed.files.contains(QStringLiteral("swap.csv")));
+        const Sandpiper::SandboxFolder folder(shared().config().dataDirectory);
+        QString error;
+        QVERIFY(folder.read(QStringLiteral("swap.csv"), 100, &error));
+        const auto swapped = run(shared(), QStringLiteral("import os\nos.remove('/mnt/data/swap.csv')\n"
+                                                          "os.symlink('/etc/hostname', '/mnt/data/swap.csv')"));
+        QVERIFY(!swapped.files.contains(QStringLiteral("swap.csv")));
+        QVERIFY(!folder.read(QStringLiteral("swap.csv"), 100, &error));
+        QVERIFY2(error.contains(QLatin1String("symbolic link")), qPrintable(error));
+    }
+
+    void aForgedResultCannotOfferHostFiles()
+    {
+        const auto r = run(shared(), forge + QStringLiteral("kernel.emit({'id': kernel.current_id, 'event': 'result', "
+                                                            "'status': 'ok', 'value': 'forged', 'error': None, "
+                                                            "'duration_ms': 10 ** 12, 'files': ['../../etc/passwd', "
+                                                            "'/etc/hostname', 42], 'dropped': {'stdout': -5}, "
+                                                            "'figures_dropped': -7})\n"
+                                                            "import time\ntime.sleep(0.5)"));
+        QCOMPARE(r.value, QStringLiteral("forged")); // the code may lie about itself...
+        QVERIFY(r.files.isEmpty());                  // ...but not hand out the host's files
+        QCOMPARE(r.refused.size(), 3);
+        QVERIFY(r.durationMs < 60000);
+        QCOMPARE(r.droppedStdoutBytes, 0);
+        QCOMPARE(r.figuresNotKept, 0);
+        QCOMPARE(run(shared(), QStringLiteral("'after'")).value, QStringLiteral("'after'"));
+    }
+
+    void brokenProtocolLinesAreIgnoredWithAMessage()
+    {
+        const qint64 memoryBefore = peakMemoryKiB();
+        const auto r = run(shared(), forge + QStringLiteral("fd = kernel._proto_fd\n"
+                                                            "os.write(fd, b'this is not json\\n')\n"
+                                                            "os.write(fd, b'{\"id\": \"' + kernel.current_id.encode() "
+                                                            "+ b'\", \"event\": \"stream\", \"name\": \"stdout\", "
+                                                            "\"text\": \"\\xff\\xfe\"}\\n')\n"
+                                                            "os.write(fd, b'[1, 2, 3]\\n')\n"
+                                                            "line = b'x' * (100 * 1024 * 1024) + b'\\n'\n"
+                                                            "view = memoryview(line)\n"
+                                                            "while view:\n    view = view[os.write(fd, view):]\n"
+                                                            "del line, view\n"
+                                                            "print('after the flood')"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.standardOutput, QStringLiteral("after the flood\n"));
+        QVERIFY2(refusals(r).contains(QLatin1String("not valid messages (JSON objects in UTF-8) were ignored: 3.")),
+                 qPrintable(refusals(r)));
+        QVERIFY2(refusals(r).contains(QLatin1String("100 MiB")), qPrintable(refusals(r)));
+        // The 100 MB line was skipped, not kept.
+        QVERIFY2(peakMemoryKiB() - memoryBefore < 40 * 1024, qPrintable(QString::number(peakMemoryKiB())));
+        QCOMPARE(run(shared(), QStringLiteral("1 + 1")).value, QStringLiteral("2"));
+    }
+
+    void eventsForUnknownRequestsAreIgnored()
+    {
+        const auto r =
+            run(shared(), forge + QStringLiteral("open('/mnt/data/figures/ok.png', 'wb').write(b'x')\n"
+                                                 "for rid in ('999', None, 7):\n"
+                                                 "    kernel.emit({'id': rid, 'event': 'display', 'mime': 'image/png',"
+                                                 " 'path': 'figures/ok.png'})\n"
+                                                 "    kernel.emit({'id': rid, 'event': 'result', 'status': 'ok'})\n"
+                                                 "'fine'"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("'fine'"));
+        QVERIFY(r.figures.isEmpty());
+        QVERIFY2(refusals(r).contains(QLatin1String("requests that are not running were ignored: 6.")),
+                 qPrintable(refusals(r)));
+    }
+
+    void atMostTwentyFiguresAreKeptTheRestCounted()
+    {
+        QTemporaryDir dir;
+        SandboxSession session(configFor(dir));
+        const auto r = run(session,
+                           forge + QStringLiteral("import matplotlib.pyplot as plt\n"
+                                                  "for i in range(400):\n"
+                                                  "    plt.figure(figsize=(2, 1.5))\n    plt.plot([0, i])\n"
+                                                  "plt.show()\n"
+                                                  "for _ in range(50):\n"
+                                                  "    kernel.emit({'id': kernel.current_id, 'event': "
+                                                  "'display', 'mime': 'image/png', 'path': "
+                                                  "'figures/' + sorted(os.listdir('figures'))[0]})"),
+                           ExecuteOptions{.timeout = 120s});
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.figures.size(), 20);
+        QCOMPARE(r.figuresNotKept, 380 + 50);
+        QCOMPARE(QDir(dir.path() + QStringLiteral("/data/figures")).entryList(QDir::Files).size(), 20);
+    }
+
+    void aSixtyThousandPixelFigureIsRefusedInTheKernel()
+    {
+        const auto r = run(shared(), QStringLiteral("import matplotlib.pyplot as plt\n"
+                                                    "plt.figure(figsize=(600, 600))\nplt.plot([1, 2])"));
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(r.figures.isEmpty());
+        QVERIFY2(r.standardError.contains(QLatin1String("more than the 8000 x 8000 allowed")),
+                 qPrintable(r.standardError));
+        CHECK_STATUS(run(shared(), QStringLiteral("plt.plot([1]);")), Status::Ok);
+    }
+
+    void writingPastTheDiskLimitStopsTheExecution()
+    {
+        QTemporaryDir dir;
+        auto config = configFor(dir);
+        config.diskLimitBytes = 32 << 20;
+        SandboxSession session(config);
+        run(session, QStringLiteral("kept = 'state'"));
+        const auto r = run(session, QStringLiteral("import time\nwith open('/mnt/data/fill.bin', 'wb') as f:\n"
+                                                   "    for _ in range(1000):\n"
+                                                   "        f.write(b'0' * (1 << 20))\n        f.flush()\n"
+                                                   "        time.sleep(0.01)"));
+        CHECK_STATUS(r, Status::Interrupted);
+        QVERIFY(!r.timedOut);
+        QVERIFY(!r.stateLost);
+        QVERIFY2(r.stopReason.contains(QLatin1String("reached the 32 MiB limit")), qPrintable(r.stopReason));
+        // The files stay for the user; the kernel and its state too.
+        const qint64 size = QFileInfo(config.dataDirectory + QStringLiteral("/fill.bin")).size();
+        QVERIFY2(size > config.diskLimitBytes && size < 1000 << 20, qPrintable(QString::number(size)));
+        QCOMPARE(run(session, QStringLiteral("kept")).value, QStringLiteral("'state'"));
+        // Past the limit now, so writing more stops again; deleting is fine.
+        CHECK_STATUS(run(session, QStringLiteral("import os\nos.remove('/mnt/data/fill.bin')")), Status::Ok);
+    }
+
+    void codeThatKeepsWritingAfterTheStopLosesItsSandbox()
+    {
+        QTemporaryDir dir;
+        auto config = configFor(dir);
+        config.diskLimitBytes = 16 << 20;
+        config.interruptGrace = 30s; // the disk watch must not wait for it
+        SandboxSession session(config);
+        const auto r = run(session,
+                           QStringLiteral("import time\nf = open('/mnt/data/fill.bin', 'wb')\n"
+                                          "while True:\n    try:\n"
+                                          "        f.write(b'0' * (4 << 20))\n        f.flush()\n"
+                                          "        time.sleep(0.02)\n"
+                                          "    except KeyboardInterrupt:\n        pass"),
+                           ExecuteOptions{.timeout = 120s});
+        CHECK_STATUS(r, Status::Interrupted);
+        QVERIFY(r.stateLost);
+        QVERIFY(!r.timedOut);
+        QVERIFY2(r.stopReason.contains(QLatin1String("limit")), qPrintable(r.stopReason));
+        QVERIFY2(r.durationMs < 30000, qPrintable(QString::number(r.durationMs)));
+        const auto next = run(session, QStringLiteral("'fresh'"));
+        CHECK_STATUS(next, Status::Ok);
+        QVERIFY(next.stateReset);
+    }
+
+    void aBackgroundWriterGetsTheSandboxRestarted()
+    {
+        QTemporaryDir dir;
+        auto config = configFor(dir);
+        config.diskLimitBytes = 16 << 20;
+        SandboxSession session(config);
+        QSignalSpy notices(&session, &SandboxSession::notice);
+        const auto r = run(session, QStringLiteral("import threading, time\n"
+                                                   "def fill():\n    with open('/mnt/data/bg.bin', 'wb') as f:\n"
+                                                   "        while True:\n"
+                                                   "            f.write(b'0' * (1 << 20))\n            f.flush()\n"
+                                                   "            time.sleep(0.02)\n"
+                                                   "threading.Thread(target=fill, daemon=True).start()"));
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(notices.wait(20000));
+        QVERIFY2(notices.first().first().toString().contains(QLatin1String("while no code was running")),
+                 qPrintable(notices.first().first().toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SandboxSession::State::Stopped, 10000);
+        const auto next = run(session, QStringLiteral("'again'"));
+        CHECK_STATUS(next, Status::Ok);
+        QVERIFY(next.stateReset);
+        QVERIFY(next.errorMessage.contains(QLatin1String("limit")));
+    }
+
+    void aNearlyFullDiskStopsWrites()
+    {
+        QTemporaryDir dir;
+        auto config = configFor(dir);
+        config.diskLimitBytes = 0;
+        config.minFreeDiskBytes = std::numeric_limits<qint64>::max() / 2; // more than any disk has free
+        SandboxSession session(config);
+        CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok); // nothing written: runs
+        const auto r = run(session, QStringLiteral("import time\nwith open('/mnt/data/f.bin', 'wb') as f:\n"
+                                                   "    for _ in range(300):\n"
+                                                   "        f.write(b'0' * (1 << 20))\n        f.flush()\n"
+                                                   "        time.sleep(0.02)"));
+        CHECK_STATUS(r, Status::Interrupted);
+        QVERIFY2(r.stopReason.contains(QLatin1String("free")), qPrintable(r.stopReason));
     }
 };
 

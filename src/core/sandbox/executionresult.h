@@ -32,9 +32,18 @@ struct ExecutionResult {
     QString standardError;
     qint64 droppedStdoutBytes = 0; // beyond the output limit
     qint64 droppedStderrBytes = 0;
-    QStringList figures; // PNG paths relative to the data folder, in display order
+    QStringList figures; // PNG paths relative to the data folder, in display order, checked by the host
     QStringList html;    // rich displays such as a DataFrame's table
-    QStringList files;   // new or changed files relative to the data folder
+    QStringList files;   // new or changed regular files relative to the data folder, checked by the host
+    // Figures beyond the per-execution limit: counted, neither kept nor shown.
+    int figuresNotKept = 0;
+    // What the host refused of what the sandbox reported (names outside the folder, links,
+    // special files, oversized figures, broken protocol lines), a sentence each, for the user
+    // and the model.
+    QStringList refused;
+    // Set when the host stopped the execution itself: the folder reached its disk limit, or the
+    // disk is almost full. Says so, for the user and the model.
+    QString stopReason;
     qint64 durationMs = 0;
     bool timedOut = false;
     // The kernel was replaced after an interrupt failed: variables and imports are gone.

@@ -22,6 +22,13 @@ struct SandboxConfig {
     std::chrono::milliseconds idleStop = std::chrono::minutes(15);
     std::chrono::milliseconds startTimeout = std::chrono::seconds(60);
     qint64 outputLimitBytes = 1024 * 1024; // per stream and execution
+    // What the conversation's folder may hold while code runs (0: no limit); the execution that
+    // goes past it is stopped, the files stay.
+    qint64 diskLimitBytes = qint64(1) << 30;
+    // Code that writes is stopped while the disk holding the folder has less free (0: not watched).
+    qint64 minFreeDiskBytes = qint64(1) << 30;
+    // Figures saved and shown per execution; the rest are counted.
+    int maxFigures = 20;
 };
 
 } // namespace Sandpiper

@@ -2,6 +2,7 @@
 
 #include "logging.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/sandboxfigure.h"
 
 #include <QCoreApplication>
 #include <QCoroProcess>
@@ -18,6 +19,7 @@
 #include <QThread>
 
 #include <csignal>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +33,13 @@ constexpr auto ownerLabel = "sandpiper.owner";
 constexpr auto conversationLabel = "sandpiper.conversation";
 // The uid:gid a root desktop user's kernel runs as: root stays outside the sandbox.
 constexpr uid_t unprivilegedId = 65534;
+// No honest line comes near this: output is sent in 64 KiB batches, values and HTML are capped
+// at the output limit. A longer line is skipped without being kept.
+constexpr qsizetype maxLineBytes = 16 * 1024 * 1024;
+// Names of new files checked and listed per execution; the rest are only counted.
+constexpr int maxListedFiles = 1000;
+// Refusals kept per execution, a sentence each; the rest are only counted.
+constexpr int maxRefusals = 20;
 
 QString kernelSource()
 {
@@ -57,12 +66,15 @@ QString dockerSafe(const QString &text)
 void prepareDataDirectory(const QString &path)
 {
     QDir().mkpath(path + QStringLiteral("/figures"));
-    if (::getuid() == 0) {
-        for (const QString &dir : QStringList{path, path + QStringLiteral("/figures")}) {
-            if (::chown(QFile::encodeName(dir).constData(), unprivilegedId, unprivilegedId) != 0)
-                qCWarning(lcSandbox) << "cannot hand" << dir << "to the sandbox user";
-        }
-    }
+    if (::getuid() != 0)
+        return;
+    // Never through a link: the sandbox may have put one where "figures" was.
+    const int folder = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0 || ::fchown(folder, unprivilegedId, unprivilegedId) != 0 ||
+        ::fchownat(folder, "figures", unprivilegedId, unprivilegedId, AT_SYMLINK_NOFOLLOW) != 0)
+        qCWarning(lcSandbox) << "cannot hand" << path << "to the sandbox user";
+    if (folder >= 0)
+        ::close(folder);
 }
 
 QCoro::Task<int> removeContainers(bool onlyLeftovers)
@@ -102,6 +114,7 @@ QCoro::Task<int> removeContainers(bool onlyLeftovers)
 SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
+    , m_folder(m_config.dataDirectory)
     , m_watchdog(this)
     , m_interruptGrace(this)
     , m_idleTimer(this)
@@ -120,6 +133,12 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
         stop();
         m_resetReason = tr("The sandbox had stopped after %1 min without use.").arg(minutes);
     });
+    if (m_config.diskLimitBytes > 0 || m_config.minFreeDiskBytes > 0) {
+        m_diskWatch = new DiskWatch(m_folder, {m_config.diskLimitBytes, m_config.minFreeDiskBytes},
+                                    DiskWatch::Method::Inotify, this);
+        connect(m_diskWatch, &DiskWatch::breached, this,
+                [this](DiskWatch::Breach breach) { handleDiskBreach(breach); });
+    }
 }
 
 SandboxSession::~SandboxSession()
@@ -230,6 +249,7 @@ QCoro::Task<bool> SandboxSession::start()
     m_lastError.clear();
     m_dockerErrors.clear();
     m_lineBuffer.clear();
+    m_skippedLineBytes = 0;
     m_containerName = QStringLiteral("sandpiper-%1-%2")
                           .arg(dockerSafe(m_config.conversationId))
                           .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
@@ -253,6 +273,8 @@ QCoro::Task<bool> SandboxSession::start()
     });
     qCDebug(lcSandbox) << "starting" << m_containerName << "from" << m_config.image;
     process->start(DockerCli::program(), dockerArguments());
+    if (m_diskWatch)
+        m_diskWatch->start();
 
     const auto ok = co_await qCoro(this, &SandboxSession::startFinished, m_config.startTimeout);
     if (!self)
@@ -303,6 +325,7 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
 
     const QString id = QString::number(++m_nextRequest);
     m_pending = Pending{.id = id, .result = {}};
+    m_pending->elapsed.start();
     m_pending->result.stateReset = !resetReason.isEmpty();
     if (m_pending->result.stateReset)
         m_pending->result.errorMessage = resetReason;
@@ -310,11 +333,14 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     setState(State::Busy);
 
     const auto timeout = options.timeout > 0ms ? options.timeout : m_config.executionTimeout;
+    if (m_diskWatch)
+        m_diskWatch->rebase(true);
     writeRequest({{QStringLiteral("id"), id},
                   {QStringLiteral("op"), QStringLiteral("execute")},
                   {QStringLiteral("code"), code},
                   {QStringLiteral("timeout"), double(timeout.count()) / 1000.0},
-                  {QStringLiteral("output_limit"), double(m_config.outputLimitBytes)}});
+                  {QStringLiteral("output_limit"), double(m_config.outputLimitBytes)},
+                  {QStringLiteral("max_figures"), m_config.maxFigures}});
     // The kernel enforces the timeout itself; the watchdog steps in only when it cannot.
     m_watchdog.start(timeout + 2s);
 
@@ -401,6 +427,8 @@ void SandboxSession::discardKernel(const QString &reason)
     m_process = nullptr;
     DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
     old->kill();
+    if (m_diskWatch)
+        m_diskWatch->stop();
     m_watchdog.stop();
     m_interruptGrace.stop();
     m_idleTimer.stop();
@@ -416,8 +444,11 @@ void SandboxSession::discardKernel(const QString &reason)
     const bool wasStarting = m_state == State::Starting;
     setState(State::Stopped);
     m_resetReason = reason;
-    if (wasStarting)
+    if (wasStarting) {
+        if (m_lastError.isEmpty())
+            m_lastError = reason;
         Q_EMIT startFinished(false);
+    }
 }
 
 void SandboxSession::writeRequest(const QJsonObject &request)
@@ -430,7 +461,17 @@ void SandboxSession::readKernelOutput()
 {
     if (!m_process)
         return;
-    m_lineBuffer += m_process->readAllStandardOutput();
+    const QByteArray data = m_process->readAllStandardOutput();
+    QByteArrayView rest(data);
+    if (m_skippedLineBytes > 0) {
+        const qsizetype end = rest.indexOf('\n');
+        m_skippedLineBytes += end < 0 ? rest.size() : end;
+        if (end < 0)
+            return;
+        lineTooLong(std::exchange(m_skippedLineBytes, 0));
+        rest = rest.sliced(end + 1);
+    }
+    m_lineBuffer += rest;
     qsizetype start = 0;
     while (true) {
         const qsizetype end = m_lineBuffer.indexOf('\n', start);
@@ -438,14 +479,127 @@ void SandboxSession::readKernelOutput()
             break;
         const QByteArrayView line(m_lineBuffer.constData() + start, end - start);
         start = end + 1;
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
-        if (document.isObject())
-            handleEvent(document.object());
+        if (line.size() > maxLineBytes)
+            lineTooLong(line.size());
         else
-            qCWarning(lcSandbox) << "not a kernel event:" << line.left(200);
+            handleLine(line);
     }
     m_lineBuffer.remove(0, start);
+    if (m_lineBuffer.size() > maxLineBytes) {
+        m_skippedLineBytes = m_lineBuffer.size();
+        m_lineBuffer.clear();
+    }
+}
+
+void SandboxSession::handleLine(QByteArrayView line)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
+    if (document.isObject()) {
+        handleEvent(document.object());
+        return;
+    }
+    qCWarning(lcSandbox) << "not a kernel event:" << line.left(200);
+    if (m_pending && !m_pending->id.isEmpty())
+        ++m_pending->invalidLines;
+}
+
+void SandboxSession::lineTooLong(qint64 bytes)
+{
+    qCWarning(lcSandbox) << m_containerName << "sent a protocol line of" << bytes << "bytes; skipped";
+    if (m_pending && !m_pending->id.isEmpty())
+        refuse(tr("The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.")
+                   .arg(SandboxFolder::formatBytes(bytes), SandboxFolder::formatBytes(maxLineBytes)));
+}
+
+void SandboxSession::refuse(const QString &sentence)
+{
+    if (m_pending->result.refused.size() < maxRefusals)
+        m_pending->result.refused << sentence;
+    else
+        ++m_pending->unlistedRefusals;
+}
+
+void SandboxSession::acceptFigure(const QString &path)
+{
+    ExecutionResult &result = m_pending->result;
+    // Past the limit nothing is looked at: forged events are only counted.
+    if (result.figures.size() >= m_config.maxFigures || m_pending->refusedFigures >= maxRefusals) {
+        ++result.figuresNotKept;
+        return;
+    }
+    if (const QString problem = SandboxFigure::problem(m_folder, path); !problem.isEmpty()) {
+        ++m_pending->refusedFigures;
+        refuse(problem);
+        return;
+    }
+    result.figures << path;
+}
+
+void SandboxSession::acceptHtml(const QString &html)
+{
+    if (m_pending->htmlChars + html.size() <= m_config.outputLimitBytes) {
+        m_pending->htmlChars += html.size();
+        m_pending->result.html << html;
+    } else if (!std::exchange(m_pending->htmlCapped, true)) {
+        refuse(tr("The sandbox sent more HTML than the %1 an execution may show; the rest was ignored.")
+                   .arg(SandboxFolder::formatBytes(m_config.outputLimitBytes)));
+    }
+}
+
+void SandboxSession::acceptFiles(const QJsonArray &files)
+{
+    ExecutionResult &result = m_pending->result;
+    for (const QJsonValue &file : files) {
+        if (result.files.size() >= maxListedFiles) {
+            ++m_pending->unlistedFiles;
+            continue;
+        }
+        // Only regular files inside the folder are offered; a link, a FIFO or a name that
+        // leaves the folder is refused with its reason.
+        const QString name = file.toString();
+        if (const SandboxFolder::Opened opened = m_folder.open(name, std::numeric_limits<qint64>::max()); !opened)
+            refuse(opened.error);
+        else
+            result.files << name;
+    }
+}
+
+void SandboxSession::handleDiskBreach(DiskWatch::Breach breach)
+{
+    const bool running = m_pending && !m_pending->id.isEmpty();
+    const QString message =
+        breach == DiskWatch::Breach::DiskAlmostFull
+            ? tr("The disk holding the conversation's files has less than %1 free; the execution was stopped.")
+                  .arg(SandboxFolder::formatBytes(m_config.minFreeDiskBytes))
+        : running ? tr("The conversation's files reached the %1 limit; the execution was stopped. The files are "
+                       "kept for you to look at or delete.")
+                        .arg(SandboxFolder::formatBytes(m_config.diskLimitBytes))
+                  : tr("The conversation's files reached the %1 limit while no code was running (code left "
+                       "running in the background kept writing), so the sandbox was restarted. The files are kept "
+                       "for you to look at or delete.")
+                        .arg(SandboxFolder::formatBytes(m_config.diskLimitBytes));
+    if (m_state == State::Starting || m_state == State::Stopped) {
+        // A replaced container may write for a moment while it is being removed: its last
+        // writes count as the new starting point, not against the next kernel.
+        m_diskWatch->rebase(false);
+        return;
+    }
+    qCWarning(lcSandbox) << m_containerName << message;
+    if (!running) {
+        discardKernel(message);
+        Q_EMIT notice(message);
+        return;
+    }
+    if (m_pending->result.stopReason.isEmpty())
+        m_pending->result.stopReason = message;
+    if (m_state == State::Busy) {
+        interruptFor(false);
+        return;
+    }
+    // Interrupted already, and still writing: no grace period for that.
+    discardKernel(tr("The code kept writing after it was stopped, so its sandbox was replaced: variables and "
+                     "imports from earlier were lost."));
 }
 
 void SandboxSession::handleEvent(const QJsonObject &event)
@@ -453,6 +607,8 @@ void SandboxSession::handleEvent(const QJsonObject &event)
     const QString kind = event.value(QLatin1String("event")).toString();
     if (kind == QLatin1String("ready")) {
         if (m_state == State::Starting) {
+            if (m_diskWatch)
+                m_diskWatch->rebase(false);
             setState(State::Idle);
             m_idleTimer.start(m_config.idleStop);
             Q_EMIT startFinished(true);
@@ -464,17 +620,23 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         Q_EMIT prewarmed();
         return;
     }
-    if (!m_pending || id != m_pending->id)
-        return; // a late event of a replaced request
+    if (!m_pending || m_pending->id.isEmpty())
+        return; // output of a background thread after the result, or a forged line
+    if (id != m_pending->id) {
+        // Late output of a background thread has no id; an event for another request is forged.
+        if (kind != QLatin1String("stream"))
+            ++m_pending->strayEvents;
+        return;
+    }
     ExecutionResult &result = m_pending->result;
     if (kind == QLatin1String("stream")) {
         appendStream(event.value(QLatin1String("name")).toString(), event.value(QLatin1String("text")).toString());
     } else if (kind == QLatin1String("display")) {
         const QString mime = event.value(QLatin1String("mime")).toString();
         if (mime == QLatin1String("image/png"))
-            result.figures << event.value(QLatin1String("path")).toString();
+            acceptFigure(event.value(QLatin1String("path")).toString());
         else if (mime == QLatin1String("text/html"))
-            result.html << event.value(QLatin1String("data")).toString();
+            acceptHtml(event.value(QLatin1String("data")).toString());
     } else if (kind == QLatin1String("result")) {
         const QString status = event.value(QLatin1String("status")).toString();
         result.status = status == QLatin1String("ok")            ? ExecutionResult::Status::Ok
@@ -486,17 +648,21 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         if (!error.isEmpty())
             result.errorMessage = error.value(QLatin1String("message")).toString();
         result.traceback = error.value(QLatin1String("traceback")).toString();
-        result.durationMs = event.value(QLatin1String("duration_ms")).toInteger();
-        for (const QJsonValue &file : event.value(QLatin1String("files")).toArray())
-            result.files << file.toString();
+        result.durationMs = event.value(QLatin1String("duration_ms")).toInteger(-1);
+        m_pending->durationReported = true;
+        acceptFiles(event.value(QLatin1String("files")).toArray());
         const QJsonObject dropped = event.value(QLatin1String("dropped")).toObject();
-        result.droppedStdoutBytes += dropped.value(QLatin1String("stdout")).toInteger();
-        result.droppedStderrBytes += dropped.value(QLatin1String("stderr")).toInteger();
+        result.droppedStdoutBytes += std::max<qint64>(0, dropped.value(QLatin1String("stdout")).toInteger());
+        result.droppedStderrBytes += std::max<qint64>(0, dropped.value(QLatin1String("stderr")).toInteger());
+        result.figuresNotKept +=
+            int(std::clamp<qint64>(event.value(QLatin1String("figures_dropped")).toInteger(), 0, 1000000));
         result.timedOut = event.value(QLatin1String("reason")).toString() == QLatin1String("timeout") ||
                           (result.status == ExecutionResult::Status::Interrupted && m_pending->interruptedByTimeout);
         finishPending();
         setState(State::Idle);
         m_idleTimer.start(m_config.idleStop);
+        if (m_diskWatch)
+            m_diskWatch->rebase(false);
     }
 }
 
@@ -523,7 +689,25 @@ void SandboxSession::finishPending()
 {
     m_watchdog.stop();
     m_interruptGrace.stop();
-    const QString id = m_pending->id;
+    Pending &pending = *m_pending;
+    ExecutionResult &result = pending.result;
+    // The host's clock: a replaced container reports nothing, and the kernel's figure is only
+    // believed when it is possible.
+    const qint64 elapsed = pending.elapsed.elapsed();
+    if (!pending.durationReported || result.durationMs < 0 || result.durationMs > elapsed)
+        result.durationMs = elapsed;
+    if (pending.unlistedFiles > 0)
+        refuse(
+            tr("More new files than are listed were written; not checked or listed: %1.").arg(pending.unlistedFiles));
+    if (pending.invalidLines > 0)
+        refuse(tr("Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.")
+                   .arg(pending.invalidLines));
+    if (pending.strayEvents > 0)
+        refuse(
+            tr("Events from the sandbox for requests that are not running were ignored: %1.").arg(pending.strayEvents));
+    if (pending.unlistedRefusals > 0)
+        result.refused << tr("Further refusals, not listed: %1.").arg(pending.unlistedRefusals);
+    const QString id = pending.id;
     // Mark it answered so that a late crash of the same request is not reported twice.
     m_pending->id.clear();
     Q_EMIT executionFinished(id);
@@ -558,6 +742,8 @@ void SandboxSession::processEnded(int exitCode)
 {
     const bool wasStarting = m_state == State::Starting;
     m_process = nullptr;
+    if (m_diskWatch)
+        m_diskWatch->stop();
     m_watchdog.stop();
     m_interruptGrace.stop();
     m_idleTimer.stop();

@@ -1,14 +1,18 @@
 #pragma once
 
+#include "sandbox/diskwatch.h"
 #include "sandbox/executionresult.h"
 #include "sandbox/sandboxconfig.h"
+#include "sandbox/sandboxfolder.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
 #include <QCoroTask>
 
+class QJsonArray;
 class QProcess;
 
 namespace Sandpiper {
@@ -16,6 +20,11 @@ namespace Sandpiper {
 // One conversation's Python kernel in its own hardened container (`docker run -i`), spoken
 // to with JSON lines (see sandbox/kernel/kernel.py). State persists between executions until
 // the kernel dies, is replaced after an interrupt that did not work, or stops when idle.
+//
+// Nothing the kernel says is trusted: the model's code runs in the kernel's interpreter and can
+// write any protocol line and any file. Lines are size-capped and parsed defensively, every
+// figure and file name is checked beneath the conversation's folder (SandboxFolder), figures are
+// capped per execution, and a DiskWatch stops code that fills the folder past its limit.
 //
 // Lives on the thread that uses it (the agent's worker thread); not thread-safe.
 class SandboxSession : public QObject
@@ -69,6 +78,9 @@ Q_SIGNALS:
     void output(const QString &stream, const QString &text);
     // The libraries asked for by prewarm() are imported.
     void prewarmed();
+    // Something the user should know that happened while no execution ran, such as code left
+    // running in the background filling the folder past its limit.
+    void notice(const QString &text);
 
     // Internal: the coroutines wait on these.
     void startFinished(bool ok);
@@ -78,16 +90,34 @@ private:
     struct Pending {
         QString id;
         ExecutionResult result;
+        QElapsedTimer elapsed; // since the request was sent
         qint64 stdoutBytes = 0;
         qint64 stderrBytes = 0;
+        qint64 htmlChars = 0;
         bool interruptedByTimeout = false;
+        bool durationReported = false;
+        // What went wrong on the protocol, told once at the end.
+        int invalidLines = 0;
+        int strayEvents = 0;
+        int refusedFigures = 0;
+        int unlistedFiles = 0;
+        int unlistedRefusals = 0;
+        bool htmlCapped = false;
     };
 
     QStringList dockerArguments() const;
     void setState(State state);
     void writeRequest(const QJsonObject &request);
     void readKernelOutput();
+    void handleLine(QByteArrayView line);
+    void lineTooLong(qint64 bytes);
     void handleEvent(const QJsonObject &event);
+    void acceptFigure(const QString &path);
+    void acceptHtml(const QString &html);
+    void acceptFiles(const QJsonArray &files);
+    // Adds SENTENCE to what the host refused in the running execution.
+    void refuse(const QString &sentence);
+    void handleDiskBreach(DiskWatch::Breach breach);
     void appendStream(const QString &name, const QString &text);
     void processEnded(int exitCode);
     void finishPending();
@@ -98,10 +128,12 @@ private:
     QString crashCause(int exitCode) const;
 
     SandboxConfig m_config;
+    SandboxFolder m_folder;
     State m_state = State::Stopped;
     QPointer<QProcess> m_process;
     QString m_containerName;
     QByteArray m_lineBuffer;
+    qint64 m_skippedLineBytes = 0; // inside a line too long to keep: what was skipped so far
     QByteArray m_dockerErrors;
     QString m_lastError;
     std::optional<Pending> m_pending;
@@ -112,6 +144,7 @@ private:
     QTimer m_watchdog;
     QTimer m_interruptGrace;
     QTimer m_idleTimer;
+    DiskWatch *m_diskWatch = nullptr; // none when neither the folder nor the disk is limited
 };
 
 } // namespace Sandpiper

@@ -8,6 +8,46 @@
 
 namespace Sandpiper {
 
+namespace {
+
+// Names listed in the report; the rest are counted.
+constexpr int maxListedNames = 20;
+constexpr int maxListedRefusals = 5;
+
+// The first LIMIT of ITEMS joined by SEPARATOR, and how many more there are.
+QString listSome(const QStringList &items, int limit, const QString &separator)
+{
+    QString text = items.mid(0, limit).join(separator);
+    if (items.size() > limit)
+        text += QStringLiteral(" (and %1 more)").arg(items.size() - limit);
+    return text;
+}
+
+// All figures in one line: a cell that draws 400 of them must not cost the model 400 lines.
+QString figureLine(const ExecutionResult &result)
+{
+    const QStringList &figures = result.figures;
+    QString line;
+    if (figures.size() == 1)
+        line = QStringLiteral("Figure shown to the user: %1").arg(figures.constFirst());
+    else if (figures.size() > 1 && figures.size() <= 5)
+        line = QStringLiteral("Figures shown to the user: %1").arg(figures.join(QStringLiteral(", ")));
+    else if (figures.size() > 5)
+        line = QStringLiteral("Figures shown to the user: %1 (%2 … %3)")
+                   .arg(figures.size())
+                   .arg(figures.constFirst(), figures.constLast());
+    if (result.figuresNotKept > 0) {
+        line += (line.isEmpty() ? QStringLiteral("No figure was shown to the user: %1 figures were not kept "
+                                                 "(too many for one execution)")
+                                : QStringLiteral(", and %1 more figures that were not kept (too many for one "
+                                                 "execution)"))
+                    .arg(result.figuresNotKept);
+    }
+    return line;
+}
+
+} // namespace
+
 QString keepHeadAndTail(const QString &text, int limit)
 {
     if (text.size() <= limit)
@@ -98,7 +138,9 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
         lines << QStringLiteral("Status: error (%1 s)").arg(seconds);
         break;
     case Status::Interrupted:
-        lines << (result.timedOut
+        lines << (!result.stopReason.isEmpty()
+                      ? QStringLiteral("Status: stopped by Sandpiper (%1 s): %2").arg(seconds, result.stopReason)
+                  : result.timedOut
                       ? QStringLiteral("Status: interrupted: the time limit was reached (%1 s)").arg(seconds)
                       : QStringLiteral("Status: interrupted: the user stopped it (%1 s)").arg(seconds));
         break;
@@ -116,6 +158,8 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
         lines << QStringLiteral("Note: this ran in a fresh kernel. %1").arg(result.errorMessage);
     if (result.stateLost)
         lines << QStringLiteral("Note: the sandbox was replaced; variables and imports from earlier are gone.");
+    if (!result.stopReason.isEmpty() && result.status != Status::Interrupted)
+        lines << QStringLiteral("Note: %1").arg(result.stopReason);
 
     auto addStream = [&](const QString &title, const QString &text, qint64 droppedBytes) {
         if (text.isEmpty() && droppedBytes == 0)
@@ -128,12 +172,19 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
     addStream(QStringLiteral("stderr:"), result.standardError, result.droppedStderrBytes);
     if (!result.value.isEmpty())
         lines << QStringLiteral("Value of the last expression:") << keepHeadAndTail(result.value, limits.valueChars);
-    for (const QString &figure : result.figures)
-        lines << QStringLiteral("Figure shown to the user: %1").arg(figure);
+    if (const QString figures = figureLine(result); !figures.isEmpty())
+        lines << figures;
     if (!result.html.isEmpty())
         lines << QStringLiteral("A table was shown to the user.");
-    if (!result.files.isEmpty())
-        lines << QStringLiteral("New or changed files in /mnt/data: %1").arg(result.files.join(QStringLiteral(", ")));
+    if (!result.files.isEmpty()) {
+        lines << QStringLiteral("New or changed files in /mnt/data: %1")
+                     .arg(listSome(result.files, maxListedNames, QStringLiteral(", ")));
+    }
+    // One line, however much was refused: the model learns what happened, not every detail.
+    if (!result.refused.isEmpty()) {
+        lines << QStringLiteral("Refused by Sandpiper, not shown or offered to the user: %1")
+                     .arg(listSome(result.refused, maxListedRefusals, QStringLiteral(" ")));
+    }
     if (result.status == Status::Error || result.status == Status::Interrupted) {
         if (!result.errorType.isEmpty())
             lines << QStringLiteral("Error: %1: %2").arg(result.errorType, result.errorMessage);
@@ -141,7 +192,8 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
             lines << QStringLiteral("Traceback:") << keepHeadAndTail(result.traceback, limits.tracebackChars).trimmed();
     }
     if (result.status == Status::Ok && result.standardOutput.isEmpty() && result.standardError.isEmpty() &&
-        result.value.isEmpty() && result.figures.isEmpty() && result.files.isEmpty())
+        result.value.isEmpty() && result.figures.isEmpty() && result.files.isEmpty() && result.refused.isEmpty() &&
+        result.figuresNotKept == 0)
         lines << QStringLiteral("(no output: nothing was printed and the last line was not an expression)");
     return lines.join(QLatin1Char('\n'));
 }

@@ -175,6 +175,10 @@ class KernelTestCase(unittest.TestCase):
         self.assertEqual(reply.error["type"], error_type, reply.error)
         return reply
 
+    def figure_files(self):
+        figures = os.path.join(self.kernel.data_dir, "figures")
+        return set(os.listdir(figures)) if os.path.isdir(figures) else set()
+
     def assert_png(self, display):
         self.assertEqual(display["mime"], "image/png")
         self.assertTrue(display["path"].startswith("figures/"), display)
@@ -284,9 +288,10 @@ class DisplayTest(KernelTestCase):
         reply = self.run_ok("print('hi')\n1")
         result = reply.result
         self.assertEqual(set(result), {"id", "event", "status", "value", "error", "duration_ms",
-                                       "files", "dropped"})
+                                       "files", "dropped", "figures_dropped"})
         self.assertIsInstance(result["duration_ms"], int)
         self.assertEqual(result["dropped"], {"stdout": 0, "stderr": 0})
+        self.assertEqual(result["figures_dropped"], 0)
         stream = reply.events[0]
         self.assertEqual(stream, {"id": result["id"], "event": "stream", "name": "stdout",
                                   "text": "hi\n"})
@@ -625,6 +630,28 @@ class RichDisplayTest(KernelTestCase):
                                            "mime": "text/html", "data": "<b>hi</b>"}])
         self.assertTrue(reply.value.startswith("<__main__.H object"))
 
+    def test_html_beyond_the_output_limit_is_not_sent(self):
+        reply = self.run_ok("class H:\n    def _repr_html_(self):\n        return '<p>' * 5000\nH()",
+                            output_limit=1000)
+        self.assertEqual(reply.displays, [])
+        self.assertIn("15000 characters are more than the 1000 allowed", reply.stderr)
+
+    def test_huge_png_from_repr_png_is_refused(self):
+        code = TINY_PNG_CODE.replace("1, 1, 8, 2", "60000, 60000, 8, 2")
+        reply = self.run_ok(code)
+        self.assertEqual(reply.displays, [])
+        self.assertIn("60000 x 60000 pixels, more than the 8000 x 8000 allowed", reply.stderr)
+        self.assertEqual(self.run_ok("'usable'").value, "'usable'")
+
+    def test_images_beyond_max_figures_are_counted_not_saved(self):
+        self.run_ok(TINY_PNG_CODE)
+        before = self.figure_files()
+        reply = self.run_ok("import sys\nfor _ in range(5):\n    sys.displayhook(Dot())",
+                            max_figures=2)
+        self.assertEqual(len(reply.displays), 2)
+        self.assertEqual(reply.result["figures_dropped"], 3)
+        self.assertEqual(len(self.figure_files() - before), 2)
+
 
 # A 1x1 PNG built by hand, so this test needs neither matplotlib nor PIL.
 TINY_PNG_CODE = '''
@@ -681,6 +708,8 @@ class ProtocolTest(unittest.TestCase):
         self.assert_protocol_error(k.next_event(), "badtimeout")
         k.send_raw(b'{"id": "inf", "op": "execute", "code": "1", "timeout": Infinity}\n')
         self.assert_protocol_error(k.next_event(), "inf")
+        k.send({"id": "badfigures", "op": "execute", "code": "1", "max_figures": -1})
+        self.assert_protocol_error(k.next_event(), "badfigures")
         self.assertEqual(k.execute("'still running'").value, "'still running'")
 
     def test_preload(self):
@@ -799,6 +828,31 @@ class FigureTest(KernelTestCase):
         self.assertEqual(reply.status, "error")
         self.assertEqual(len(reply.displays), 1)
 
+    def test_at_most_max_figures_are_saved_the_rest_counted(self):
+        before = self.figure_files()
+        reply = self.run_ok("for i in range(25):\n    plt.figure(figsize=(1, 1))\n    plt.plot([i])")
+        self.assertEqual(len(reply.displays), 20)  # the default
+        self.assertEqual(reply.result["figures_dropped"], 5)
+        self.assertEqual(len(self.figure_files() - before), 20)
+        self.assertEqual(self.run_ok("plt.get_fignums()").value, "[]")
+        reply = self.run_ok("for i in range(4):\n    plt.figure()\n    plt.plot([i])\nplt.show()",
+                            max_figures=1)
+        self.assertEqual((len(reply.displays), reply.result["figures_dropped"]), (1, 3))
+
+    def test_a_60000_pixel_figure_is_refused_with_a_clear_error(self):
+        reply = self.run_ok("fig = plt.figure(figsize=(600, 600))\nplt.plot([1, 2])")
+        self.assertEqual(reply.displays, [])
+        self.assertIn("66000 x 66000 pixels, more than the 8000 x 8000 allowed", reply.stderr)
+        self.assertIn("figsize or dpi", reply.stderr)
+        self.assertEqual(self.run_ok("plt.get_fignums()").value, "[]")
+
+    def test_text_far_outside_the_axes_does_not_make_a_huge_image(self):
+        reply = self.run_ok("fig = plt.figure()\nplt.plot([1, 2])\n"
+                            "plt.text(300, 300, 'far', transform=fig.transFigure)\nfig")
+        self.assertEqual(reply.displays, [])
+        self.assertIn("more than the 8000 x 8000 allowed", reply.stderr)
+        self.assertNotIn("MemoryError", reply.stderr)
+
     @needs("pandas")
     def test_pandas_plot(self):
         reply = self.run_ok("import pandas as pd\npd.DataFrame({'a': [1, 3, 2]}).plot()")
@@ -830,6 +884,11 @@ class PandasTest(KernelTestCase):
 
 @needs("PIL")
 class PillowTest(KernelTestCase):
+    def test_huge_pil_image_is_refused(self):
+        reply = self.run_ok("from PIL import Image\nImage.new('L', (9000, 10))")
+        self.assertEqual(reply.displays, [])
+        self.assertIn("9000 x 10 pixels", reply.stderr)
+
     def test_pil_image_value(self):
         for mode in ("RGB", "CMYK"):
             with self.subTest(mode=mode):
