@@ -221,6 +221,19 @@ QWidget *SettingsDialog::buildSandboxTab()
     m_idleStop->setRange(1, 24 * 60);
     m_idleStop->setSuffix(tr(" min"));
     m_idleStop->setAccessibleName(tr("Stop idle sandboxes after minutes"));
+    m_diskLimit = new QSpinBox;
+    m_diskLimit->setRange(0, 1024 * 1024);
+    m_diskLimit->setSingleStep(256);
+    m_diskLimit->setSuffix(tr(" MiB"));
+    m_diskLimit->setSpecialValueText(tr("No limit"));
+    m_diskLimit->setAccessibleName(tr("Disk space for a conversation's files in MiB"));
+    m_diskLimit->setToolTip(tr("What the files of one conversation (uploads, figures, what the code writes) may "
+                               "take. Code that writes more is stopped, and larger uploads are refused; the files "
+                               "stay. 0 means no limit."));
+    m_maxFigures = new QSpinBox;
+    m_maxFigures->setRange(0, 500);
+    m_maxFigures->setAccessibleName(tr("Figures kept per run"));
+    m_maxFigures->setToolTip(tr("Figures beyond this number in one run are counted but neither saved nor shown."));
     m_removeButton = new QPushButton(tr("&Remove all sandbox containers"));
     m_removeButton->setAccessibleName(tr("Remove all sandbox containers"));
     m_removeResult = new QLabel;
@@ -244,6 +257,8 @@ QWidget *SettingsDialog::buildSandboxTab()
     form->addRow(tr("&Timeout per run:"), m_timeout);
     form->addRow(QString(), m_network);
     form->addRow(tr("Stop when idle &after:"), m_idleStop);
+    form->addRow(tr("&Files per conversation:"), m_diskLimit);
+    form->addRow(tr("Fi&gures per run:"), m_maxFigures);
     form->addRow(QString(), m_removeButton);
     form->addRow(QString(), m_removeResult);
 
@@ -408,6 +423,8 @@ void SettingsDialog::load()
     m_timeout->setValue(m_settings->integer(QStringLiteral("sandbox/timeout_seconds")));
     m_network->setChecked(m_settings->boolean(QStringLiteral("sandbox/network")));
     m_idleStop->setValue(m_settings->integer(QStringLiteral("sandbox/idle_stop_minutes")));
+    m_diskLimit->setValue(m_settings->integer(QStringLiteral("sandbox/disk_limit_mb")));
+    m_maxFigures->setValue(m_settings->integer(QStringLiteral("sandbox/max_figures")));
 
     for (const auto &[tool, combo] : std::as_const(m_approvals))
         selectData(combo, m_settings->string(QStringLiteral("approval/") + tool));
@@ -472,6 +489,8 @@ bool SettingsDialog::save()
     m_settings->setValue(QStringLiteral("sandbox/timeout_seconds"), m_timeout->value());
     m_settings->setValue(QStringLiteral("sandbox/network"), m_network->isChecked());
     m_settings->setValue(QStringLiteral("sandbox/idle_stop_minutes"), m_idleStop->value());
+    m_settings->setValue(QStringLiteral("sandbox/disk_limit_mb"), m_diskLimit->value());
+    m_settings->setValue(QStringLiteral("sandbox/max_figures"), m_maxFigures->value());
 
     for (const auto &[tool, combo] : std::as_const(m_approvals))
         m_settings->setValue(QStringLiteral("approval/") + tool, combo->currentData());

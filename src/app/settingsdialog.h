@@ -105,6 +105,8 @@ private:
     QSpinBox *m_timeout;
     QCheckBox *m_network;
     QSpinBox *m_idleStop;
+    QSpinBox *m_diskLimit;
+    QSpinBox *m_maxFigures;
     QPushButton *m_removeButton;
     QLabel *m_removeResult;
 

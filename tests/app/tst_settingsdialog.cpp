@@ -127,6 +127,13 @@ private Q_SLOTS:
             language->setCurrentIndex(language->findData(QStringLiteral("zh_CN")));
             findNamed<QCheckBox>(&dialog, QStringLiteral("Network access by default"))->setChecked(true);
             findNamed<QLineEdit>(&dialog, QStringLiteral("Sandbox image"))->setText(QStringLiteral("my/image:1"));
+            auto *diskLimit =
+                findNamed<QSpinBox>(&dialog, QStringLiteral("Disk space for a conversation's files in MiB"));
+            QCOMPARE(diskLimit->value(), 1024);
+            diskLimit->setValue(2048);
+            auto *figures = findNamed<QSpinBox>(&dialog, QStringLiteral("Figures kept per run"));
+            QCOMPARE(figures->value(), 20);
+            figures->setValue(5);
             dialog.accept();
             QCOMPARE(dialog.result(), int(QDialog::Accepted));
         }
@@ -142,6 +149,9 @@ private Q_SLOTS:
         QCOMPARE(reopened.string(QStringLiteral("appearance/language")), QStringLiteral("zh_CN"));
         QCOMPARE(reopened.boolean(QStringLiteral("sandbox/network")), true);
         QCOMPARE(reopened.string(QStringLiteral("sandbox/image")), QStringLiteral("my/image:1"));
+        const SandboxConfig sandbox = reopened.sandbox(QStringLiteral("1"), QStringLiteral("folder"));
+        QCOMPARE(sandbox.diskLimitBytes, qint64(2048) << 20);
+        QCOMPARE(sandbox.maxFigures, 5);
         // An untouched prompt stays empty, so that it follows the default.
         QCOMPARE(reopened.string(QStringLiteral("agent/system_prompt")), QString());
     }

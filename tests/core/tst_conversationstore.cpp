@@ -24,6 +24,7 @@
 #include <csignal>
 #include <cstdio>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace std::chrono_literals;
@@ -195,6 +196,9 @@ void compareExecutions(const QList<StoredExecution> &actual, const QList<StoredE
         QCOMPARE(a.result.timedOut, e.result.timedOut);
         QCOMPARE(a.result.stateLost, e.result.stateLost);
         QCOMPARE(a.result.stateReset, e.result.stateReset);
+        QCOMPARE(a.result.figuresNotKept, e.result.figuresNotKept);
+        QCOMPARE(a.result.refused, e.result.refused);
+        QCOMPARE(a.result.stopReason, e.result.stopReason);
     }
 }
 
@@ -239,6 +243,9 @@ ConversationSnapshot richSnapshot()
     model.result.html = {QStringLiteral("<table></table>")};
     model.result.files = {QStringLiteral("out.csv")};
     model.result.droppedStdoutBytes = 10;
+    model.result.figuresNotKept = 380;
+    model.result.refused = {QStringLiteral("“leak.txt” is or goes through a symbolic link.")};
+    model.result.stopReason = QStringLiteral("The conversation's files reached the 1 GiB limit.");
     model.result.timedOut = true;
     model.result.stateReset = true;
     model.created = start.addSecs(3);
@@ -554,6 +561,75 @@ private Q_SLOTS:
         // Ids are never reused, so a new conversation never finds an old folder.
         const auto next = store.createConversation(QString(), QString());
         QVERIFY(next->id > doomed->id);
+    }
+
+    // The sandbox can leave links in its folder; deleting the conversation removes them, never
+    // what they point to.
+    void deletingAConversationRemovesLinksNotTheirTargets()
+    {
+        ConversationStore store(freshFolder());
+        const auto doomed = store.createConversation(QString(), QString());
+        const QString folder = store.conversationFolder(doomed->id);
+        const QString outside = m_dir.filePath(QStringLiteral("precious"));
+        QVERIFY(QDir().mkpath(outside + QStringLiteral("/inner")));
+        QFile precious(outside + QStringLiteral("/inner/data.txt"));
+        QVERIFY(precious.open(QIODevice::WriteOnly));
+        precious.write("keep me");
+        precious.close();
+        QVERIFY(QFile::link(outside, folder + QStringLiteral("/linked-folder")));
+        QVERIFY(QFile::link(precious.fileName(), folder + QStringLiteral("/linked-file.txt")));
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/figures/deeper")));
+        QVERIFY(QFile::link(outside, folder + QStringLiteral("/figures/deeper/up")));
+        QVERIFY(store.deleteConversation(doomed->id).ok());
+        QVERIFY(!QFileInfo::exists(folder));
+        QVERIFY(precious.open(QIODevice::ReadOnly));
+        QCOMPARE(precious.readAll(), QByteArray("keep me"));
+    }
+
+    void uploadsCountAgainstTheDiskLimit()
+    {
+        ConversationStore store(freshFolder());
+        const auto conversation = store.createConversation(QString(), QString());
+        const QString folder = store.conversationFolder(conversation->id);
+        auto fileOf = [this](const QString &name, qint64 size) {
+            QFile file(m_dir.filePath(name));
+            if (file.open(QIODevice::WriteOnly))
+                file.write(QByteArray(size, 'x'));
+            return file.fileName();
+        };
+        const qint64 limit = 64 * 1024;
+        QVERIFY(store.attachFile(conversation->id, fileOf(QStringLiteral("small.bin"), 20 * 1024), limit).ok());
+        const auto refused = store.attachFile(conversation->id, fileOf(QStringLiteral("big.bin"), 50 * 1024), limit);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().kind, StoreError::Kind::InvalidInput);
+        QVERIFY2(refused.error().message.contains(QLatin1String("big.bin")) &&
+                     refused.error().message.contains(QLatin1String("64 KiB limit")),
+                 qPrintable(refused.error().message));
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/big.bin")));
+        QCOMPARE(store.attachments(conversation->id)->size(), 1);
+        // No limit, and a disk that must keep more free than any disk has.
+        QVERIFY(store.attachFile(conversation->id, fileOf(QStringLiteral("big.bin"), 50 * 1024)).ok());
+        const auto full = store.attachFile(conversation->id, fileOf(QStringLiteral("more.bin"), 10), 0,
+                                           std::numeric_limits<qint64>::max() / 2);
+        QCOMPARE(full.error().kind, StoreError::Kind::WriteFailed);
+        QVERIFY2(full.error().message.contains(QLatin1String("free")), qPrintable(full.error().message));
+    }
+
+    void uploadsNeverWriteThroughALinkTheSandboxLeft()
+    {
+        ConversationStore store(freshFolder());
+        const auto conversation = store.createConversation(QString(), QString());
+        const QString folder = store.conversationFolder(conversation->id);
+        const QString planted = m_dir.filePath(QStringLiteral("planted-target.csv"));
+        QVERIFY(QFile::link(planted, folder + QStringLiteral("/sales.csv"))); // dangling
+        QFile source(m_dir.filePath(QStringLiteral("sales.csv")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("month,revenue\n");
+        source.close();
+        const auto attached = store.attachFile(conversation->id, source.fileName());
+        QVERIFY2(attached.ok(), qPrintable(attached.error().message));
+        QCOMPARE(attached->fileName, QStringLiteral("sales (2).csv"));
+        QVERIFY(!QFileInfo::exists(planted));
     }
 
     void titleFromFirstMessage_data()
@@ -1053,9 +1129,12 @@ private Q_SLOTS:
         QVERIFY2(imported.ok(), qPrintable(imported.error().message));
         const QString folder = store.conversationFolder(imported->id);
         QVERIFY(QDir().mkpath(folder + QStringLiteral("/figures")));
+        // A PNG header is what the export checks; the rest is copied as it is.
+        const QByteArray pngBytes =
+            QByteArray("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0", 24) + "pixels";
         QFile png(folder + QStringLiteral("/figures/plot 1.png"));
         QVERIFY(png.open(QIODevice::WriteOnly));
-        png.write("\x89PNG fake");
+        png.write(pngBytes);
         png.close();
         // Figure paths come from code the model wrote; none may reach outside the folder.
         QFile secret(m_dir.filePath(QStringLiteral("secret.png")));
@@ -1063,8 +1142,11 @@ private Q_SLOTS:
         secret.write("secret");
         secret.close();
         QVERIFY(QFile::link(secret.fileName(), folder + QStringLiteral("/figures/link.png")));
+        QCOMPARE(::mkfifo(QFile::encodeName(folder + QStringLiteral("/figures/pipe.png")).constData(), 0644), 0);
         StoredExecution sneaky = makeExecution(imported->id, QString(), QStringLiteral("sneaky()"));
-        sneaky.result.figures = {QStringLiteral("../../secret.png"), QStringLiteral("figures/link.png")};
+        sneaky.result.figures = {QStringLiteral("../../secret.png"), QStringLiteral("figures/link.png"),
+                                 secret.fileName(), QStringLiteral("figures/pipe.png"),
+                                 QStringLiteral("figures/gone.png")};
         QVERIFY(store.addExecution(sneaky).ok());
 
         const auto snapshot = store.loadConversation(imported->id);
@@ -1095,10 +1177,13 @@ private Q_SLOTS:
                  qPrintable(markdown));
         QFile copy(exportFolder + QStringLiteral("/Revenue chat_files/figures/plot 1.png"));
         QVERIFY(copy.open(QIODevice::ReadOnly));
-        QCOMPARE(copy.readAll(), QByteArray("\x89PNG fake"));
+        QCOMPARE(copy.readAll(), pngBytes);
         QVERIFY(!markdown.contains(folder)); // no absolute paths of this machine
-        QVERIFY(markdown.contains(QLatin1String("figure ../../secret.png is missing")));
-        QVERIFY(markdown.contains(QLatin1String("figure figures/link.png is missing")));
+        QCOMPARE(markdown.count(QLatin1String("*(a figure was not exported: ")), 5);
+        QVERIFY(markdown.contains(QStringLiteral("“../../secret.png” is not a name inside the conversation's folder")));
+        QVERIFY(markdown.contains(QStringLiteral("“figures/link.png” is or goes through a symbolic link")));
+        QVERIFY(markdown.contains(QStringLiteral("“figures/pipe.png” is not a regular file but a named pipe")));
+        QVERIFY(markdown.contains(QStringLiteral("“figures/gone.png” does not exist")));
         QVERIFY(!QFileInfo::exists(exportFolder + QStringLiteral("/Revenue chat_files/figures/link.png")));
         QVERIFY(!QFileInfo::exists(exportFolder + QStringLiteral("/secret.png")));
 

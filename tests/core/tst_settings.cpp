@@ -85,6 +85,24 @@ private Q_SLOTS:
         QCOMPARE(settings.string(QStringLiteral("appearance/language")), QStringLiteral("system"));
     }
 
+    void theSandboxHasADiskLimitAndAFigureLimit()
+    {
+        QTemporaryDir profile;
+        Settings settings(profile.path());
+        SandboxConfig config = settings.sandbox(QStringLiteral("7"), profile.path());
+        QCOMPARE(config.diskLimitBytes, qint64(1) << 30);
+        QCOMPARE(config.minFreeDiskBytes, qint64(1) << 30);
+        QCOMPARE(config.maxFigures, 20);
+        QString error;
+        QVERIFY(settings.addOverride(QStringLiteral("sandbox/disk_limit_mb=0"), &error));
+        QVERIFY(settings.addOverride(QStringLiteral("sandbox/max_figures=-3"), &error));
+        config = settings.sandbox(QStringLiteral("7"), profile.path());
+        QCOMPARE(config.diskLimitBytes, 0); // no limit
+        QCOMPARE(config.maxFigures, 0);
+        QVERIFY(settings.addOverride(QStringLiteral("sandbox/max_figures=100000"), &error));
+        QCOMPARE(settings.sandbox(QStringLiteral("7"), profile.path()).maxFigures, 500);
+    }
+
     void overridesAreNotSaved()
     {
         QTemporaryDir profile;

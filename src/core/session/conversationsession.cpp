@@ -214,7 +214,9 @@ StoreResult<void> ConversationSession::setNetworkAllowed(bool allowed)
 
 StoreResult<void> ConversationSession::attach(const QString &path)
 {
-    const auto attached = m_store->attachFile(m_id, path);
+    // Uploads count against the same limits as what the sandbox writes.
+    const auto attached =
+        m_store->attachFile(m_id, path, m_config.sandbox.diskLimitBytes, m_config.sandbox.minFreeDiskBytes);
     if (!attached)
         return attached.error();
     changeState([&](SessionState &state) { state.pendingAttachments << attached->fileName; });

@@ -39,6 +39,9 @@ bool switchValue(const QString &text, bool fallback)
 const QRegularExpression mcpApprovalKey(QStringLiteral("^approval/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 const QRegularExpression mcpAllowedKey(QStringLiteral("^mcp/allowed_always/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 
+// More figures than this per execution would only bury the conversation.
+constexpr int maxFiguresPerRun = 500;
+
 // The layout of the settings file; a file with a higher number comes from a newer Sandpiper.
 constexpr int fileVersion = 1;
 const QString versionKey = QStringLiteral("meta/version");
@@ -106,6 +109,9 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("sandbox/network"), Type::Boolean, false},
         {QStringLiteral("sandbox/idle_stop_minutes"), Type::Integer, 15},
         {QStringLiteral("sandbox/prewarm"), Type::Boolean, true},
+        // What a conversation's files may take (MiB, 0: no limit), and figures kept per run.
+        {QStringLiteral("sandbox/disk_limit_mb"), Type::Integer, 1024},
+        {QStringLiteral("sandbox/max_figures"), Type::Integer, 20},
         {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
         {QStringLiteral("network/idle_timeout_seconds"), Type::Integer, 180},
         {QStringLiteral("network/max_retries"), Type::Integer, 3},
@@ -333,6 +339,8 @@ SandboxConfig Settings::sandbox(const QString &conversationId, const QString &co
     config.network = boolean(QStringLiteral("sandbox/network"));
     config.executionTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("sandbox/timeout_seconds"))));
     config.idleStop = std::chrono::minutes(std::max(1, integer(QStringLiteral("sandbox/idle_stop_minutes"))));
+    config.diskLimitBytes = qint64(std::max(0, integer(QStringLiteral("sandbox/disk_limit_mb")))) << 20;
+    config.maxFigures = std::clamp(integer(QStringLiteral("sandbox/max_figures")), 0, maxFiguresPerRun);
     return config;
 }
 

@@ -15,8 +15,10 @@ public:
         : m_db(database)
     {}
 
-    // Copies SOURCEPATH into the conversation's folder (under a free name) and records it.
-    StoreResult<Attachment> attach(qint64 conversationId, const QString &sourcePath);
+    // Copies SOURCEPATH into the conversation's folder (under a free name) and records it;
+    // refused past FOLDERLIMITBYTES or MINFREEDISKBYTES (0: not checked), see ConversationStore.
+    StoreResult<Attachment> attach(qint64 conversationId, const QString &sourcePath, qint64 folderLimitBytes,
+                                   qint64 minFreeDiskBytes);
     StoreResult<QList<Attachment>> of(qint64 conversationId);
     StoreResult<void> remove(qint64 attachmentId);
 

@@ -1,6 +1,8 @@
 #include "storage/conversationexport.h"
 
 #include "charts/chartspec.h"
+#include "sandbox/sandboxfigure.h"
+#include "sandbox/sandboxfolder.h"
 #include "tools/charttool.h"
 
 #include <QDir>
@@ -44,17 +46,6 @@ QString fenced(const QString &text, QLatin1StringView language)
     return fence + language + QLatin1Char('\n') + body + fence + QLatin1String("\n\n");
 }
 
-// A path the sandbox reported, if it stays inside the conversation's folder: figure names come
-// from code the model wrote, and an export must not copy arbitrary files of the host.
-std::optional<QString> safeRelativePath(const QString &path)
-{
-    const QString clean = QDir::cleanPath(path);
-    if (clean.isEmpty() || QDir::isAbsolutePath(clean) || clean == QLatin1String("..") ||
-        clean.startsWith(QLatin1String("../")))
-        return std::nullopt;
-    return clean;
-}
-
 class MarkdownWriter
 {
 public:
@@ -62,7 +53,7 @@ public:
                    const MarkdownOptions &options)
         : m_snapshot(snapshot)
         , m_options(options)
-        , m_conversationFolder(conversationFolder)
+        , m_folder(conversationFolder)
         , m_filesFolderName(QFileInfo(filePath).completeBaseName() + QLatin1String("_files"))
         , m_filesFolder(QFileInfo(filePath).dir().filePath(m_filesFolderName))
     {
@@ -222,30 +213,32 @@ private:
 
     void writeFigure(const QString &figure)
     {
-        const auto relative = safeRelativePath(figure);
-        const QString source = relative ? QDir(m_conversationFolder).filePath(*relative) : QString();
-        // A symbolic link made inside the sandbox would point at the host's files here.
-        const QString folder = QFileInfo(m_conversationFolder).canonicalFilePath() + QLatin1Char('/');
-        if (!relative || !QFileInfo(source).isFile() || !QFileInfo(source).canonicalFilePath().startsWith(folder)) {
-            m_text += QLatin1String("*(figure ") + figure + QLatin1String(" is missing)*\n\n");
+        // Figure names come from code the model wrote: an export copies a PNG that is inside
+        // the conversation's folder at this moment, never a link's target or a host file.
+        if (const QString problem = SandboxFigure::problem(m_folder, figure); !problem.isEmpty()) {
+            m_text += QLatin1String("*(a figure was not exported: ") + problem + QLatin1String(")*\n\n");
             return;
         }
-        const QString target = QDir(m_filesFolder).filePath(*relative);
-        QFile::remove(target); // an earlier export of the same name
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target)) {
-            m_error = QStringLiteral("Could not export the conversation: the figure %1 cannot be copied to %2.")
-                          .arg(QDir::toNativeSeparators(source), QDir::toNativeSeparators(target));
+        const QString target = QDir(m_filesFolder).filePath(figure);
+        const QString copyError = QDir().mkpath(QFileInfo(target).path())
+                                      ? m_folder.copyTo(figure, target)
+                                      : QStringLiteral("the folder %1 cannot be created")
+                                            .arg(QDir::toNativeSeparators(QFileInfo(target).path()));
+        if (!copyError.isEmpty()) {
+            m_error = QStringLiteral("Could not export the conversation: the figure %1 cannot be copied to %2: %3")
+                          .arg(QDir::toNativeSeparators(m_folder.hostPath(figure)), QDir::toNativeSeparators(target),
+                               copyError);
             return;
         }
         const QString link =
-            QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + *relative, "/"));
-        m_text += QLatin1String("![") + QFileInfo(*relative).completeBaseName() + QLatin1String("](") + link +
+            QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + figure, "/"));
+        m_text += QLatin1String("![") + QFileInfo(figure).completeBaseName() + QLatin1String("](") + link +
                   QLatin1String(")\n\n");
     }
 
     const ConversationSnapshot &m_snapshot;
     const MarkdownOptions &m_options;
-    const QString m_conversationFolder;
+    const SandboxFolder m_folder;
     const QString m_filesFolderName;
     const QString m_filesFolder;
     QHash<QString, const StoredExecution *> m_executionsByCall;
@@ -311,6 +304,9 @@ QJsonObject executionToJson(const StoredExecution &execution)
         {QStringLiteral("figures"), QJsonArray::fromStringList(result.figures)},
         {QStringLiteral("html"), QJsonArray::fromStringList(result.html)},
         {QStringLiteral("files"), QJsonArray::fromStringList(result.files)},
+        {QStringLiteral("figures_not_kept"), result.figuresNotKept},
+        {QStringLiteral("refused"), QJsonArray::fromStringList(result.refused)},
+        {QStringLiteral("stop_reason"), result.stopReason},
         {QStringLiteral("created"), isoTime(execution.created)},
     };
 }

@@ -240,6 +240,7 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
         return QStringLiteral("%1 has an unknown status %2 (expected ok, error, interrupted, crashed or unavailable).")
             .arg(where, quoted(status));
     ExecutionResult &result = execution.result;
+    qint64 figuresNotKept = 0;
     result.status = *parsedStatus;
     result.timedOut = object.value(QLatin1String("timed_out")).toBool();
     result.stateLost = object.value(QLatin1String("state_lost")).toBool();
@@ -258,11 +259,15 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
              readStringList(object, QLatin1StringView("figures"), where, result.figures),
              readStringList(object, QLatin1StringView("html"), where, result.html),
              readStringList(object, QLatin1StringView("files"), where, result.files),
+             readStringList(object, QLatin1StringView("refused"), where, result.refused),
+             readString(object, QLatin1StringView("stop_reason"), where, result.stopReason),
+             readInteger(object, QLatin1StringView("figures_not_kept"), where, figuresNotKept),
              readTime(object, QLatin1StringView("created"), where, execution.created),
          }) {
         if (error)
             return error;
     }
+    result.figuresNotKept = int(std::clamp<qint64>(figuresNotKept, 0, std::numeric_limits<int>::max()));
     return std::nullopt;
 }
 

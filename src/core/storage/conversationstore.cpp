@@ -130,9 +130,10 @@ StoreResult<QList<StoredExecution>> ConversationStore::executions(qint64 convers
     return m_executions->of(conversationId);
 }
 
-StoreResult<Attachment> ConversationStore::attachFile(qint64 conversationId, const QString &sourcePath)
+StoreResult<Attachment> ConversationStore::attachFile(qint64 conversationId, const QString &sourcePath,
+                                                      qint64 folderLimitBytes, qint64 minFreeDiskBytes)
 {
-    return m_attachments->attach(conversationId, sourcePath);
+    return m_attachments->attach(conversationId, sourcePath, folderLimitBytes, minFreeDiskBytes);
 }
 
 StoreResult<QList<Attachment>> ConversationStore::attachments(qint64 conversationId)

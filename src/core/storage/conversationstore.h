@@ -84,7 +84,10 @@ public:
     StoreResult<QList<StoredExecution>> executions(qint64 conversationId);
 
     // Copies SOURCEPATH into the conversation's folder (under a free name) and records it.
-    StoreResult<Attachment> attachFile(qint64 conversationId, const QString &sourcePath);
+    // Refused when the folder would hold more than FOLDERLIMITBYTES, or the disk keep less
+    // than MINFREEDISKBYTES free (0: not checked): uploads count against the sandbox's limit.
+    StoreResult<Attachment> attachFile(qint64 conversationId, const QString &sourcePath, qint64 folderLimitBytes = 0,
+                                       qint64 minFreeDiskBytes = 0);
     StoreResult<QList<Attachment>> attachments(qint64 conversationId);
     StoreResult<void> removeAttachment(qint64 attachmentId);
 

@@ -1,6 +1,7 @@
 #include "storage/conversationtable.h"
 
 #include "logging.h"
+#include "sandbox/sandboxfolder.h"
 #include "storage/rowcodec.h"
 
 #include <QDir>
@@ -145,9 +146,10 @@ StoreResult<void> ConversationTable::remove(qint64 id)
         return StoreDatabase::noConversation(id);
     // The rows are gone and the id is never reused, so a folder that resists removal (a file
     // still open elsewhere) harms nothing but disk space; the user hears about the deletion only.
-    const QString folder = m_db.conversationFolder(id);
-    if (!QDir(folder).removeRecursively())
-        qCWarning(lcStorage) << "could not remove all of" << folder;
+    // The sandbox wrote there: its links are removed, never followed.
+    QString error;
+    if (!SandboxFolder(m_db.conversationFolder(id)).removeAll(&error))
+        qCWarning(lcStorage) << error;
     return {};
 }
 

@@ -9,7 +9,7 @@ namespace {
 const QString ExecutionColumns = QStringLiteral(
     "id, conversation_id, tool_call_id, origin, code, status, stdout, stderr, value, error_type, error_message, "
     "traceback, dropped_stdout_bytes, dropped_stderr_bytes, duration_ms, timed_out, state_lost, state_reset, figures, "
-    "html, files, created");
+    "html, files, created, figures_not_kept, refused, stop_reason");
 
 StoredExecution executionFromRow(const QSqlQuery &query)
 {
@@ -38,6 +38,9 @@ StoredExecution executionFromRow(const QSqlQuery &query)
     result.html = RowCodec::stringListFromJson(query.value(19).toString());
     result.files = RowCodec::stringListFromJson(query.value(20).toString());
     execution.created = RowCodec::fromMs(query.value(21));
+    result.figuresNotKept = query.value(22).toInt();
+    result.refused = RowCodec::stringListFromJson(query.value(23).toString());
+    result.stopReason = query.value(24).toString();
     return execution;
 }
 
@@ -55,8 +58,9 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
             QStringLiteral(
                 "INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, stdout, stderr, "
                 "value, error_type, error_message, traceback, dropped_stdout_bytes, dropped_stderr_bytes, "
-                "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created, figures_not_kept, "
+                "refused, stop_reason) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId,
              execution.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : execution.toolCallId,
              StoredExecution::originName(execution.origin),
@@ -77,7 +81,10 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
              RowCodec::stringListToJson(result.figures),
              RowCodec::stringListToJson(result.html),
              RowCodec::stringListToJson(result.files),
-             stored.created.toMSecsSinceEpoch()}))
+             stored.created.toMSecsSinceEpoch(),
+             result.figuresNotKept,
+             RowCodec::stringListToJson(result.refused),
+             result.stopReason}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;

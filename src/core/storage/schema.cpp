@@ -113,6 +113,17 @@ QStringList fullTextSearch()
     };
 }
 
+// Version 3: what the host refused of what the sandbox reported, the figures it did not keep,
+// and why it stopped an execution (issue 13).
+QStringList hostChecks()
+{
+    return {
+        QStringLiteral("ALTER TABLE executions ADD COLUMN figures_not_kept INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE executions ADD COLUMN refused TEXT NOT NULL DEFAULT '[]'"),
+        QStringLiteral("ALTER TABLE executions ADD COLUMN stop_reason TEXT NOT NULL DEFAULT ''"),
+    };
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -122,6 +133,8 @@ QStringList migrationTo(int version)
         return tables();
     case 2:
         return fullTextSearch();
+    case 3:
+        return hostChecks();
     }
     return {};
 }
