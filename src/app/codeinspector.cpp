@@ -70,6 +70,12 @@ CodeInspector::CodeInspector(QWidget *parent)
     m_stderr->setPalette(errorPalette);
     m_value->setAccessibleName(tr("Displayed value"));
     m_value->setOpenLinks(false);
+    // The HTML comes from the sandbox: it may name any file of this computer as an image or a
+    // style sheet, and none of them is loaded.
+    m_value->document()->setResourceProvider([](const QUrl &) { return QVariant(QByteArray()); });
+    // Errors and names come from the sandbox too, and are shown as they are, never as HTML.
+    m_status->setTextFormat(Qt::PlainText);
+    m_files->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_status->setAccessibleName(tr("Execution status"));
     m_files->setWordWrap(true);
@@ -235,6 +241,8 @@ void CodeInspector::refreshSelected()
             .arg(ExecutionModel::statusLabel(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
     if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
         status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
+    if (!r.stopReason.isEmpty())
+        status += QStringLiteral(" — ") + r.stopReason;
     if (item.origin == RunOrigin::User)
         status += QLatin1Char(' ') + tr("(run by you)");
     m_status->setText(status);
@@ -245,9 +253,15 @@ void CodeInspector::refreshSelected()
     else
         m_value->setPlainText(r.value);
     for (const QString &figure : r.figures)
-        m_figureLayout->insertWidget(m_figureLayout->count() - 1,
-                                     new FigureView(m_session->folder() + QLatin1Char('/') + figure, 220));
-    m_files->setText(r.files.isEmpty() ? QString() : tr("Files: %1").arg(r.files.join(QStringLiteral(", "))));
+        m_figureLayout->insertWidget(m_figureLayout->count() - 1, new FigureView(m_session->folder(), figure, 220));
+    QStringList notes;
+    if (!r.files.isEmpty())
+        notes << tr("Files: %1").arg(r.files.join(QStringLiteral(", ")));
+    if (r.figuresNotKept > 0)
+        notes << tr("%1 more figures were not kept: too many for one run.").arg(r.figuresNotKept);
+    if (!r.refused.isEmpty())
+        notes << tr("Refused by Sandpiper: %1").arg(r.refused.join(QLatin1Char(' ')));
+    m_files->setText(notes.join(QLatin1Char('\n')));
 }
 
 } // namespace Sandpiper

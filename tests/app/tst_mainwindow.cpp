@@ -390,7 +390,7 @@ private Q_SLOTS:
         QVERIFY(wide.save(folder.filePath(QStringLiteral("wide.png"))));
         QWidget column;
         auto *layout = new QVBoxLayout(&column);
-        auto *figure = new FigureView(folder.filePath(QStringLiteral("wide.png")), 640);
+        auto *figure = new FigureView(folder.path(), QStringLiteral("wide.png"), 640);
         layout->addWidget(figure, 0, Qt::AlignLeft);
         column.resize(400, 400);
         column.show();

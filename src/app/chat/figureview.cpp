@@ -1,45 +1,43 @@
 #include "chat/figureview.h"
 
+#include "chat/sandboxfileactions.h"
+#include "chat/sandboximage.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QDialog>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QImageReader>
 #include <QMenu>
-#include <QMessageBox>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
 
-FigureView::FigureView(const QString &path, int maxWidth, QWidget *parent)
+FigureView::FigureView(const QString &folder, const QString &name, int maxWidth, QWidget *parent)
     : QLabel(parent)
-    , m_path(path)
+    , m_folder(folder)
+    , m_name(name)
 {
-    QImageReader reader(path);
-    QSize size = reader.size();
-    if (size.isValid() && size.width() > maxWidth) {
-        size = size.scaled(maxWidth, size.height() * maxWidth / size.width() + 1, Qt::KeepAspectRatio);
-        reader.setScaledSize(size);
-    }
-    m_image = reader.read();
-    if (m_image.isNull()) {
-        setText(tr("The figure %1 could not be read.").arg(QFileInfo(path).fileName()));
-    } else {
-        setPixmap(QPixmap::fromImage(m_image));
-        setCursor(Qt::PointingHandCursor);
-        QSizePolicy policy(QSizePolicy::Maximum, QSizePolicy::Preferred);
-        policy.setHeightForWidth(true);
-        setSizePolicy(policy);
-    }
-    setFocusPolicy(Qt::StrongFocus);
-    setAccessibleName(tr("Figure %1").arg(QFileInfo(path).fileName()));
-    setToolTip(tr("Click to open at full size; right-click to save or copy."));
     setAlignment(Qt::AlignLeft);
+    m_image = SandboxImage::load(m_folder, name, maxWidth, &m_problem);
+    if (m_image.isNull()) {
+        setTextFormat(Qt::PlainText); // the reason quotes a name the sandbox chose
+        setText(tr("⚠ The figure was not shown. %1").arg(m_problem));
+        setWordWrap(true);
+        setForegroundRole(QPalette::PlaceholderText);
+        setAccessibleName(tr("Figure not shown"));
+        return;
+    }
+    setPixmap(QPixmap::fromImage(m_image));
+    setCursor(Qt::PointingHandCursor);
+    QSizePolicy policy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Figure %1").arg(QFileInfo(name).fileName()));
+    setToolTip(tr("Click to open at full size; right-click to save or copy."));
 }
 
 bool FigureView::hasHeightForWidth() const
@@ -79,12 +77,14 @@ void FigureView::resizeEvent(QResizeEvent *event)
 void FigureView::mouseReleaseEvent(QMouseEvent *event)
 {
     QLabel::mouseReleaseEvent(event);
-    openFullSize();
+    if (m_problem.isEmpty())
+        openFullSize();
 }
 
 void FigureView::keyPressEvent(QKeyEvent *event)
 {
-    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space)
+    if (m_problem.isEmpty() &&
+        (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space))
         openFullSize();
     else
         QLabel::keyPressEvent(event);
@@ -92,6 +92,8 @@ void FigureView::keyPressEvent(QKeyEvent *event)
 
 void FigureView::contextMenuEvent(QContextMenuEvent *event)
 {
+    if (!m_problem.isEmpty())
+        return;
     QMenu menu(this);
     menu.addAction(tr("Open at full size"), this, &FigureView::openFullSize);
     menu.addAction(tr("Save image as…"), this, &FigureView::saveAs);
@@ -99,13 +101,25 @@ void FigureView::contextMenuEvent(QContextMenuEvent *event)
     menu.exec(event->globalPos());
 }
 
+QImage FigureView::fullSize()
+{
+    QString error;
+    const QImage image = SandboxImage::load(m_folder, m_name, 0, &error);
+    if (image.isNull())
+        SandboxFileActions::warn(this, tr("Figure"), tr("The figure cannot be used. %1").arg(error));
+    return image;
+}
+
 void FigureView::openFullSize()
 {
+    const QImage image = fullSize();
+    if (image.isNull())
+        return;
     auto *dialog = new QDialog(window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(QFileInfo(m_path).fileName());
+    dialog->setWindowTitle(QFileInfo(m_name).fileName());
     auto *label = new QLabel;
-    label->setPixmap(QPixmap(m_path));
+    label->setPixmap(QPixmap::fromImage(image));
     label->setAccessibleName(tr("Figure at full size"));
     auto *scroll = new QScrollArea;
     scroll->setWidget(label);
@@ -117,18 +131,14 @@ void FigureView::openFullSize()
 
 void FigureView::saveAs()
 {
-    const QString target =
-        QFileDialog::getSaveFileName(this, tr("Save figure"), QFileInfo(m_path).fileName(), tr("PNG images (*.png)"));
-    if (target.isEmpty())
-        return;
-    QFile::remove(target);
-    if (!QFile::copy(m_path, target))
-        QMessageBox::warning(this, tr("Save figure"), tr("The figure could not be saved to %1.").arg(target));
+    SandboxFileActions::saveAs(this, m_folder, m_name, tr("PNG images (*.png)"));
 }
 
 void FigureView::copyImage()
 {
-    QApplication::clipboard()->setImage(QImage(m_path));
+    const QImage image = fullSize();
+    if (!image.isNull())
+        QApplication::clipboard()->setImage(image);
 }
 
 } // namespace Sandpiper

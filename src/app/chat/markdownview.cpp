@@ -1,9 +1,15 @@
 #include "chat/markdownview.h"
 
 #include "chat/highlighting.h"
+#include "chat/sandboxfileactions.h"
+#include "chat/sandboximage.h"
+
+#include <logging.h>
+#include <sandbox/sandboxfigure.h>
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCursor>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
@@ -14,6 +20,7 @@
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
+#include <QToolTip>
 
 namespace Sandpiper {
 
@@ -65,6 +72,8 @@ qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
 const QString copyScheme = QStringLiteral("copy-code");
 const QString loadImageScheme = QStringLiteral("load-image");
 constexpr qsizetype maxRemoteImageBytes = 20 * 1024 * 1024;
+// Images are shown at most 720 pixels wide: twice that keeps them sharp on a high-density screen.
+constexpr int maxImageWidth = 1440;
 
 } // namespace
 
@@ -126,24 +135,27 @@ void MarkdownView::setStreamingMarkdown(const QString &markdown)
     updateHeight();
 }
 
-QString MarkdownView::localPathFor(const QString &sandboxPath) const
+QString MarkdownView::sandboxNameFor(const QString &target) const
 {
     if (m_folder.isEmpty())
         return {};
-    QString relative = sandboxPath;
     for (const char *prefix : {"sandbox:/mnt/data/", "sandbox:mnt/data/", "/mnt/data/"}) {
-        if (relative.startsWith(QLatin1String(prefix))) {
-            relative = relative.mid(qstrlen(prefix));
-            break;
+        if (target.startsWith(QLatin1String(prefix))) {
+            // Only names inside the conversation's folder, whatever ".." the model wrote.
+            const QString name = target.mid(qstrlen(prefix));
+            return SandboxFolder::nameProblem(name).isEmpty() ? name : QString();
         }
     }
-    if (relative == sandboxPath)
+    return {};
+}
+
+QString MarkdownView::sandboxNameOf(const QUrl &url) const
+{
+    const QString prefix = QDir::cleanPath(m_folder) + QLatin1Char('/');
+    const QString path = QDir::cleanPath(url.toLocalFile());
+    if (m_folder.isEmpty() || !url.isLocalFile() || !path.startsWith(prefix))
         return {};
-    // Only files inside the conversation's folder, whatever ".." the model wrote.
-    const QString path = QDir::cleanPath(m_folder + QLatin1Char('/') + relative);
-    if (!path.startsWith(QDir::cleanPath(m_folder) + QLatin1Char('/')) || !QFileInfo::exists(path))
-        return {};
-    return path;
+    return path.mid(prefix.size());
 }
 
 QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlocks, QStringList *languages) const
@@ -187,11 +199,14 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
             const QString alt = match.captured(1);
             const QString target = match.captured(2);
             QString replacement;
-            const QString local = localPathFor(target);
+            const QString name = sandboxNameFor(target);
             const QUrl url(target);
-            if (!local.isEmpty()) {
-                replacement =
-                    QStringLiteral("![%1](%2)").arg(alt, QUrl::fromLocalFile(local).toString(QUrl::FullyEncoded));
+            if (!name.isEmpty()) {
+                const SandboxFolder folder(m_folder);
+                const SandboxFolder::Opened file = folder.open(name, SandboxFigure::maxBytes);
+                const QUrl local = QUrl::fromLocalFile(folder.hostPath(name));
+                replacement = file ? QStringLiteral("![%1](%2)").arg(alt, local.toString(QUrl::FullyEncoded))
+                                   : tr("[image not shown: %1]").arg(file.error);
             } else if ((url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"))) {
                 replacement = m_remoteImages.contains(url) ? match.captured(0)
                               : m_failedImages.contains(url)
@@ -325,19 +340,21 @@ void MarkdownView::fitImages(QTextDocument *document)
 
 QVariant MarkdownView::loadResource(int type, const QUrl &name)
 {
-    if (type == QTextDocument::ImageResource) {
-        if (name.isLocalFile()) {
-            // Only the conversation's own files are shown.
-            const QString path = QDir::cleanPath(name.toLocalFile());
-            if (!m_folder.isEmpty() && path.startsWith(QDir::cleanPath(m_folder) + QLatin1Char('/')))
-                return QImage(path);
-            return QVariant();
-        }
-        if (m_remoteImages.contains(name))
-            return m_remoteImages.value(name);
-        return QVariant();
-    }
-    return QTextBrowser::loadResource(type, name);
+    // Never an empty QVariant: QTextDocument would then read the file itself, and raw HTML in
+    // the answer can name any file of this computer (<img src="/home/...">).
+    if (type != QTextDocument::ImageResource)
+        return QByteArray(); // style sheets and the like: nothing is loaded
+    if (m_remoteImages.contains(name))
+        return m_remoteImages.value(name);
+    // Only the conversation's own images, checked now: the sandbox may have swapped in a link.
+    const QString sandboxName = sandboxNameOf(name);
+    QString error;
+    const QImage image = sandboxName.isEmpty()
+                             ? QImage()
+                             : SandboxImage::load(SandboxFolder(m_folder), sandboxName, maxImageWidth, &error);
+    if (!error.isEmpty())
+        qCDebug(lcApp) << "image not shown:" << error;
+    return image;
 }
 
 void MarkdownView::updateHeight()
@@ -394,13 +411,17 @@ void MarkdownView::openLink(const QUrl &url)
         return;
     }
     if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https") ||
-        url.scheme() == QLatin1String("mailto") || url.isLocalFile()) {
+        url.scheme() == QLatin1String("mailto")) {
         QDesktopServices::openUrl(url);
         return;
     }
-    const QString local = localPathFor(url.toString());
-    if (!local.isEmpty())
-        QDesktopServices::openUrl(QUrl::fromLocalFile(local));
+    // A file is opened only from the conversation's folder, and never run.
+    const QString name = url.isLocalFile() ? sandboxNameOf(url) : sandboxNameFor(url.toString());
+    if (!name.isEmpty())
+        SandboxFileActions::open(this, SandboxFolder(m_folder), name);
+    else if (url.isLocalFile())
+        QToolTip::showText(QCursor::pos(), tr("Links to files outside this conversation's folder are not opened."),
+                           this);
 }
 
 void MarkdownView::loadRemoteImage(const QUrl &url)

@@ -11,8 +11,10 @@ namespace Sandpiper {
 
 // Shows Markdown (GitHub dialect) as rich text that grows to fit its content: code blocks
 // highlighted by KSyntaxHighlighting with a copy link each, images from the conversation's
-// sandbox folder inline, remote images only after the user asks (they can leak data), links
-// opened in the system browser.
+// sandbox folder inline (read through SandboxFolder and SandboxImage; no other local file is ever
+// loaded, whatever the Markdown or its raw HTML names), remote images only after the user asks
+// (they can leak data), web links opened in the system browser, sandbox files opened through
+// SandboxFileActions.
 //
 // An answer that streams in is rendered a paragraph at a time into the same document: finished
 // paragraphs are rendered once and stay; only the paragraph still being written is rendered
@@ -61,7 +63,11 @@ private:
     void updateHeight();
     void openLink(const QUrl &url);
     void loadRemoteImage(const QUrl &url);
-    QString localPathFor(const QString &sandboxPath) const;
+    // The name inside the conversation's folder that a "sandbox:/mnt/data/..." or
+    // "/mnt/data/..." target stands for; empty when it is no such target or no acceptable name.
+    QString sandboxNameFor(const QString &target) const;
+    // The name inside the conversation's folder of a local file URL, or empty when it is outside.
+    QString sandboxNameOf(const QUrl &url) const;
 
     QString m_markdown;
     QString m_folder;

@@ -1,14 +1,10 @@
 #include "chat/sandboxfilerow.h"
 
-#include <QDesktopServices>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
+#include "chat/sandboxfileactions.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QUrl>
 
 namespace Sandpiper {
 
@@ -17,7 +13,8 @@ SandboxFileRow::SandboxFileRow(const QString &folder, const QString &name, QWidg
     , m_folder(folder)
     , m_name(name)
 {
-    auto *label = new QLabel(QStringLiteral("📄 %1").arg(name.toHtmlEscaped()));
+    auto *label = new QLabel(QStringLiteral("📄 %1").arg(name));
+    label->setTextFormat(Qt::PlainText);
     auto *openButton = new QPushButton(tr("Open"));
     auto *saveButton = new QPushButton(tr("Save…"));
     openButton->setAccessibleName(tr("Open %1").arg(name));
@@ -32,19 +29,15 @@ SandboxFileRow::SandboxFileRow(const QString &folder, const QString &name, QWidg
     row->addStretch(1);
 }
 
+// Both check the file when clicked, not when listed: the code may have replaced it by a link.
 void SandboxFileRow::open()
 {
-    QDesktopServices::openUrl(QUrl::fromLocalFile(m_folder + QLatin1Char('/') + m_name));
+    SandboxFileActions::open(this, SandboxFolder(m_folder), m_name);
 }
 
 void SandboxFileRow::save()
 {
-    const QString target = QFileDialog::getSaveFileName(this, tr("Save file"), QFileInfo(m_name).fileName());
-    if (target.isEmpty())
-        return;
-    QFile::remove(target);
-    if (!QFile::copy(m_folder + QLatin1Char('/') + m_name, target))
-        QMessageBox::warning(this, tr("Save file"), tr("The file could not be saved to %1.").arg(target));
+    SandboxFileActions::saveAs(this, SandboxFolder(m_folder), m_name);
 }
 
 } // namespace Sandpiper

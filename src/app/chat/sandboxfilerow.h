@@ -4,7 +4,8 @@
 
 namespace Sandpiper {
 
-// A file the code wrote into the conversation's folder: its name, Open and Save.
+// A file the code wrote into the conversation's folder: its name, Open and Save (through
+// SandboxFileActions: checked at that moment, never run).
 class SandboxFileRow : public QWidget
 {
     Q_OBJECT

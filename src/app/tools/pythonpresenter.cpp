@@ -7,10 +7,31 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
+
+namespace {
+
+// Rows of files a card lists; a run that writes thousands says how many more there are.
+constexpr int maxListedFiles = 20;
+
+// A line about what the host refused or stopped, as plain text: it may quote names the sandbox
+// chose, and they must not be read as HTML.
+QLabel *warning(const QString &text, const QString &accessibleName)
+{
+    auto *label = new QLabel(QStringLiteral("⚠ ") + text);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    label->setAccessibleName(accessibleName);
+    label->setAccessibleDescription(text);
+    return label;
+}
+
+} // namespace
 
 QString PythonPresenter::title(const ToolCall &) const
 {
@@ -36,7 +57,8 @@ QString PythonPresenter::finishedHeader(const TurnItem &item) const
     if (!result)
         return ToolPresenter::finishedHeader(item);
     const QString seconds = QLocale().toString(double(result->durationMs) / 1000.0, 'f', 2);
-    const QString status = result->status == ExecutionResult::Status::Interrupted && result->timedOut
+    const QString status = !result->stopReason.isEmpty() ? tr("stopped by Sandpiper")
+                           : result->status == ExecutionResult::Status::Interrupted && result->timedOut
                                ? tr("timed out")
                                : ExecutionModel::statusLabel(result->status);
     return tr("Ran %1 · %2 s · %3").arg(title(item.call), seconds, status);
@@ -63,10 +85,24 @@ void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &fold
     const auto *result = std::get_if<ExecutionResult>(&item.result);
     if (!result)
         return;
+    const QString name = tr("Warning");
     for (const QString &figure : result->figures)
-        layout->addWidget(new FigureView(folder + QLatin1Char('/') + figure, 640), 0, Qt::AlignLeft);
-    for (const QString &file : result->files)
+        layout->addWidget(new FigureView(folder, figure, 640), 0, Qt::AlignLeft);
+    if (result->figuresNotKept > 0)
+        layout->addWidget(warning(
+            tr("And %1 more figures that were not kept: too many for one run.").arg(result->figuresNotKept), name));
+    for (const QString &file : result->files.mid(0, maxListedFiles))
         layout->addWidget(new SandboxFileRow(folder, file));
+    if (result->files.size() > maxListedFiles)
+        layout->addWidget(warning(
+            tr("And %1 more files; they are in the conversation's folder.").arg(result->files.size() - maxListedFiles),
+            name));
+    if (!result->stopReason.isEmpty())
+        layout->addWidget(warning(result->stopReason, name));
+    if (!result->refused.isEmpty())
+        layout->addWidget(warning(tr("Sandpiper refused what the sandbox reported:") + QStringLiteral("\n• ") +
+                                      result->refused.join(QStringLiteral("\n• ")),
+                                  name));
 }
 
 } // namespace Sandpiper

@@ -77,7 +77,7 @@ public:
         if (conversation.created.isValid())
             about << displayTime(conversation.created);
         if (!about.isEmpty())
-            m_text += QLatin1Char('*') + about.join(QLatin1String(" · ")) + QLatin1String("*\n\n");
+            m_text += QLatin1Char('*') + about.join(QStringLiteral(" · ")) + QLatin1String("*\n\n");
 
         // Code the user ran from the inspector has no tool call; it goes where it happened.
         QList<const StoredExecution *> userRuns;
