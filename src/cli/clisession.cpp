@@ -133,60 +133,81 @@ void CliSession::printText(const AgentEvent &event)
             write(stdout, QStringLiteral("\n"));
         m_midLine = false;
     };
+    // Everything the model or the sandbox wrote goes through a filter; only Sandpiper's own
+    // dimming reaches the terminal as a control sequence.
+    const auto clean = &TerminalFilter::clean;
+    auto stream = [this](TerminalFilter &filter, FILE *target, const QString &text) {
+        const QString shown = filter.filter(text);
+        write(target, shown);
+        if (!shown.isEmpty())
+            m_midLine = !shown.endsWith(QLatin1Char('\n'));
+    };
     switch (event.kind) {
     case AgentEvent::Kind::ReasoningDelta:
         if (!m_inReasoning)
             write(stderr, QStringLiteral("%1Thinking: ").arg(QLatin1String(dim(stderr))));
         m_inReasoning = true;
-        write(stderr, event.text);
+        write(stderr, m_reasoningFilter.filter(event.text));
         break;
     case AgentEvent::Kind::TextDelta:
         if (m_inReasoning) {
+            m_reasoningFilter.reset();
             write(stderr, QStringLiteral("%1\n").arg(QLatin1String(plain(stderr))));
             m_inReasoning = false;
         }
-        write(stdout, event.text);
-        m_midLine = !event.text.endsWith(QLatin1Char('\n'));
+        stream(m_textFilter, stdout, event.text);
         break;
     case AgentEvent::Kind::ToolStarted:
         newline();
-        write(stdout,
-              QStringLiteral("\n▶ %1\n%2%3%4\n")
-                  .arg(event.call.name, QLatin1String(dim(stdout)), event.preview, QLatin1String(plain(stdout))));
+        m_textFilter.reset();
+        write(stdout, QStringLiteral("\n▶ %1\n%2%3%4\n")
+                          .arg(clean(event.call.name), QLatin1String(dim(stdout)), clean(event.preview),
+                               QLatin1String(plain(stdout))));
         write(stdout, QStringLiteral("───\n"));
         break;
     case AgentEvent::Kind::ToolProgress:
         newline();
-        write(
-            stderr,
-            event.progressTotal > 0
-                ? QStringLiteral("progress: %1 of %2 %3\n").arg(event.progress).arg(event.progressTotal).arg(event.text)
-                : QStringLiteral("progress: %1 %2\n").arg(event.progress).arg(event.text));
+        write(stderr, event.progressTotal > 0
+                          ? QStringLiteral("progress: %1 of %2 %3\n")
+                                .arg(event.progress)
+                                .arg(event.progressTotal)
+                                .arg(clean(event.text))
+                          : QStringLiteral("progress: %1 %2\n").arg(event.progress).arg(clean(event.text)));
         break;
     case AgentEvent::Kind::ToolOutput:
-        write(event.stream == QLatin1String("stderr") ? stderr : stdout, event.text);
-        m_midLine = !event.text.endsWith(QLatin1Char('\n'));
+        if (event.stream == QLatin1String("stderr"))
+            stream(m_stderrFilter, stderr, event.text);
+        else
+            stream(m_stdoutFilter, stdout, event.text);
         break;
     case AgentEvent::Kind::ToolFinished: {
         newline();
+        m_stdoutFilter.reset();
+        m_stderrFilter.reset();
         const ExecutionResult *execution = event.execution();
         if (!execution) {
-            write(stdout, QStringLiteral("◀ %1: %2\n\n").arg(event.call.name, event.text));
+            write(stdout, QStringLiteral("◀ %1: %2\n\n").arg(clean(event.call.name), clean(event.text)));
             break;
         }
         const ExecutionResult &r = *execution;
         if (!r.value.isEmpty())
-            write(stdout, QStringLiteral("%1\n").arg(r.value));
+            write(stdout, QStringLiteral("%1\n").arg(clean(r.value)));
         if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
             r.status == ExecutionResult::Status::Unavailable)
-            write(stdout, QStringLiteral("%1%2: %3\n")
-                              .arg(r.traceback.isEmpty() ? QString() : r.traceback + QLatin1Char('\n'),
-                                   r.errorType.isEmpty() ? ExecutionResult::statusName(r.status) : r.errorType,
-                                   r.errorMessage));
+            write(stdout, clean(QStringLiteral("%1%2: %3\n")
+                                    .arg(r.traceback.isEmpty() ? QString() : r.traceback + QLatin1Char('\n'),
+                                         r.errorType.isEmpty() ? ExecutionResult::statusName(r.status) : r.errorType,
+                                         r.errorMessage)));
         for (const QString &figure : r.figures)
-            write(stdout, QStringLiteral("Figure: %1/%2\n").arg(m_folder, figure));
+            write(stdout, QStringLiteral("Figure: %1/%2\n").arg(m_folder, clean(figure)));
+        if (r.figuresNotKept > 0)
+            write(stdout, QStringLiteral("Figures not kept (too many for one run): %1\n").arg(r.figuresNotKept));
         for (const QString &file : r.files)
-            write(stdout, QStringLiteral("File: %1/%2\n").arg(m_folder, file));
+            write(stdout, QStringLiteral("File: %1/%2\n").arg(m_folder, clean(file)));
+        if (!r.stopReason.isEmpty())
+            write(stderr, QStringLiteral("note: %1\n").arg(clean(r.stopReason)));
+        for (const QString &refused : r.refused)
+            write(stderr, QStringLiteral("refused: %1\n").arg(clean(refused)));
         const QString duration = r.durationMs < 1000
                                      ? QStringLiteral("%1 ms").arg(r.durationMs)
                                      : QStringLiteral("%1 s").arg(double(r.durationMs) / 1000.0, 0, 'f', 2);
@@ -204,21 +225,23 @@ void CliSession::printText(const AgentEvent &event)
     case AgentEvent::Kind::Retrying:
     case AgentEvent::Kind::Notice:
         newline();
-        write(stderr, QStringLiteral("note: %1\n").arg(event.text));
+        write(stderr, QStringLiteral("note: %1\n").arg(clean(event.text)));
         break;
     case AgentEvent::Kind::Context:
         // Only what the user should know: the share of the window is for --json and the app.
         if (!event.context.leftOut.isEmpty()) {
             newline();
-            write(stderr, QStringLiteral("note: %1\n").arg(event.context.leftOut));
+            write(stderr, QStringLiteral("note: %1\n").arg(clean(event.context.leftOut)));
         }
         break;
     case AgentEvent::Kind::Error:
         newline();
-        write(stderr, QStringLiteral("error: %1\n").arg(event.text));
+        write(stderr, QStringLiteral("error: %1\n").arg(clean(event.text)));
         break;
     case AgentEvent::Kind::TurnFinished:
         newline();
+        for (TerminalFilter *filter : {&m_textFilter, &m_reasoningFilter, &m_stdoutFilter, &m_stderrFilter})
+            filter->reset();
         break;
     }
 }
@@ -238,7 +261,7 @@ void CliSession::askApproval(const AgentEvent &event)
     const QString always = McpToolName::isMcp(event.call.name) ? QStringLiteral("[a]lways (kept in the settings)")
                                                                : QStringLiteral("[a]lways in this conversation");
     tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, %3: ")
-               .arg(event.call.name, event.preview, always);
+               .arg(TerminalFilter::clean(event.call.name), TerminalFilter::clean(event.preview), always);
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))

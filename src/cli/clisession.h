@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/agentevent.h"
+#include "terminalfilter.h"
 
 #include <QObject>
 
@@ -12,7 +13,8 @@ namespace Sandpiper {
 class ConversationSession;
 
 // Prints one turn of a conversation's session to the terminal (or as JSON lines) and answers
-// its approval requests from the keyboard.
+// its approval requests from the keyboard. Text output carries no control sequence of the model
+// or the sandbox (TerminalFilter); JSON output is exact.
 class CliSession : public QObject
 {
     Q_OBJECT
@@ -40,6 +42,11 @@ private:
     int m_exitCode = 1;
     bool m_midLine = false; // the last thing printed did not end with a newline
     bool m_inReasoning = false;
+    // One per stream, since a sequence may be split across its deltas.
+    TerminalFilter m_textFilter;
+    TerminalFilter m_reasoningFilter;
+    TerminalFilter m_stdoutFilter;
+    TerminalFilter m_stderrFilter;
 };
 
 } // namespace Sandpiper

@@ -1,4 +1,5 @@
 // sandpiper-cli as a user runs it: a separate process against the fake model server.
+#include "agentrecorder.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -226,6 +227,84 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("▶ execute_python_code\n2 + 2")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("\n4\n◀ ok")));
         QVERIFY(r.out.endsWith(QLatin1String("It is 4.\n")));
+    }
+
+    // The model's words reach the terminal without its control sequences, even split across
+    // deltas; --json keeps them exactly.
+    void modelTextLosesItsControlSequencesButNotInJson()
+    {
+        const QString answer =
+            QStringLiteral("Hello \x1b]0;owned\x07world\x1b[2J\x1b[1;31m!\x1b[0m\u009b2J\x1b]52;c;cm0=\x1b\\\tend\n");
+        m_server->enqueue(FS::openAiText(answer, 9));
+        const Run text = run(baseArguments() << QStringLiteral("hi"));
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(text.out, QStringLiteral("Hello world!\tend\n"));
+
+        m_server->enqueue(FS::openAiText(answer, 9));
+        const Run json = run(baseArguments() << QStringLiteral("--json") << QStringLiteral("hi"));
+        QCOMPARE(json.exitCode, 0);
+        QString streamed;
+        for (const QString &line : json.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            if (event[QLatin1String("event")].toString() == QLatin1String("text_delta"))
+                streamed += event[QLatin1String("text")].toString();
+        }
+        QCOMPARE(streamed, answer);
+    }
+
+    void sandboxOutputLosesItsControlSequences()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString code =
+            QStringLiteral("import sys\nprint('\\x1b]0;pwned\\x07\\x1b[2Jvisible\\x1b[31m', flush=True)\n"
+                           "print('\\x1b[1Aerr\\x1b]52;c;eA==\\x07', file=sys.stderr)\n"
+                           "class Sly:\n    def __repr__(self):\n        return '\\x1b[?1049hvalue'\nSly()");
+        const QJsonObject arguments{{QStringLiteral("code"), code}};
+        auto call = [&] {
+            m_server->enqueue(
+                FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                                      QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}},
+                                    3));
+            m_server->enqueue(FS::openAiText(QStringLiteral("Printed.")));
+        };
+        call();
+        const Run text = run(baseArguments(true) << QStringLiteral("print something"));
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QLatin1String("visible\n")), qPrintable(text.out));
+        QVERIFY(text.out.contains(QLatin1String("\nvalue\n")));
+        QVERIFY(text.err.contains(QLatin1String("err\n")));
+        QVERIFY2(!text.out.contains(QChar(0x1b)) && !text.err.contains(QChar(0x1b)) && !text.out.contains(QChar(0x07)),
+                 qPrintable(text.out + text.err));
+
+        call();
+        const Run json = run(baseArguments(true) << QStringLiteral("--json") << QStringLiteral("print something"));
+        QVERIFY(json.out.contains(QLatin1String("\\u001b]0;pwned\\u0007\\u001b[2Jvisible")));
+    }
+
+    // The agent's report of figures and refusals, as the terminal shows it.
+    void figuresBeyondTheLimitAndRefusalsAreReportedOnce()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString code =
+            QStringLiteral("import os\nimport matplotlib.pyplot as plt\nos.symlink('/etc/hostname', 'leak.txt')\n"
+                           "for i in range(25):\n    plt.figure(figsize=(1, 1))\n    plt.plot([0, i])");
+        const QJsonObject arguments{{QStringLiteral("code"), code}};
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                                                QString::fromUtf8(QJsonDocument(arguments).toJson())}},
+                                              3));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Plotted.")));
+        const Run r = run(baseArguments(true) << QStringLiteral("--set") << QStringLiteral("sandbox/max_figures=3")
+                                              << QStringLiteral("plot"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count(QLatin1String("\nFigure: ")), 3);
+        QVERIFY2(r.out.contains(QLatin1String("Figures not kept (too many for one run): 22")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("refused: “leak.txt” is or goes through a symbolic link")),
+                 qPrintable(r.err));
+        QVERIFY(!r.out.contains(QLatin1String("File: ")));
+        const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_1"));
+        QVERIFY2(toolText.contains(QLatin1String("Figures shown to the user: figures/")) &&
+                     toolText.contains(QLatin1String("and 22 more figures that were not kept")),
+                 qPrintable(toolText));
     }
 
     // kill -9 in the middle of an answer loses at most the last moment of it.

@@ -11,6 +11,7 @@
 
 #include <QCoroSignal>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -143,6 +144,65 @@ private Q_SLOTS:
         QFile png(c.sandbox.dataDirectory + QLatin1Char('/') + execution.figures.first());
         QVERIFY2(png.open(QIODevice::ReadOnly), qPrintable(png.fileName()));
         QCOMPARE(png.read(4), QByteArray("\x89PNG"));
+    }
+
+    // What the model reads after code that tries the host: one line for 400 figures, one for
+    // everything the host refused, and nothing of the host's files.
+    void theModelIsToldOnceWhatTheHostRefused()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString code =
+            QStringLiteral("import gc, os\nimport matplotlib.pyplot as plt\n"
+                           "os.symlink('/etc/hostname', '/mnt/data/leak.txt')\nos.symlink('/', '/mnt/data/root')\n"
+                           "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n"
+                           "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
+                           "'path': '../../../../etc/hostname'})\n"
+                           "for i in range(400):\n    plt.figure(figsize=(1, 1))\n    plt.plot([0, i])");
+        m_server->enqueue(FS::openAiToolCalls({python(jsonCode(code))}, 6));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Done.")));
+        const AgentConfig c = config();
+        AgentLoop loop(c);
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("plot 400 lines"));
+        QVERIFY(recorder.waitForTurn(1, 120000));
+        const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_py"));
+        QVERIFY2(toolText.size() < 2500, qPrintable(QString::number(toolText.size())));
+        QCOMPARE(toolText.count(QLatin1String("Figures shown to the user: 20 (figures/")), 1);
+        QVERIFY(toolText.contains(QLatin1String("and 380 more figures that were not kept")));
+        QCOMPARE(toolText.count(QLatin1String("Refused by Sandpiper")), 1);
+        QVERIFY(toolText.contains(QStringLiteral("“leak.txt” is or goes through a symbolic link")));
+        QVERIFY(!toolText.contains(QLatin1String("New or changed files")));
+        const auto finished = recorder.ofKind(Kind::ToolFinished);
+        const ExecutionResult *execution = finished.first().execution();
+        QVERIFY(execution);
+        QCOMPARE(execution->figures.size(), 20);
+        QCOMPARE(execution->figuresNotKept, 380);
+        QCOMPARE(execution->refused.size(), 3);
+        QVERIFY(execution->files.isEmpty());
+    }
+
+    void filesPastTheDiskLimitStopTheCodeAndTheModelIsTold()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        m_server->enqueue(FS::openAiToolCalls(
+            {python(jsonCode(QStringLiteral("import time\nwith open('/mnt/data/big.bin', 'wb') as f:\n"
+                                            "    for _ in range(500):\n        f.write(b'0' * (1 << 20))\n"
+                                            "        f.flush()\n        time.sleep(0.01)")))},
+            4));
+        m_server->enqueue(FS::openAiText(QStringLiteral("The disk limit stopped it.")));
+        AgentConfig c = config();
+        c.sandbox.diskLimitBytes = 24 << 20;
+        AgentLoop loop(c);
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("write half a gigabyte"));
+        QVERIFY(recorder.waitForTurn(1, 120000));
+        const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_py"));
+        QVERIFY2(toolText.startsWith(QLatin1String("Status: stopped by Sandpiper")) &&
+                     toolText.contains(QLatin1String("the conversation's files reached the 24 MiB limit; the "
+                                                     "execution was stopped"),
+                                       Qt::CaseInsensitive),
+                 qPrintable(toolText));
+        QVERIFY(QFileInfo(c.sandbox.dataDirectory + QStringLiteral("/big.bin")).size() > c.sandbox.diskLimitBytes);
     }
 
     void sloppyArgumentsAreRepaired_data()

@@ -73,6 +73,10 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             changed.kernelAlive = alive;
             Q_EMIT event(changed);
         });
+        // What the sandbox did while no execution ran, such as a background writer hitting
+        // the disk limit: the user hears of it now, the model with the next execution.
+        connect(m_sandbox, &SandboxSession::notice, this,
+                [this](const QString &text) { emitEvent(AgentEvent::Kind::Notice, text); });
         m_tools.add(std::make_unique<PythonTool>(m_sandbox, m_config.limits));
         if (m_config.prewarmSandbox)
             m_sandbox->prewarm();
