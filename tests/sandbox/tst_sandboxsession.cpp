@@ -668,6 +668,9 @@ private Q_SLOTS:
         config.diskLimitBytes = 16 << 20;
         config.interruptGrace = 30s; // the disk watch must not wait for it
         SandboxSession session(config);
+        QTemporaryDir otherDir;
+        SandboxSession bystander(configFor(otherDir, QStringLiteral("bystander")));
+        CHECK_STATUS(run(bystander, QStringLiteral("calm = 'yes'")), Status::Ok);
         const auto r = run(session,
                            QStringLiteral("import time\nf = open('/mnt/data/fill.bin', 'wb')\n"
                                           "while True:\n    try:\n"
@@ -683,6 +686,8 @@ private Q_SLOTS:
         const auto next = run(session, QStringLiteral("'fresh'"));
         CHECK_STATUS(next, Status::Ok);
         QVERIFY(next.stateReset);
+        // The other conversation kept its kernel and its state.
+        QCOMPARE(run(bystander, QStringLiteral("calm")).value, QStringLiteral("'yes'"));
     }
 
     void aBackgroundWriterGetsTheSandboxRestarted()

@@ -84,7 +84,7 @@ void DiskWatch::startInotify()
     }
     m_notifier = new QSocketNotifier(m_inotify, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &DiskWatch::readEvents);
-    m_safetyTimer.start(safetyInterval);
+    m_safetyTimer.start(idleSafetyInterval);
 }
 
 void DiskWatch::stopInotify()
@@ -99,6 +99,12 @@ void DiskWatch::stopInotify()
 }
 
 void DiskWatch::readEvents()
+{
+    if (drainEvents())
+        scheduleCheck();
+}
+
+bool DiskWatch::drainEvents()
 {
     alignas(inotify_event) char buffer[16 * 1024];
     bool changed = false;
@@ -115,8 +121,8 @@ void DiskWatch::readEvents()
             p += sizeof(inotify_event) + event->len;
         }
     }
-    if (changed)
-        scheduleCheck();
+    m_changed = m_changed || changed;
+    return changed;
 }
 
 void DiskWatch::scheduleCheck()
@@ -149,8 +155,31 @@ void DiskWatch::watchFolder(int folderFd)
 void DiskWatch::rebase(bool executionRunning)
 {
     m_executionRunning = executionRunning;
-    m_lowest = m_lastUsage = m_folder.usage().bytes;
+    if (m_safetyTimer.isActive())
+        m_safetyTimer.start(executionRunning ? safetyInterval : idleSafetyInterval);
+    // Without inotify, or when it saw a change, the size has to be measured; else it is known.
+    if (m_inotify >= 0)
+        drainEvents();
+    if (m_inotify < 0 || m_changed)
+        measure();
+    m_lowest = m_lastUsage;
     m_reportedUsage = -1;
+    if (m_active && m_method == Method::Polling && !m_timer.isActive())
+        m_timer.start(executionRunning ? minInterval : idleInterval);
+}
+
+SandboxFolder::Usage DiskWatch::measure()
+{
+    QElapsedTimer walk;
+    walk.start();
+    m_changed = false;
+    const SandboxFolder::Usage usage =
+        m_folder.usage(m_inotify >= 0 ? SandboxFolder::FolderVisitor([this](int fd) { watchFolder(fd); })
+                                      : SandboxFolder::FolderVisitor());
+    m_lastWalk = std::chrono::milliseconds(walk.elapsed());
+    m_sinceCheck.start();
+    m_lastUsage = usage.bytes;
+    return usage;
 }
 
 void DiskWatch::check()
@@ -158,17 +187,10 @@ void DiskWatch::check()
     if (!m_active)
         return;
     m_timer.stop();
-    QElapsedTimer walk;
-    walk.start();
-    const SandboxFolder::Usage usage =
-        m_folder.usage(m_inotify >= 0 ? SandboxFolder::FolderVisitor([this](int fd) { watchFolder(fd); })
-                                      : SandboxFolder::FolderVisitor());
-    m_lastWalk = std::chrono::milliseconds(walk.elapsed());
-    m_sinceCheck.start();
-    m_lastUsage = usage.bytes;
+    const SandboxFolder::Usage usage = measure();
     m_lowest = std::min(m_lowest, usage.bytes);
     if (m_method == Method::Polling)
-        m_timer.start(std::max<std::chrono::milliseconds>(minInterval, 4 * m_lastWalk));
+        m_timer.start(std::max(m_executionRunning ? minInterval : idleInterval, 4 * m_lastWalk));
 
     std::optional<Breach> breach;
     if (m_limits.folderBytes > 0 && usage.bytes > std::max(m_limits.folderBytes, m_lowest)) {

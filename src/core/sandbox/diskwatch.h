@@ -16,9 +16,11 @@ namespace Sandpiper {
 // Watches how much a conversation's folder holds while its sandbox runs, and says when the
 // sandbox took it past its limit or filled the disk. Needs no root and works on any filesystem:
 // inotify says when something changed (the folder is then measured, at most every 250 ms), and a
-// look every second catches what inotify cannot see; without inotify (no more instances, too many
-// folders to watch) the folder is measured every 250 ms. A slow measurement spaces the next ones
-// out, so a folder of a million files cannot take the whole processor.
+// regular look catches what inotify cannot see (every second while code runs, every 5 s when
+// idle); without inotify (no more instances, too many folders to watch) the folder is measured
+// every 250 ms while code runs and every second when idle. A slow measurement spaces the next
+// ones out, so a folder of a million files cannot take the whole processor. Starting and ending
+// an execution measure only when something changed, so a run that writes nothing costs nothing.
 //
 // Growth is what counts: a folder already past its limit (the files stay for the user) may
 // shrink, and may grow again up to the lowest size it had since rebase(), not beyond. Folders
@@ -40,8 +42,13 @@ public:
         qint64 minFreeBytes = 0; // 0: the free space is not watched
     };
 
+    // Between measurements while code runs (by polling, or on inotify's changes)...
     static constexpr std::chrono::milliseconds minInterval{250};
+    // ...and by polling while none runs.
+    static constexpr std::chrono::milliseconds idleInterval{1000};
+    // With inotify, the look for what it cannot see, while code runs and while none does.
     static constexpr std::chrono::milliseconds safetyInterval{1000};
+    static constexpr std::chrono::milliseconds idleSafetyInterval{5000};
 
     DiskWatch(SandboxFolder folder, Limits limits, Method method = Method::Inotify, QObject *parent = nullptr);
     ~DiskWatch() override;
@@ -70,7 +77,10 @@ Q_SIGNALS:
 private:
     void startInotify();
     void stopInotify();
+    // Reads what inotify has to say; true when something changed.
+    bool drainEvents();
     void readEvents();
+    SandboxFolder::Usage measure();
     void scheduleCheck();
     void watchFolder(int folderFd);
 
@@ -80,6 +90,7 @@ private:
     Method m_method;
     bool m_active = false;
     bool m_executionRunning = false;
+    bool m_changed = true; // since the last measurement, as far as inotify knows
     int m_inotify = -1;
     QSocketNotifier *m_notifier = nullptr;
     QSet<int> m_watches;

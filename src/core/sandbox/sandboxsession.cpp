@@ -658,11 +658,12 @@ void SandboxSession::handleEvent(const QJsonObject &event)
             int(std::clamp<qint64>(event.value(QLatin1String("figures_dropped")).toInteger(), 0, 1000000));
         result.timedOut = event.value(QLatin1String("reason")).toString() == QLatin1String("timeout") ||
                           (result.status == ExecutionResult::Status::Interrupted && m_pending->interruptedByTimeout);
+        // Before the waiting coroutine resumes: it may start the next execution at once.
+        if (m_diskWatch)
+            m_diskWatch->rebase(false);
         finishPending();
         setState(State::Idle);
         m_idleTimer.start(m_config.idleStop);
-        if (m_diskWatch)
-            m_diskWatch->rebase(false);
     }
 }
 

@@ -1,8 +1,10 @@
 // scripts/bench sandbox: how fast code runs in the sandbox, against plain docker run and
-// docker exec measured in the same run on the same machine.
+// docker exec measured in the same run on the same machine; what the disk watch costs an
+// execution (on against off, interleaved) and the processor while nothing runs.
 #include "benchstats.h"
 #include "dockertest.h"
 
+#include <sandbox/diskwatch.h>
 #include <sandbox/dockercli.h>
 #include <sandbox/sandboxsession.h>
 
@@ -15,8 +17,15 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QTimer>
+
 #include <algorithm>
 #include <cstdio>
+
+#include <sys/resource.h>
 
 using namespace std::chrono_literals;
 using namespace Sandpiper;
@@ -45,6 +54,39 @@ SandboxConfig configIn(const QTemporaryDir &dir, const QString &name)
     config.conversationId = name;
     config.dataDirectory = dir.path() + QLatin1Char('/') + name;
     return config;
+}
+
+// Processor time of this process, user and system, in milliseconds.
+double processorMs()
+{
+    rusage usage = {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+           (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
+
+// The share of one core this process used while its event loop ran for DURATION, in percent.
+double idleProcessorPercent(std::chrono::milliseconds duration)
+{
+    const double before = processorMs();
+    QEventLoop loop;
+    QTimer::singleShot(duration, &loop, &QEventLoop::quit);
+    loop.exec();
+    return (processorMs() - before) / double(duration.count()) * 100.0;
+}
+
+// A conversation that has been used for a while: 2000 files in 40 folders.
+void fillFolder(const QString &folder)
+{
+    for (int d = 0; d < 40; ++d) {
+        const QString sub = QStringLiteral("%1/run-%2").arg(folder).arg(d);
+        QDir().mkpath(sub);
+        for (int f = 0; f < 50; ++f) {
+            QFile file(QStringLiteral("%1/out-%2.csv").arg(sub).arg(f));
+            if (file.open(QIODevice::WriteOnly))
+                file.write("a,b\n1,2\n");
+        }
+    }
 }
 
 void row(const char *name, const QList<double> &samples)
@@ -87,9 +129,21 @@ int main(int argc, char *argv[])
     SandboxSession session(configIn(dir, QStringLiteral("warm")));
     QCoro::waitFor(session.start());
     QCoro::waitFor(session.execute(QStringLiteral("import matplotlib.pyplot as plt, numpy as np")));
-    const auto warmPrint = sample(200, [&] {
-        return QCoro::waitFor(session.execute(QStringLiteral("print(2+2)"))).standardOutput == QLatin1String("4\n");
-    });
+    // The same, without a disk watch (no folder limit, no free-space check).
+    SandboxConfig unwatchedConfig = configIn(dir, QStringLiteral("unwatched"));
+    unwatchedConfig.diskLimitBytes = 0;
+    unwatchedConfig.minFreeDiskBytes = 0;
+    SandboxSession unwatched(unwatchedConfig);
+    QCoro::waitFor(unwatched.start());
+    auto printIn = [](SandboxSession &in) {
+        return QCoro::waitFor(in.execute(QStringLiteral("print(2+2)"))).standardOutput == QLatin1String("4\n");
+    };
+    // Interleaved in blocks, so that a busy moment of the machine hits both alike.
+    QList<double> warmPrint, unwatchedPrint;
+    for (int block = 0; block < 10; ++block) {
+        warmPrint += sample(20, [&] { return printIn(session); });
+        unwatchedPrint += sample(20, [&] { return printIn(unwatched); });
+    }
     const auto warmPlot = sample(20, [&] {
         const auto r =
             QCoro::waitFor(session.execute(QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, "
@@ -112,17 +166,56 @@ int main(int argc, char *argv[])
             qFatal("prewarmed execution failed");
     }
 
+    // The processor while nothing runs: a watched and an unwatched idle sandbox, and the watch
+    // alone over a used folder, with inotify and by polling.
+    constexpr auto idleTime = std::chrono::seconds(5);
+    constexpr auto settle = std::chrono::seconds(2); // a stopped container's last events
+    unwatched.stop();
+    idleProcessorPercent(settle);
+    const double idleWatched = idleProcessorPercent(idleTime);
+    session.stop();
+    QCoro::waitFor(unwatched.start());
+    idleProcessorPercent(settle);
+    const double idleUnwatched = idleProcessorPercent(idleTime);
+    unwatched.stop();
+    const QString used = dir.path() + QStringLiteral("/used");
+    fillFolder(used);
+    double watchIdle[2] = {};
+    int fileCount = 0;
+    for (const DiskWatch::Method method : {DiskWatch::Method::Inotify, DiskWatch::Method::Polling}) {
+        DiskWatch watch(SandboxFolder(used), {qint64(1) << 30, qint64(1) << 30}, method);
+        watch.start();
+        if (watch.method() != method)
+            std::fprintf(stderr, "note: inotify is not available here; both rows poll\n");
+        fileCount = int(SandboxFolder(used).usage().entries);
+        watchIdle[method == DiskWatch::Method::Polling] = idleProcessorPercent(idleTime);
+    }
+
     std::printf("%-22s %6s %10s %10s %10s\n", "measure (ms)", "runs", "median", "p95", "min");
     row("docker run (cold)", coldRun);
     row("docker exec", dockerExec);
     row("warm print(2+2)", warmPrint);
+    row("  without disk watch", unwatchedPrint);
     row("warm sine plot", warmPlot);
     row("prewarmed first", prewarmedFirst);
+    const double slowdown = percentile(warmPrint, 0.5) / percentile(unwatchedPrint, 0.5);
+    std::printf("disk watch: warm print(2+2) median %.3fx of the same without it\n", slowdown);
+    std::printf("processor while idle (%% of one core, %lld s each):\n", qlonglong(idleTime.count()));
+    std::printf("  idle sandbox, disk watch on     %8.3f\n", idleWatched);
+    std::printf("  idle sandbox, disk watch off    %8.3f\n", idleUnwatched);
+    std::printf("  watch alone, inotify, %d entries %8.3f\n", fileCount, watchIdle[0]);
+    std::printf("  watch alone, polling, %d entries %8.3f\n", fileCount, watchIdle[1]);
 
     const QJsonObject figures{{QStringLiteral("cold_run_ms"), percentile(coldRun, 0.5)},
                               {QStringLiteral("docker_exec_ms"), percentile(dockerExec, 0.5)},
                               {QStringLiteral("warm_print_p50_ms"), percentile(warmPrint, 0.5)},
                               {QStringLiteral("warm_print_p95_ms"), percentile(warmPrint, 0.95)},
+                              {QStringLiteral("warm_print_without_watch_p50_ms"), percentile(unwatchedPrint, 0.5)},
+                              {QStringLiteral("watch_slowdown_ratio"), slowdown},
+                              {QStringLiteral("idle_cpu_percent_watch_on"), idleWatched},
+                              {QStringLiteral("idle_cpu_percent_watch_off"), idleUnwatched},
+                              {QStringLiteral("watch_idle_cpu_percent_inotify"), watchIdle[0]},
+                              {QStringLiteral("watch_idle_cpu_percent_polling"), watchIdle[1]},
                               {QStringLiteral("warm_plot_p50_ms"), percentile(warmPlot, 0.5)},
                               {QStringLiteral("prewarmed_first_ms"), percentile(prewarmedFirst, 0.5)}};
     std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
