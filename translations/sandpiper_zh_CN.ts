@@ -25,37 +25,47 @@
 <context>
     <name>AttachmentTable</name>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="25"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="51"/>
         <source>The file could not be attached.</source>
         <translation>无法附加该文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="29"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="55"/>
         <source>%1 is not a file.</source>
         <translation>%1 不是文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="47"/>
-        <source>%1 cannot be copied to %2.</source>
-        <translation>无法将 %1 复制到 %2。</translation>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="63"/>
+        <source>%1 (%2) would take the conversation&apos;s files past their %3 limit (%4 are used). Delete files of the conversation or raise the limit in the settings.</source>
+        <translation>%1（%2）会使对话的文件超出 %3 的上限（已用 %4）。请删除对话中的文件，或在设置中提高上限。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="68"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="73"/>
+        <source>%1 (%2) would leave less than %3 free on the disk that holds the conversation&apos;s files.</source>
+        <translation>%1（%2）会使存放对话文件的磁盘剩余空间少于 %3。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="95"/>
+        <source>%1 cannot be copied to %2: %3</source>
+        <translation>无法将 %1 复制到 %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="116"/>
         <source>The attachments could not be read.</source>
         <translation>无法读取附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="80"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="128"/>
         <source>The attachment could not be removed.</source>
-        <translation>无法移除该附件。</translation>
+        <translation>无法移除附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="82"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="130"/>
         <source>There is no attachment with the id %1.</source>
-        <translation>没有 id 为 %1 的附件。</translation>
+        <translation>没有 ID 为 %1 的附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="88"/>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="136"/>
         <source>The attachment was removed from the conversation, but the file %1 could not be deleted.</source>
         <translation>附件已从对话中移除，但无法删除文件 %1。</translation>
     </message>
@@ -107,17 +117,17 @@
 <context>
     <name>ConversationStore</name>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="161"/>
+        <location filename="../src/core/storage/conversationstore.cpp" line="162"/>
         <source>The conversation could not be read.</source>
         <translation>无法读取该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="186"/>
+        <location filename="../src/core/storage/conversationstore.cpp" line="187"/>
         <source>The conversation could not be imported.</source>
         <translation>无法导入该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="210"/>
+        <location filename="../src/core/storage/conversationstore.cpp" line="211"/>
         <source>The folder %1 cannot be created.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
@@ -125,37 +135,37 @@
 <context>
     <name>ConversationTable</name>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="36"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="37"/>
         <source>A new conversation could not be created.</source>
         <translation>无法创建新对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="60"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="61"/>
         <source>The folder %1 cannot be created.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="85"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="86"/>
         <source>The conversations could not be read.</source>
-        <translation>无法读取对话。</translation>
+        <translation>无法读取对话列表。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="121"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="122"/>
         <source>The conversation could not be renamed.</source>
         <translation>无法重命名该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="127"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="128"/>
         <source>The conversation&apos;s model could not be changed.</source>
         <translation>无法更改该对话的模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="133"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="134"/>
         <source>The conversation&apos;s settings could not be saved.</source>
         <translation>无法保存该对话的设置。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="143"/>
+        <location filename="../src/core/storage/conversationtable.cpp" line="144"/>
         <source>The conversation could not be deleted.</source>
         <translation>无法删除该对话。</translation>
     </message>
@@ -163,47 +173,19 @@
 <context>
     <name>ExecutionTable</name>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="88"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="95"/>
         <source>The execution could not be saved.</source>
-        <translation>无法保存该次运行。</translation>
+        <translation>无法保存该次执行。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="102"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="109"/>
         <source>The executions could not be read.</source>
-        <translation>无法读取运行记录。</translation>
+        <translation>无法读取执行记录。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="111"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="118"/>
         <source>There is no execution with the id %1.</source>
-        <translation>没有 id 为 %1 的运行记录。</translation>
-    </message>
-</context>
-<context>
-    <name>McpPresenter</name>
-    <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="18"/>
-        <source>%1 (MCP server %2)</source>
-        <translation>%1（MCP 服务器 %2）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="23"/>
-        <source>Always allow this tool</source>
-        <translation>始终允许此工具</translation>
-    </message>
-    <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="28"/>
-        <source>The MCP server %1 is a program on this computer that runs with your rights. Check the arguments before it runs them; &quot;Always allow&quot; lasts until you take it back in Settings › MCP.</source>
-        <translation>MCP 服务器 %1 是这台计算机上以你的权限运行的程序。运行前请检查参数；“始终允许”会一直有效，直到你在“设置 › MCP”中撤销。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="64"/>
-        <source>Resource: %1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</source>
-        <translation>资源：%1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</translation>
-    </message>
-    <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="72"/>
-        <source>Resource %1</source>
-        <translation>资源 %1</translation>
+        <translation>没有 ID 为 %1 的执行记录。</translation>
     </message>
 </context>
 <context>
@@ -211,7 +193,7 @@
     <message>
         <location filename="../src/core/storage/messagetable.cpp" line="34"/>
         <source>There is no message with the id %1.</source>
-        <translation>没有 id 为 %1 的消息。</translation>
+        <translation>没有 ID 为 %1 的消息。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/messagetable.cpp" line="63"/>
@@ -261,19 +243,44 @@
 <context>
     <name>PythonPresenter</name>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="17"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="38"/>
         <source>Python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="40"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="60"/>
+        <source>stopped by Sandpiper</source>
+        <translation>已被 Sandpiper 停止</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="62"/>
         <source>timed out</source>
         <translation>已超时</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="42"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="64"/>
         <source>Ran %1 · %2 s · %3</source>
         <translation>已运行 %1 · %2 秒 · %3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="88"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="93"/>
+        <source>And %1 more figures that were not kept: too many for one run.</source>
+        <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="98"/>
+        <source>And %1 more files; they are in the conversation&apos;s folder.</source>
+        <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="103"/>
+        <source>Sandpiper refused what the sandbox reported:</source>
+        <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
 </context>
 <context>
@@ -323,32 +330,32 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="40"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="39"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="129"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="120"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="202"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="193"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="319"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="305"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="320"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="306"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="472"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="445"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -616,7 +623,7 @@
     <name>Sandpiper::ChatPage</name>
     <message>
         <location filename="../src/app/chat/chatpage.cpp" line="24"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="34"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="36"/>
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
@@ -626,28 +633,28 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="161"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="163"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="161"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="163"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="181"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="186"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="183"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="188"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="182"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="184"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="192"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="194"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
@@ -664,8 +671,8 @@
     <name>Sandpiper::CodeInspector</name>
     <message>
         <location filename="../src/app/codeinspector.cpp" line="57"/>
-        <location filename="../src/app/codeinspector.cpp" line="128"/>
-        <location filename="../src/app/codeinspector.cpp" line="204"/>
+        <location filename="../src/app/codeinspector.cpp" line="134"/>
+        <location filename="../src/app/codeinspector.cpp" line="210"/>
         <source>Edit and run</source>
         <translation>编辑并运行</translation>
     </message>
@@ -705,160 +712,155 @@
         <translation>显示的值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="74"/>
+        <location filename="../src/app/codeinspector.cpp" line="80"/>
         <source>Execution status</source>
         <translation>执行状态</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="79"/>
+        <location filename="../src/app/codeinspector.cpp" line="85"/>
         <source>Edit the code and run it in the same sandbox</source>
         <translation>编辑代码并在同一沙箱中运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="80"/>
+        <location filename="../src/app/codeinspector.cpp" line="86"/>
         <source>Restart the Python kernel</source>
         <translation>重启 Python 内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="87"/>
+        <location filename="../src/app/codeinspector.cpp" line="93"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="90"/>
+        <location filename="../src/app/codeinspector.cpp" line="96"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="92"/>
+        <location filename="../src/app/codeinspector.cpp" line="98"/>
         <source>Errors and warnings</source>
         <translation>错误和警告</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="94"/>
+        <location filename="../src/app/codeinspector.cpp" line="100"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="100"/>
+        <location filename="../src/app/codeinspector.cpp" line="106"/>
         <source>Figures</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="123"/>
+        <location filename="../src/app/codeinspector.cpp" line="129"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="213"/>
+        <location filename="../src/app/codeinspector.cpp" line="219"/>
         <source>No code has run in this conversation yet.</source>
         <translation>此对话中尚未运行任何代码。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="225"/>
+        <location filename="../src/app/codeinspector.cpp" line="231"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="234"/>
+        <location filename="../src/app/codeinspector.cpp" line="240"/>
         <source>%1 in %2 s</source>
         <translation>%1，用时 %2 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="239"/>
+        <location filename="../src/app/codeinspector.cpp" line="247"/>
         <source>(run by you)</source>
         <translation>（由你运行）</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="250"/>
+        <location filename="../src/app/codeinspector.cpp" line="259"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="261"/>
+        <source>%1 more figures were not kept: too many for one run.</source>
+        <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="263"/>
+        <source>Refused by Sandpiper: %1</source>
+        <translation>被 Sandpiper 拒绝：%1</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::Composer</name>
     <message>
-        <location filename="../src/app/composer.cpp" line="22"/>
+        <location filename="../src/app/composer.cpp" line="19"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="23"/>
+        <location filename="../src/app/composer.cpp" line="20"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="24"/>
+        <location filename="../src/app/composer.cpp" line="21"/>
         <source>Attach…</source>
         <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="26"/>
+        <location filename="../src/app/composer.cpp" line="23"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="32"/>
-        <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts.</source>
-        <translation>随便问。Enter 发送，Shift+Enter 换行，/ 列出提示模板。</translation>
+        <location filename="../src/app/composer.cpp" line="27"/>
+        <source>Ask anything. Enter sends, Shift+Enter starts a new line.</source>
+        <translation>输入你的问题。按 Enter 发送，按 Shift+Enter 换行。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="33"/>
+        <location filename="../src/app/composer.cpp" line="28"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="38"/>
+        <location filename="../src/app/composer.cpp" line="33"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="39"/>
+        <location filename="../src/app/composer.cpp" line="34"/>
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="40"/>
+        <location filename="../src/app/composer.cpp" line="35"/>
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="42"/>
+        <location filename="../src/app/composer.cpp" line="37"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="43"/>
+        <location filename="../src/app/composer.cpp" line="38"/>
         <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
         <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="44"/>
+        <location filename="../src/app/composer.cpp" line="39"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="49"/>
+        <location filename="../src/app/composer.cpp" line="44"/>
         <source>Allow network access in this conversation&apos;s sandbox</source>
         <translation>允许此对话的沙箱访问网络</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="79"/>
-        <source>Prompts of the MCP servers</source>
-        <translation>MCP 服务器的提示模板</translation>
-    </message>
-    <message>
-        <location filename="../src/app/composer.cpp" line="128"/>
-        <source>/%1 (%2)</source>
-        <translation>/%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/composer.cpp" line="129"/>
-        <source>/%1 (%2): %3</source>
-        <translation>/%1（%2）：%3</translation>
-    </message>
-    <message>
-        <location filename="../src/app/composer.cpp" line="193"/>
+        <location filename="../src/app/composer.cpp" line="115"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
     </message>
@@ -874,7 +876,7 @@
     <message>
         <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
         <source>working</source>
-        <translation>工作中</translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
@@ -890,22 +892,22 @@
 <context>
     <name>Sandpiper::ConversationSession</name>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="102"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="101"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="164"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="148"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="228"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="214"/>
         <source>Wait for the current answer to finish, or stop it, before resending.</source>
-        <translation>请等待当前回答完成或先停止它，然后再重新发送。</translation>
+        <translation>请等待当前回答完成或将其停止，然后再重新发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="249"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="235"/>
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
@@ -1013,55 +1015,59 @@
 <context>
     <name>Sandpiper::FigureView</name>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="31"/>
-        <source>The figure %1 could not be read.</source>
-        <translation>无法读取图像 %1。</translation>
+        <location filename="../src/app/chat/figureview.cpp" line="27"/>
+        <source>⚠ The figure was not shown. %1</source>
+        <translation>⚠ 未显示该图。%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="40"/>
+        <location filename="../src/app/chat/figureview.cpp" line="30"/>
+        <source>Figure not shown</source>
+        <translation>未显示的图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="39"/>
         <source>Figure %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="41"/>
+        <location filename="../src/app/chat/figureview.cpp" line="40"/>
         <source>Click to open at full size; right-click to save or copy.</source>
         <translation>单击以原始尺寸打开；右击可保存或复制。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="96"/>
+        <location filename="../src/app/chat/figureview.cpp" line="98"/>
         <source>Open at full size</source>
         <translation>以原始尺寸打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="97"/>
+        <location filename="../src/app/chat/figureview.cpp" line="99"/>
         <source>Save image as…</source>
         <translation>图像另存为…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="98"/>
+        <location filename="../src/app/chat/figureview.cpp" line="100"/>
         <source>Copy image</source>
         <translation>复制图像</translation>
     </message>
     <message>
         <location filename="../src/app/chat/figureview.cpp" line="109"/>
+        <source>Figure</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="109"/>
+        <source>The figure cannot be used. %1</source>
+        <translation>无法使用该图。%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="123"/>
         <source>Figure at full size</source>
         <translation>原始尺寸图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="121"/>
-        <location filename="../src/app/chat/figureview.cpp" line="126"/>
-        <source>Save figure</source>
-        <translation>保存图像</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/figureview.cpp" line="121"/>
+        <location filename="../src/app/chat/figureview.cpp" line="134"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/figureview.cpp" line="126"/>
-        <source>The figure could not be saved to %1.</source>
-        <translation>无法将图像保存到 %1。</translation>
     </message>
 </context>
 <context>
@@ -1090,243 +1096,243 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="77"/>
-        <location filename="../src/app/mainwindow.cpp" line="285"/>
+        <location filename="../src/app/mainwindow.cpp" line="76"/>
+        <location filename="../src/app/mainwindow.cpp" line="284"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="72"/>
-        <location filename="../src/app/mainwindow.cpp" line="105"/>
+        <location filename="../src/app/mainwindow.cpp" line="71"/>
+        <location filename="../src/app/mainwindow.cpp" line="104"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="284"/>
-        <location filename="../src/app/mainwindow.cpp" line="292"/>
+        <location filename="../src/app/mainwindow.cpp" line="283"/>
+        <location filename="../src/app/mainwindow.cpp" line="291"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="325"/>
+        <location filename="../src/app/mainwindow.cpp" line="324"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="335"/>
-        <location filename="../src/app/mainwindow.cpp" line="340"/>
+        <location filename="../src/app/mainwindow.cpp" line="334"/>
+        <location filename="../src/app/mainwindow.cpp" line="339"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="348"/>
-        <location filename="../src/app/mainwindow.cpp" line="355"/>
+        <location filename="../src/app/mainwindow.cpp" line="347"/>
+        <location filename="../src/app/mainwindow.cpp" line="354"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="82"/>
+        <location filename="../src/app/mainwindow.cpp" line="81"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="109"/>
+        <location filename="../src/app/mainwindow.cpp" line="108"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="110"/>
+        <location filename="../src/app/mainwindow.cpp" line="109"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="111"/>
+        <location filename="../src/app/mainwindow.cpp" line="110"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="152"/>
+        <location filename="../src/app/mainwindow.cpp" line="151"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="193"/>
+        <location filename="../src/app/mainwindow.cpp" line="192"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="194"/>
+        <location filename="../src/app/mainwindow.cpp" line="193"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="197"/>
+        <location filename="../src/app/mainwindow.cpp" line="196"/>
         <source>Export as &amp;Markdown…</source>
         <translation>导出为 Markdown(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="198"/>
+        <location filename="../src/app/mainwindow.cpp" line="197"/>
         <source>Export as &amp;JSON…</source>
         <translation>导出为 JSON(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="199"/>
+        <location filename="../src/app/mainwindow.cpp" line="198"/>
         <source>&amp;Import conversation…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="201"/>
+        <location filename="../src/app/mainwindow.cpp" line="200"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="204"/>
+        <location filename="../src/app/mainwindow.cpp" line="203"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="206"/>
+        <location filename="../src/app/mainwindow.cpp" line="205"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="208"/>
+        <location filename="../src/app/mainwindow.cpp" line="207"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="211"/>
+        <location filename="../src/app/mainwindow.cpp" line="210"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="213"/>
+        <location filename="../src/app/mainwindow.cpp" line="212"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="216"/>
+        <location filename="../src/app/mainwindow.cpp" line="215"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="224"/>
+        <location filename="../src/app/mainwindow.cpp" line="223"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="226"/>
+        <location filename="../src/app/mainwindow.cpp" line="225"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="230"/>
+        <location filename="../src/app/mainwindow.cpp" line="229"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="231"/>
+        <location filename="../src/app/mainwindow.cpp" line="230"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="240"/>
+        <location filename="../src/app/mainwindow.cpp" line="239"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="276"/>
+        <location filename="../src/app/mainwindow.cpp" line="275"/>
         <source>context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="279"/>
+        <location filename="../src/app/mainwindow.cpp" line="278"/>
         <source>Python: running</source>
         <translation>Python：运行中</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="284"/>
+        <location filename="../src/app/mainwindow.cpp" line="283"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="335"/>
+        <location filename="../src/app/mainwindow.cpp" line="334"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="349"/>
+        <location filename="../src/app/mainwindow.cpp" line="348"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="366"/>
+        <location filename="../src/app/mainwindow.cpp" line="365"/>
         <source>The conversation was exported.</source>
         <translation>对话已导出。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="379"/>
+        <location filename="../src/app/mainwindow.cpp" line="378"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="391"/>
+        <location filename="../src/app/mainwindow.cpp" line="390"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="392"/>
+        <location filename="../src/app/mainwindow.cpp" line="391"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="402"/>
+        <location filename="../src/app/mainwindow.cpp" line="401"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="410"/>
+        <location filename="../src/app/mainwindow.cpp" line="409"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="432"/>
+        <location filename="../src/app/mainwindow.cpp" line="431"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="434"/>
+        <location filename="../src/app/mainwindow.cpp" line="433"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="477"/>
+        <location filename="../src/app/mainwindow.cpp" line="467"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="483"/>
+        <location filename="../src/app/mainwindow.cpp" line="473"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="279"/>
-        <location filename="../src/app/mainwindow.cpp" line="490"/>
+        <location filename="../src/app/mainwindow.cpp" line="278"/>
+        <location filename="../src/app/mainwindow.cpp" line="480"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="490"/>
+        <location filename="../src/app/mainwindow.cpp" line="480"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="270"/>
+        <location filename="../src/app/mainwindow.cpp" line="269"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="273"/>
+        <location filename="../src/app/mainwindow.cpp" line="272"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -1334,1080 +1340,562 @@
 <context>
     <name>Sandpiper::MarkdownView</name>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="102"/>
+        <location filename="../src/app/chat/markdownview.cpp" line="188"/>
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="104"/>
+        <location filename="../src/app/chat/markdownview.cpp" line="190"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="124"/>
+        <location filename="../src/app/chat/markdownview.cpp" line="209"/>
+        <source>[image not shown: %1]</source>
+        <translation>[未显示图片：%1]</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/markdownview.cpp" line="213"/>
         <source>[the image at %1 could not be loaded]</source>
         <translation>[无法加载位于 %1 的图像]</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="126"/>
+        <location filename="../src/app/chat/markdownview.cpp" line="215"/>
         <source>Load image from</source>
         <translation>加载图像，来源：</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="129"/>
+        <location filename="../src/app/chat/markdownview.cpp" line="218"/>
         <source>[image not found: %1]</source>
         <translation>[找不到图像：%1]</translation>
     </message>
-</context>
-<context>
-    <name>Sandpiper::McpConfigFile</name>
     <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="31"/>
-        <source>%1, line %2, column %3</source>
-        <translation>%1，第 %2 行，第 %3 列</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="38"/>
-        <source>%1: the server &quot;%2&quot; is skipped: %3</source>
-        <translation>%1：已跳过服务器“%2”：%3</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="122"/>
-        <source>%1 cannot be read, so it is left as it is: correct it first.</source>
-        <translation>无法读取 %1，因此保持原样：请先修正它。</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpConnection</name>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
-        <source>It did not answer the initialize request within %1 s.</source>
-        <translation>它未在 %1 秒内响应 initialize 请求。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="199"/>
-        <source>It refused to initialize: %1</source>
-        <translation>它拒绝初始化：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="205"/>
-        <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
-        <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="236"/>
-        <source>It listed a tool without a name; it is not offered to the model.</source>
-        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="242"/>
-        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
-        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="248"/>
-        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
-        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="276"/>
-        <source>It did not list its tools: %1</source>
-        <translation>它未能列出其工具：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="278"/>
-        <source>It did not list its tools again: %1</source>
-        <translation>它未能重新列出其工具：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="336"/>
-        <source>It did not list its prompts: %1</source>
-        <translation>它未能列出其提示模板：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="376"/>
-        <source>The MCP server &quot;%1&quot; is switched off.</source>
-        <translation>MCP 服务器“%1”已关闭。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="389"/>
-        <source>The MCP server &quot;%1&quot; is not available: %2</source>
-        <translation>MCP 服务器“%1”不可用：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="446"/>
-        <source>It sent a message that is neither a request, a notification nor an answer.</source>
-        <translation>它发送了一条既不是请求、通知也不是回复的消息。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="457"/>
-        <source>It answered a request that Sandpiper never sent (id %1); the answer was ignored.</source>
-        <translation>它回复了 Sandpiper 从未发送过的请求（id %1）；该回复已被忽略。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="469"/>
-        <source>error %1</source>
-        <translation>错误 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="529"/>
-        <source>It sent a notification Sandpiper does not know (%1); it was ignored.</source>
-        <translation>它发送了 Sandpiper 不认识的通知（%1）；已忽略。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="586"/>
-        <source>The MCP server &quot;%1&quot; did not answer within %2 s.</source>
-        <translation>MCP 服务器“%1”未在 %2 秒内响应。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="600"/>
-        <source>Its last words on stderr: %1</source>
-        <translation>它在 stderr 上的最后输出：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="623"/>
-        <source>%1 It is started again in %2 s.</source>
-        <translation>%1 将在 %2 秒后重新启动。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
-        <source>%1 It stopped %2 times in a row; restart it from the settings.</source>
-        <translation>%1 它已连续停止 %2 次；请在设置中重新启动它。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="635"/>
-        <source>The MCP server &quot;%1&quot; stopped while it worked on this: %2</source>
-        <translation>MCP 服务器“%1”在处理此请求时停止了：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="685"/>
-        <source>The MCP server &quot;%1&quot; was restarted.</source>
-        <translation>MCP 服务器“%1”已重新启动。</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpHttpTransport</name>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="179"/>
-        <source>The server ended its answer stream without an answer.</source>
-        <translation>服务器结束了响应流，但没有给出回复。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="188"/>
-        <source>The server ended the session (HTTP 404).</source>
-        <translation>服务器结束了会话（HTTP 404）。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="193"/>
-        <source>The server refused access (HTTP %1): check the headers of this server, such as its token. %2</source>
-        <translation>服务器拒绝访问（HTTP %1）：请检查此服务器的请求头，例如其令牌。%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="197"/>
-        <source>HTTP %1: %2</source>
-        <translation>HTTP %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="204"/>
-        <source>A message to the server was not accepted: %1</source>
-        <translation>服务器未接受一条消息：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="212"/>
-        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
-        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpHub</name>
-    <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="59"/>
-        <source>The MCP server &quot;%1&quot; was removed or changed.</source>
-        <translation>MCP 服务器“%1”已被移除或更改。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="105"/>
-        <source>There is no MCP server &quot;%1&quot;.</source>
-        <translation>没有名为“%1”的 MCP 服务器。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="124"/>
-        <source>The test is over.</source>
-        <translation>测试已结束。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="148"/>
-        <source>Its tools would have the same names as those of &quot;%1&quot; (both begin with &quot;%2__&quot;); rename one of the two servers.</source>
-        <translation>它的工具名称会与“%1”的工具相同（都以“%2__”开头）；请重命名其中一个服务器。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="162"/>
-        <source>Sandpiper is quitting.</source>
-        <translation>Sandpiper 正在退出。</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpLegacySseTransport</name>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="56"/>
-        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
-        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="70"/>
-        <source>The server answered the event stream with HTTP %1.</source>
-        <translation>服务器以 HTTP %1 响应了事件流。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="74"/>
-        <source>The server&apos;s event stream ended before it named its message endpoint.</source>
-        <translation>服务器的事件流在告知消息端点之前就结束了。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="76"/>
-        <source>The server closed its event stream.</source>
-        <translation>服务器关闭了其事件流。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="94"/>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="96"/>
-        <source>A message to the server was not accepted: %1</source>
-        <translation>服务器未接受一条消息：%1</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpPromptDialog</name>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="16"/>
-        <source>Prompt %1</source>
-        <translation>提示模板 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="19"/>
-        <source>The MCP server %1 fills this prompt in from what you give.</source>
-        <translation>MCP 服务器 %1 会根据你提供的内容填写此提示模板。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
-        <source>required</source>
-        <translation>必填</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
-        <source>optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
-        <source>%1 *:</source>
-        <translation>%1 *：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
-        <source>%1:</source>
-        <translation>%1：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="36"/>
-        <source>Use the prompt</source>
-        <translation>使用提示模板</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpSecrets</name>
-    <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="55"/>
-        <source>the keychain has no secret &quot;%1&quot;</source>
-        <translation>钥匙串中没有密钥“%1”</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="60"/>
-        <source>the environment variable %1 is not set</source>
-        <translation>环境变量 %1 未设置</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="74"/>
-        <source>Its settings refer to what is missing: %1.</source>
-        <translation>它的设置引用了缺失的内容：%1。</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpServerDialog</name>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="61"/>
-        <source>Arguments, one per line</source>
-        <translation>参数，每行一个</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="62"/>
-        <source>One per line, such as
--y
-@modelcontextprotocol/server-filesystem</source>
-        <translation>每行一个，例如
--y
-@modelcontextprotocol/server-filesystem</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
-        <source>Environment variables</source>
-        <translation>环境变量</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
-        <source>NAME=value, one per line; ${keychain:NAME} reads a secret</source>
-        <translation>NAME=value，每行一个；${keychain:NAME} 读取一个密钥</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
-        <source>HTTP headers</source>
-        <translation>HTTP 请求头</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
-        <source>Name: value, one per line, such as
-Authorization: Bearer ${keychain:token}</source>
-        <translation>Name: value，每行一个，例如
-Authorization: Bearer ${keychain:token}</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="69"/>
-        <source>&amp;Enabled</source>
-        <translation>启用(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
-        <source>Add an MCP server</source>
-        <translation>添加 MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
-        <source>Edit the MCP server %1</source>
-        <translation>编辑 MCP 服务器 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="74"/>
-        <source>Server name</source>
-        <translation>服务器名称</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="75"/>
-        <source>A program on this computer (stdio)</source>
-        <translation>本机上的程序（stdio）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="76"/>
-        <source>A remote server (Streamable HTTP)</source>
-        <translation>远程服务器（Streamable HTTP）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="77"/>
-        <source>A remote server (old HTTP+SSE only)</source>
-        <translation>远程服务器（仅旧版 HTTP+SSE）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="78"/>
-        <source>Kind of server</source>
-        <translation>服务器类型</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="80"/>
-        <source>Command</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="81"/>
-        <source>npx, uvx, node, or a path</source>
-        <translation>npx、uvx、node 或一个路径</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="84"/>
-        <source>Working folder</source>
-        <translation>工作文件夹</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="85"/>
-        <source>Optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="86"/>
-        <source>Server URL</source>
-        <translation>服务器 URL</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="87"/>
-        <source>https://example.com/mcp</source>
-        <translation>https://example.com/mcp</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="90"/>
-        <source>Default of the settings</source>
-        <translation>使用设置中的默认值</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="91"/>
-        <source> s</source>
-        <translation> 秒</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="93"/>
-        <source>Timeout per request in seconds</source>
-        <translation>每个请求的超时（秒）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="95"/>
-        <source>Server enabled</source>
-        <translation>已启用服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="103"/>
-        <source>&amp;Command:</source>
-        <translation>命令(&amp;C)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="104"/>
-        <source>&amp;Arguments:</source>
-        <translation>参数(&amp;A)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="105"/>
-        <source>En&amp;vironment:</source>
-        <translation>环境变量(&amp;v)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="106"/>
-        <source>&amp;Folder:</source>
-        <translation>文件夹(&amp;F)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="110"/>
-        <source>&amp;URL:</source>
-        <translation>&amp;URL：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="111"/>
-        <source>&amp;Headers:</source>
-        <translation>请求头(&amp;H)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="118"/>
-        <source>Store a &amp;secret in the keychain…</source>
-        <translation>在钥匙串中保存密钥(&amp;s)…</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="119"/>
-        <source>Store a secret in the keychain</source>
-        <translation>在钥匙串中保存密钥</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="124"/>
-        <source>&amp;Name:</source>
-        <translation>名称(&amp;N)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="125"/>
-        <source>&amp;Kind:</source>
-        <translation>类型(&amp;K)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="130"/>
-        <source>&amp;Timeout:</source>
-        <translation>超时(&amp;T)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="170"/>
-        <source>Give the server a name.</source>
-        <translation>请为服务器命名。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="172"/>
-        <source>There is a server named %1 already.</source>
-        <translation>已有名为 %1 的服务器。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="174"/>
-        <source>This server cannot be used: %1</source>
-        <translation>无法使用此服务器：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
-        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
-        <source>Store a secret</source>
-        <translation>保存密钥</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
-        <source>Name (mcp.json refers to it as ${keychain:NAME}):</source>
-        <translation>名称（mcp.json 中以 ${keychain:NAME} 引用）：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
-        <source>Value of %1:</source>
-        <translation>%1 的值：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="198"/>
-        <source>Stored. Write ${keychain:%1} where the server needs it.</source>
-        <translation>已保存。在服务器需要的地方写 ${keychain:%1}。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="199"/>
-        <source>The keychain did not take it: %1</source>
-        <translation>钥匙串未能保存：%1</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpServerRegistry</name>
-    <message>
-        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="165"/>
-        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
-        <translation>MCP 服务器“%1”未及时响应。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="181"/>
-        <source>The test got no answer in time.</source>
-        <translation>测试未及时得到响应。</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpSettingsPage</name>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
-        <source>&amp;Import them</source>
-        <translation>导入(&amp;I)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
-        <source>Import the servers of another app</source>
-        <translation>导入其他应用的服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
-        <source>&amp;Add…</source>
-        <translation>添加(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
-        <source>Add an MCP server</source>
-        <translation>添加 MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
-        <source>&amp;Edit…</source>
-        <translation>编辑(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
-        <source>Edit the MCP server</source>
-        <translation>编辑 MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
-        <source>Re&amp;move</source>
-        <translation>移除(&amp;m)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
-        <source>Remove the MCP server</source>
-        <translation>移除 MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
-        <source>Re&amp;start</source>
-        <translation>重新启动(&amp;s)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
-        <source>Restart the MCP server</source>
-        <translation>重新启动 MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
-        <source>&amp;Test</source>
-        <translation>测试(&amp;T)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
-        <source>Test the MCP server: connect and list its tools</source>
-        <translation>测试 MCP 服务器：连接并列出其工具</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="60"/>
-        <source>MCP servers are programs that run on this computer with your own rights, or services that act in your name: they can read and change whatever you can. Add only servers you trust. Every tool asks before it runs unless you choose otherwise.</source>
-        <translation>MCP 服务器是以你本人的权限在这台计算机上运行的程序，或以你的名义行事的服务：凡是你能读取和更改的，它们都能读取和更改。只添加你信任的服务器。除非你另有选择，每个工具在运行前都会先征求你的同意。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
-        <source>Server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="74"/>
-        <source>MCP servers</source>
-        <translation>MCP 服务器</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="80"/>
-        <source>The server&apos;s last lines on stderr</source>
-        <translation>服务器在 stderr 上的最后几行</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
-        <source>Tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
-        <source>Description</source>
-        <translation>说明</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
-        <source>Approval</source>
-        <translation>批准</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="85"/>
-        <source>Tools of the selected server</source>
-        <translation>所选服务器的工具</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
-        <source>Open mcp.&amp;json</source>
-        <translation>打开 mcp.&amp;json</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
-        <source>Open mcp.json in another program</source>
-        <translation>用其他程序打开 mcp.json</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
-        <source>&amp;Logs</source>
-        <translation>日志(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
-        <source>Open the folder of the servers&apos; logs</source>
-        <translation>打开服务器日志所在的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="100"/>
-        <source> s</source>
-        <translation> 秒</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="101"/>
-        <source>Default timeout per MCP request in seconds</source>
-        <translation>每个 MCP 请求的默认超时（秒）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="104"/>
-        <source>Default time&amp;out per request:</source>
-        <translation>每个请求的默认超时(&amp;o)：</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="171"/>
-        <source>Nothing is changed in it until it is corrected; the servers read before go on.</source>
-        <translation>在修正之前不会更改其中任何内容；之前读取的服务器继续运行。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="181"/>
-        <source>%n MCP server(s) are set up in %1. Use them in Sandpiper too?</source>
-        <translation>
-            <numerusform>%1 中设置了 %n 个 MCP 服务器。也在 Sandpiper 中使用它们吗？</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="205"/>
-        <source>off</source>
-        <translation>已关闭</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="207"/>
-        <source>changed: applies with OK</source>
-        <translation>已更改：点击“确定”后生效</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="210"/>
-        <source>not started (starts when first needed)</source>
-        <translation>未启动（首次需要时启动）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="212"/>
-        <source>starting…</source>
-        <translation>正在启动…</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="214"/>
-        <source>running with %n tool(s)</source>
-        <translation>
-            <numerusform>运行中，有 %n 个工具</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="216"/>
-        <source>failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="252"/>
-        <source>No MCP servers yet: add one, or write them into %1 as Claude Desktop does.</source>
-        <translation>还没有 MCP 服务器：添加一个，或像 Claude Desktop 那样写入 %1。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="265"/>
-        <source>%1, MCP %2</source>
-        <translation>%1，MCP %2</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="269"/>
-        <source>Note: %1</source>
-        <translation>注意：%1</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="272"/>
-        <source>Test: connected, %n tool(s).</source>
-        <translation>
-            <numerusform>测试：已连接，有 %n 个工具。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="275"/>
-        <source>Test failed: %1</source>
-        <translation>测试失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="297"/>
-        <source>(not listed by the server now)</source>
-        <translation>（服务器目前未列出）</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="309"/>
-        <source>Ask every time</source>
-        <translation>每次都询问</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="310"/>
-        <source>Run without asking</source>
-        <translation>直接运行，不询问</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="311"/>
-        <source>Never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="312"/>
-        <source>Approval for %1</source>
-        <translation>%1 的批准方式</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="322"/>
-        <source>Take back</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="323"/>
-        <source>Always allowed from a chat on %1</source>
-        <translation>于 %1 在对话中设为始终允许</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="325"/>
-        <source>Take back &quot;Always allow&quot; for %1</source>
-        <translation>撤销 %1 的“始终允许”</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="332"/>
-        <source>Taken back</source>
-        <translation>已撤销</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="402"/>
-        <source>Testing %1…</source>
-        <translation>正在测试 %1…</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="416"/>
-        <source>mcp.json could not be written: %1</source>
-        <translation>无法写入 mcp.json：%1</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpStdioTransport</name>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="105"/>
-        <source>The program &quot;%1&quot; was not found on the PATH (%2). Is it installed?</source>
-        <translation>在 PATH（%2）中找不到程序“%1”。它安装了吗？</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="111"/>
-        <source>The working folder %1 does not exist.</source>
-        <translation>工作文件夹 %1 不存在。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="128"/>
-        <source>The server stopped: it was killed or crashed.</source>
-        <translation>服务器已停止：它被终止或崩溃了。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="129"/>
-        <source>The server exited with code %1.</source>
-        <translation>服务器已退出，退出码 %1。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="133"/>
-        <source>The program %1 could not be started: %2</source>
-        <translation>无法启动程序 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="213"/>
-        <source>The server sent a message larger than %1 MB without a line end; the connection was closed.</source>
-        <translation>服务器发送了一条超过 %1 MB 且没有换行的消息；连接已关闭。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="231"/>
-        <source>It wrote text to its standard output that is not JSON-RPC (MCP servers may only write protocol messages there; logs belong on stderr): &quot;%1&quot;</source>
-        <translation>它向标准输出写入了不是 JSON-RPC 的文本（MCP 服务器只能在那里写协议消息；日志应写到 stderr）：“%1”</translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::McpToolbox</name>
-    <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="53"/>
-        <source>The MCP server &quot;%1&quot; is not available, so its tools are not offered: %2</source>
-        <translation>MCP 服务器“%1”不可用，因此不提供其工具：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="56"/>
-        <source>The MCP server &quot;%1&quot; is still starting; its tools join from your next message.</source>
-        <translation>MCP 服务器“%1”仍在启动；它的工具将从你的下一条消息起加入。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="87"/>
-        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
-        <translation>MCP 服务器“%1”未及时响应。</translation>
+        <location filename="../src/app/chat/markdownview.cpp" line="423"/>
+        <source>Links to files outside this conversation&apos;s folder are not opened.</source>
+        <translation>不会打开指向本对话文件夹以外文件的链接。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::MessageWidget</name>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="39"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="39"/>
         <source>Copy message</source>
         <translation>复制消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="62"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="62"/>
-        <location filename="../src/app/chat/messagewidget.cpp" line="122"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="103"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="63"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="63"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
         <source>Regenerate answer</source>
         <translation>重新生成回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="64"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="64"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Retry after the error</source>
         <translation>出错后重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="73"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="53"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="73"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="53"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="79"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="59"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="80"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="60"/>
         <source>Show the model&apos;s reasoning</source>
         <translation>显示模型的推理过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="123"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="104"/>
         <source>Later messages of this conversation will be removed.</source>
         <translation>此对话中之后的消息将被删除。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="141"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="95"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="141"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="95"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="264"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="219"/>
         <source>writing…</source>
         <translation>正在撰写…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="267"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="222"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="270"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="225"/>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
     </message>
 </context>
 <context>
-    <name>Sandpiper::PromptTemplates</name>
+    <name>Sandpiper::SandboxFigure</name>
     <message>
-        <location filename="../src/app/prompttemplates.cpp" line="72"/>
-        <source>The prompt %1 could not be fetched: %2</source>
-        <translation>无法获取提示模板 %1：%2</translation>
+        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="33"/>
+        <source>The figure “%1” is %2 × %3 pixels, larger than the %4 × %4 pixels Sandpiper shows.</source>
+        <translation>图“%1”为 %2 × %3 像素，超过了 Sandpiper 显示的上限 %4 × %4 像素。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="47"/>
+        <source>The figure “%1” is not a PNG image.</source>
+        <translation>图“%1”不是 PNG 图片。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxFileActions</name>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="58"/>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="69"/>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="115"/>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="121"/>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="58"/>
+        <source>“%1” was not opened. %2</source>
+        <translation>未打开“%1”。%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="70"/>
+        <source>“%1” is of the type %2. Sandpiper does not know whether opening this type can run code in it. Open it anyway?</source>
+        <translation>“%1”的类型为 %2。Sandpiper 不确定打开这种类型是否会运行其中的代码。仍要打开吗？</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="73"/>
+        <source>“%1” is of the type %2. Opening it could run it, so Sandpiper does not open it.</source>
+        <translation>“%1”的类型为 %2。打开它可能会运行它，因此 Sandpiper 不会打开它。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="78"/>
+        <source>Show in Folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="78"/>
+        <source>Show the file in its folder</source>
+        <translation>在所在文件夹中显示该文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="80"/>
+        <source>View as Text</source>
+        <translation>以文本查看</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="80"/>
+        <source>View the file as plain text</source>
+        <translation>以纯文本查看该文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="83"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="83"/>
+        <source>Open the file with the desktop&apos;s viewer</source>
+        <translation>用桌面的查看器打开该文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="116"/>
+        <source>“%1” was not opened: a copy could not be written to %2.</source>
+        <translation>未打开“%1”：无法将副本写入 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="121"/>
+        <source>No application on this desktop opens “%1”.</source>
+        <translation>此桌面上没有能打开“%1”的应用程序。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="128"/>
+        <source>%1 (as text)</source>
+        <translation>%1（文本）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="131"/>
+        <source>Content of the file as text</source>
+        <translation>以文本显示的文件内容</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="136"/>
+        <source>[… the rest of the file, %1 in all, is not shown]</source>
+        <translation>[… 文件的其余部分未显示，共 %1]</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="147"/>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="151"/>
+        <source>Save file</source>
+        <translation>保存文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfileactions.cpp" line="151"/>
+        <source>“%1” was not saved. %2</source>
+        <translation>未保存“%1”。%2</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::SandboxFileRow</name>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="21"/>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="18"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="22"/>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="19"/>
         <source>Save…</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="23"/>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="20"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="24"/>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="21"/>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxFileType</name>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="42"/>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="47"/>
-        <source>Save file</source>
-        <translation>保存文件</translation>
+        <location filename="../src/core/sandbox/sandboxfiletype.cpp" line="131"/>
+        <source>an executable file, %1</source>
+        <translation>可执行文件，%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="47"/>
-        <source>The file could not be saved to %1.</source>
-        <translation>无法将文件保存到 %1。</translation>
+        <location filename="../src/core/sandbox/sandboxfiletype.cpp" line="149"/>
+        <source>%1, but its content looks like %2 (%3)</source>
+        <translation>%1，但其内容看起来是 %2（%3）</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxFolder</name>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="122"/>
+        <source>a folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="124"/>
+        <source>a named pipe (FIFO)</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="126"/>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="128"/>
+        <source>a device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="130"/>
+        <source>a symbolic link</source>
+        <translation>符号链接</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="131"/>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="226"/>
+        <source>the name is empty</source>
+        <translation>名称为空</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="228"/>
+        <source>it is an absolute path</source>
+        <translation>它是绝对路径</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="231"/>
+        <source>it contains a NUL character</source>
+        <translation>它包含 NUL 字符</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="231"/>
+        <source>it contains a control character</source>
+        <translation>它包含控制字符</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="235"/>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="242"/>
+        <source>it is too long</source>
+        <translation>它太长了</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="238"/>
+        <source>it has an empty or “.” component</source>
+        <translation>它含有空的或“.”的路径部分</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="240"/>
+        <source>it goes up with “..”</source>
+        <translation>它用“..”向上跳出</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="279"/>
+        <source>“%1” is not a name inside the conversation&apos;s folder: %2.</source>
+        <translation>“%1”不是对话文件夹内的名称：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="283"/>
+        <source>The conversation&apos;s folder %1 cannot be opened: %2.</source>
+        <translation>无法打开对话的文件夹 %1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="295"/>
+        <source>“%1” is or goes through a symbolic link; Sandpiper does not follow links out of the sandbox.</source>
+        <translation>“%1”是或经过一个符号链接；Sandpiper 不会跟随链接离开沙箱。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="299"/>
+        <source>“%1” does not exist in the conversation&apos;s folder.</source>
+        <translation>对话的文件夹中不存在“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="301"/>
+        <source>“%1” is not a regular file.</source>
+        <translation>“%1”不是普通文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="305"/>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="312"/>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="322"/>
+        <source>“%1” cannot be read: %2.</source>
+        <translation>无法读取“%1”：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="315"/>
+        <source>“%1” is not a regular file but %2.</source>
+        <translation>“%1”不是普通文件，而是%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="317"/>
+        <source>“%1” is too large (%2; the limit is %3).</source>
+        <translation>“%1”太大了（%2；上限为 %3）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="340"/>
+        <source>“%1” is too large (the limit is %2).</source>
+        <translation>“%1”太大了（上限为 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="354"/>
+        <source>%1 needs %2, but only %3 are free there.</source>
+        <translation>%1 需要 %2，但那里只剩 %3。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="360"/>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="368"/>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="372"/>
+        <source>%1 cannot be written: %2.</source>
+        <translation>无法写入 %1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="413"/>
+        <source>%1 could not be removed completely: %2.</source>
+        <translation>无法完全删除 %1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="421"/>
+        <source>“%1” cannot be a file name in the conversation&apos;s folder: %2.</source>
+        <translation>“%1”不能作为对话文件夹中的文件名：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="422"/>
+        <source>it contains “/”</source>
+        <translation>它包含“/”</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="432"/>
+        <source>%1 cannot be created: %2.</source>
+        <translation>无法创建 %1：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxImage</name>
+    <message>
+        <location filename="../src/app/chat/sandboximage.cpp" line="28"/>
+        <source>“%1” is not an image Sandpiper shows (PNG, JPEG, GIF, BMP or WebP).</source>
+        <translation>“%1”不是 Sandpiper 显示的图片格式（PNG、JPEG、GIF、BMP 或 WebP）。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboximage.cpp" line="41"/>
+        <location filename="../src/app/chat/sandboximage.cpp" line="52"/>
+        <source>“%1” could not be read as an image: %2.</source>
+        <translation>无法将“%1”读取为图片：%2。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::SandboxSession</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="115"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="128"/>
         <source>The code did not stop when interrupted, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在中断后未能停止，因此已替换其沙箱：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="121"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="134"/>
         <source>The sandbox had stopped after %1 min without use.</source>
         <translation>沙箱因闲置 %1 分钟而已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="261"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="283"/>
         <source>The sandbox did not start within %1 s.</source>
         <translation>沙箱未能在 %1 秒内启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="328"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="354"/>
         <source>The sandbox stopped answering and was replaced.</source>
         <translation>沙箱停止响应，已被替换。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="358"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="384"/>
         <source>The kernel was restarted: variables and imports from earlier were lost.</source>
         <translation>内核已重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="377"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="403"/>
         <source>The conversation was closed while the code ran.</source>
         <translation>代码运行时对话被关闭了。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="390"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="416"/>
         <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="391"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="417"/>
         <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="540"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="511"/>
+        <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
+        <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="545"/>
+        <source>The sandbox sent more HTML than the %1 an execution may show; the rest was ignored.</source>
+        <translation>沙箱发送的 HTML 超过了一次执行可显示的 %1；其余部分已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="573"/>
+        <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
+        <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="575"/>
+        <source>The conversation&apos;s files reached the %1 limit; the execution was stopped. The files are kept for you to look at or delete.</source>
+        <translation>对话的文件达到了 %1 的上限；执行已停止。文件已保留，供你查看或删除。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="578"/>
+        <source>The conversation&apos;s files reached the %1 limit while no code was running (code left running in the background kept writing), so the sandbox was restarted. The files are kept for you to look at or delete.</source>
+        <translation>在没有代码运行时，对话的文件达到了 %1 的上限（留在后台运行的代码仍在写入），因此沙箱已重启。文件已保留，供你查看或删除。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="601"/>
+        <source>The code kept writing after it was stopped, so its sandbox was replaced: variables and imports from earlier were lost.</source>
+        <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="702"/>
+        <source>More new files than are listed were written; not checked or listed: %1.</source>
+        <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="704"/>
+        <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
+        <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="708"/>
+        <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
+        <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="710"/>
+        <source>Further refusals, not listed: %1.</source>
+        <translation>其他未列出的拒绝：%1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="725"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="542"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="727"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="546"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="731"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="550"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="735"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="551"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="736"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="553"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="738"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="581"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="768"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -2415,12 +1903,12 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="53"/>
+        <location filename="../src/core/settings/settings.cpp" line="52"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="58"/>
+        <location filename="../src/core/settings/settings.cpp" line="57"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -2428,432 +1916,467 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SettingsDialog</name>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="74"/>
+        <location filename="../src/app/settingsdialog.cpp" line="73"/>
         <source>Changes apply to new conversations; the theme changes at once.</source>
         <translation>更改将应用于新对话；主题会立即更改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="77"/>
+        <location filename="../src/app/settingsdialog.cpp" line="75"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="78"/>
-        <location filename="../src/app/settingsdialog.cpp" line="79"/>
+        <location filename="../src/app/settingsdialog.cpp" line="76"/>
+        <location filename="../src/app/settingsdialog.cpp" line="77"/>
         <source>Settings sections</source>
         <translation>设置分区</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="80"/>
+        <location filename="../src/app/settingsdialog.cpp" line="78"/>
         <source>&amp;Providers</source>
         <translation>服务商(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="81"/>
+        <location filename="../src/app/settingsdialog.cpp" line="79"/>
         <source>&amp;Sandbox</source>
         <translation>沙箱(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="82"/>
+        <location filename="../src/app/settingsdialog.cpp" line="80"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="83"/>
-        <source>&amp;MCP</source>
-        <translation>&amp;MCP</translation>
-    </message>
-    <message>
-        <location filename="../src/app/settingsdialog.cpp" line="84"/>
+        <location filename="../src/app/settingsdialog.cpp" line="81"/>
         <source>&amp;Appearance</source>
         <translation>外观(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="85"/>
+        <location filename="../src/app/settingsdialog.cpp" line="82"/>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="107"/>
+        <location filename="../src/app/settingsdialog.cpp" line="104"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="109"/>
+        <location filename="../src/app/settingsdialog.cpp" line="106"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="116"/>
+        <location filename="../src/app/settingsdialog.cpp" line="113"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="117"/>
+        <location filename="../src/app/settingsdialog.cpp" line="114"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="123"/>
-        <location filename="../src/app/settingsdialog.cpp" line="124"/>
+        <location filename="../src/app/settingsdialog.cpp" line="120"/>
+        <location filename="../src/app/settingsdialog.cpp" line="121"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="126"/>
+        <location filename="../src/app/settingsdialog.cpp" line="123"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <location filename="../src/app/settingsdialog.cpp" line="124"/>
         <source>One per line, such as
 X-Title: Sandpiper</source>
         <translation>每行一个，例如
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="130"/>
+        <location filename="../src/app/settingsdialog.cpp" line="127"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="131"/>
+        <location filename="../src/app/settingsdialog.cpp" line="128"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="138"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="142"/>
+        <location filename="../src/app/settingsdialog.cpp" line="139"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="146"/>
+        <location filename="../src/app/settingsdialog.cpp" line="143"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="147"/>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="163"/>
+        <location filename="../src/app/settingsdialog.cpp" line="160"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <location filename="../src/app/settingsdialog.cpp" line="161"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="165"/>
+        <location filename="../src/app/settingsdialog.cpp" line="162"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="167"/>
+        <location filename="../src/app/settingsdialog.cpp" line="164"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="172"/>
+        <location filename="../src/app/settingsdialog.cpp" line="169"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="173"/>
+        <location filename="../src/app/settingsdialog.cpp" line="170"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="180"/>
+        <location filename="../src/app/settingsdialog.cpp" line="177"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="184"/>
+        <location filename="../src/app/settingsdialog.cpp" line="181"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="185"/>
+        <location filename="../src/app/settingsdialog.cpp" line="182"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="192"/>
+        <location filename="../src/app/settingsdialog.cpp" line="189"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="195"/>
+        <location filename="../src/app/settingsdialog.cpp" line="192"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="196"/>
+        <location filename="../src/app/settingsdialog.cpp" line="193"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="197"/>
+        <location filename="../src/app/settingsdialog.cpp" line="194"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="198"/>
+        <location filename="../src/app/settingsdialog.cpp" line="195"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <location filename="../src/app/settingsdialog.cpp" line="198"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="202"/>
+        <location filename="../src/app/settingsdialog.cpp" line="199"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="203"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="204"/>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="205"/>
+        <source>Disk space for a conversation&apos;s files in MiB</source>
+        <translation>对话文件可占用的磁盘空间（MiB）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="206"/>
+        <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
+        <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="211"/>
+        <source>Figures kept per run</source>
+        <translation>每次运行保留的图数</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="212"/>
+        <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
+        <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="213"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="204"/>
+        <location filename="../src/app/settingsdialog.cpp" line="214"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="216"/>
+        <location filename="../src/app/settingsdialog.cpp" line="226"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="221"/>
+        <location filename="../src/app/settingsdialog.cpp" line="231"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <location filename="../src/app/settingsdialog.cpp" line="232"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="223"/>
+        <location filename="../src/app/settingsdialog.cpp" line="233"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="225"/>
+        <location filename="../src/app/settingsdialog.cpp" line="235"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="255"/>
+        <location filename="../src/app/settingsdialog.cpp" line="236"/>
+        <source>&amp;Files per conversation:</source>
+        <translation>每个对话的文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="237"/>
+        <source>Fi&amp;gures per run:</source>
+        <translation>每次运行的图数(&amp;g)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="267"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="256"/>
+        <location filename="../src/app/settingsdialog.cpp" line="268"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="257"/>
+        <location filename="../src/app/settingsdialog.cpp" line="269"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="258"/>
+        <location filename="../src/app/settingsdialog.cpp" line="270"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="262"/>
+        <location filename="../src/app/settingsdialog.cpp" line="274"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="263"/>
+        <location filename="../src/app/settingsdialog.cpp" line="275"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="264"/>
+        <location filename="../src/app/settingsdialog.cpp" line="276"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="265"/>
+        <location filename="../src/app/settingsdialog.cpp" line="277"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="271"/>
+        <location filename="../src/app/settingsdialog.cpp" line="283"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="272"/>
+        <location filename="../src/app/settingsdialog.cpp" line="284"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="278"/>
+        <location filename="../src/app/settingsdialog.cpp" line="290"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="279"/>
+        <location filename="../src/app/settingsdialog.cpp" line="291"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="281"/>
+        <location filename="../src/app/settingsdialog.cpp" line="293"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="282"/>
+        <location filename="../src/app/settingsdialog.cpp" line="294"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="292"/>
-        <location filename="../src/app/settingsdialog.cpp" line="302"/>
+        <location filename="../src/app/settingsdialog.cpp" line="304"/>
+        <location filename="../src/app/settingsdialog.cpp" line="314"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="293"/>
+        <location filename="../src/app/settingsdialog.cpp" line="305"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="294"/>
+        <location filename="../src/app/settingsdialog.cpp" line="306"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="295"/>
+        <location filename="../src/app/settingsdialog.cpp" line="307"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="298"/>
+        <location filename="../src/app/settingsdialog.cpp" line="310"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="299"/>
+        <location filename="../src/app/settingsdialog.cpp" line="311"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="300"/>
+        <location filename="../src/app/settingsdialog.cpp" line="312"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="306"/>
+        <location filename="../src/app/settingsdialog.cpp" line="318"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="313"/>
+        <location filename="../src/app/settingsdialog.cpp" line="325"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="314"/>
+        <location filename="../src/app/settingsdialog.cpp" line="326"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="315"/>
+        <location filename="../src/app/settingsdialog.cpp" line="327"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="316"/>
+        <location filename="../src/app/settingsdialog.cpp" line="328"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="325"/>
+        <location filename="../src/app/settingsdialog.cpp" line="337"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="326"/>
+        <location filename="../src/app/settingsdialog.cpp" line="338"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="328"/>
+        <location filename="../src/app/settingsdialog.cpp" line="340"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="329"/>
+        <location filename="../src/app/settingsdialog.cpp" line="341"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="353"/>
+        <location filename="../src/app/settingsdialog.cpp" line="365"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="474"/>
+        <location filename="../src/app/settingsdialog.cpp" line="486"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="505"/>
+        <location filename="../src/app/settingsdialog.cpp" line="517"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="540"/>
+        <location filename="../src/app/settingsdialog.cpp" line="552"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="551"/>
+        <location filename="../src/app/settingsdialog.cpp" line="563"/>
         <source>Building %1 from %2…</source>
         <translation>正在从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="557"/>
+        <location filename="../src/app/settingsdialog.cpp" line="569"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="558"/>
+        <location filename="../src/app/settingsdialog.cpp" line="570"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="568"/>
+        <location filename="../src/app/settingsdialog.cpp" line="580"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="573"/>
+        <location filename="../src/app/settingsdialog.cpp" line="585"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -2861,107 +2384,102 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::ToolCallCard</name>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="29"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="28"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="30"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="29"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="37"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="35"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="51"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="49"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="66"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="63"/>
+        <source>Always allow in this chat</source>
+        <translation>在此对话中始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="64"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="70"/>
         <source>Reason (optional, sent to the model)</source>
         <translation>原因（可选，将发送给模型）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="142"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="95"/>
+        <source>Run edited code</source>
+        <translation>运行编辑后的代码</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="129"/>
         <source>%1 · proposed</source>
         <translation>%1 · 已提议</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="154"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="141"/>
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="145"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="132"/>
         <source>%1 · waiting for approval</source>
         <translation>%1 · 等待批准</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="43"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="41"/>
         <source>Show the call and its output</source>
         <translation>显示调用及其输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="48"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="46"/>
         <source>Arguments of %1</source>
         <translation>%1 的参数</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="67"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="65"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="68"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="66"/>
         <source>Edit before running</source>
         <translation>运行前编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="68"/>
+        <source>Always allow %1 in this conversation</source>
+        <translation>在此对话中始终允许 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="69"/>
         <source>Deny running %1</source>
         <translation>拒绝运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="105"/>
-        <source>Run as edited</source>
-        <translation>按修改后的内容运行</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="121"/>
-        <source>Progress of %1</source>
-        <translation>%1 的进度</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="173"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="158"/>
         <source>%1 · interrupted</source>
         <translation>%1 · 已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="190"/>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="191"/>
-        <source>%1 of %2: %3</source>
-        <translation>%1 / %2：%3</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="168"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="153"/>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
     </message>
@@ -3172,18 +2690,18 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="142"/>
         <source>Sandpiper cannot create its data folder %1, so it cannot save conversations. Check that the folder can be written.</source>
-        <translation>Sandpiper 无法创建数据文件夹 %1，因此无法保存对话。请检查该文件夹是否可写。</translation>
+        <translation>Sandpiper 无法创建其数据文件夹 %1，因此无法保存对话。请检查该文件夹是否可写。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="159"/>
         <location filename="../src/core/storage/storedatabase.cpp" line="312"/>
         <source>Sandpiper cannot open its database %1: %2</source>
-        <translation>Sandpiper 无法打开数据库 %1：%2</translation>
+        <translation>Sandpiper 无法打开其数据库 %1：%2</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="180"/>
         <source>The database %1 is not an SQLite file (it may have been damaged).</source>
-        <translation>数据库 %1 不是 SQLite 文件（它可能已损坏）。</translation>
+        <translation>数据库 %1 不是 SQLite 文件（可能已损坏）。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="200"/>
@@ -3198,12 +2716,12 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="225"/>
         <source>Sandpiper could not move it aside to %1; move or remove it, then start Sandpiper again.</source>
-        <translation>Sandpiper 无法将它移到 %1；请移动或删除它，然后重新启动 Sandpiper。</translation>
+        <translation>Sandpiper 无法将其移到 %1；请移动或删除它，然后重新启动 Sandpiper。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="242"/>
         <source>Sandpiper moved it to %1 but could not move the folder %2 aside.</source>
-        <translation>Sandpiper 已将它移到 %1，但无法移开文件夹 %2。</translation>
+        <translation>Sandpiper 已将其移到 %1，但无法将文件夹 %2 移开。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="248"/>
@@ -3213,7 +2731,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="251"/>
         <source>The conversation folders were moved to %1.</source>
-        <translation>对话文件夹已移到 %1。</translation>
+        <translation>对话文件夹已被移到 %1。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="260"/>
@@ -3223,7 +2741,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="265"/>
         <source>The database %1 was written by a newer version of Sandpiper (schema %2; this version knows up to %3). Update Sandpiper to open it.</source>
-        <translation>数据库 %1 由更新版本的 Sandpiper 写入（模式 %2；此版本最高支持 %3）。请更新 Sandpiper 以打开它。</translation>
+        <translation>数据库 %1 由更新版本的 Sandpiper 写入（架构 %2；此版本最高支持 %3）。请更新 Sandpiper 后再打开。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="272"/>
@@ -3233,12 +2751,12 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="363"/>
         <source>There is no conversation with the id %1.</source>
-        <translation>没有 id 为 %1 的对话。</translation>
+        <translation>没有 ID 为 %1 的对话。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="376"/>
         <source>The database is read-only; check that %1 can be written.</source>
-        <translation>数据库是只读的；请检查 %1 是否可写。</translation>
+        <translation>数据库为只读；请检查 %1 是否可写。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="380"/>
@@ -3248,7 +2766,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="384"/>
         <source>The disk holding %1 could not be written (%2); it may be full.</source>
-        <translation>无法写入存放 %1 的磁盘（%2）；它可能已满。</translation>
+        <translation>无法写入存放 %1 的磁盘（%2）；磁盘可能已满。</translation>
     </message>
     <message>
         <location filename="../src/core/storage/storedatabase.cpp" line="388"/>
@@ -3274,17 +2792,12 @@ X-Title: Sandpiper</translation>
 <context>
     <name>ToolPresenter</name>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="52"/>
-        <source>Always allow in this chat</source>
-        <translation>在此对话中始终允许</translation>
-    </message>
-    <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="47"/>
         <source>Used %1</source>
         <translation>已使用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="47"/>
         <source>%1 · failed</source>
         <translation>%1 · 失败</translation>
     </message>
@@ -3299,7 +2812,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/core/storage/turnrecovery.cpp" line="62"/>
         <source>The tool calls the last run left unanswered could not be recovered.</source>
-        <translation>无法恢复上次运行未得到回复的工具调用。</translation>
+        <translation>无法恢复上次运行未回应的工具调用。</translation>
     </message>
 </context>
 <context>
@@ -3323,23 +2836,23 @@ X-Title: Sandpiper</translation>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/app/main.cpp" line="53"/>
+        <location filename="../src/app/main.cpp" line="52"/>
         <source>Chat with language models that run code.</source>
         <translation>与能够运行代码的语言模型聊天。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="57"/>
+        <location filename="../src/app/main.cpp" line="56"/>
         <source>Override a setting for this run.</source>
         <translation>仅在本次运行中覆盖某项设置。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="60"/>
+        <location filename="../src/app/main.cpp" line="59"/>
         <source>Keep settings and data in DIR.</source>
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="100"/>
-        <location filename="../src/app/main.cpp" line="102"/>
+        <location filename="../src/app/main.cpp" line="94"/>
+        <location filename="../src/app/main.cpp" line="96"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
