@@ -1,6 +1,8 @@
 // What the app shows, opens, saves, copies, exports and deletes of a conversation's folder,
 // which the sandbox writes: through the real widgets (offscreen), with links, FIFOs, huge and
 // fake images, programs and scripts, and files swapped for links after they were listed.
+#include "sandboxfiles.h"
+
 #include <chat/figureview.h>
 #include <chat/markdownview.h>
 #include <chat/sandboxfileactions.h>
@@ -39,25 +41,13 @@
 #include <unistd.h>
 
 using namespace Sandpiper;
+using Sandpiper::Test::pngHeader;
 
 namespace {
 
-QByteArray pngHeader(quint32 width, quint32 height)
-{
-    QByteArray png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
-    for (quint32 value : {width, height}) {
-        for (int shift = 24; shift >= 0; shift -= 8)
-            png += char((value >> shift) & 0xff);
-    }
-    return png + QByteArray("\x08\x06\0\0\0", 5);
-}
-
 void write(const QString &path, const QByteArray &data)
 {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(data);
+    Sandpiper::Test::writeFile(path, data);
 }
 
 QByteArray readAll(const QString &path)

@@ -1,5 +1,7 @@
 // The host's view of a conversation's folder: names from the sandbox, links, special files,
 // sizes, swaps after listing, removal, uploads, and what a file is before it is opened.
+#include "sandboxfiles.h"
+
 #include <sandbox/sandboxfigure.h>
 #include <sandbox/sandboxfiletype.h>
 #include <sandbox/sandboxfolder.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 using namespace Sandpiper;
+using Sandpiper::Test::pngHeader;
 using Problem = SandboxFolder::Problem;
 using Resolution = SandboxFolder::Resolution;
 using Verdict = SandboxFileType::Verdict;
@@ -26,22 +29,9 @@ Q_DECLARE_METATYPE(SandboxFileType::Verdict)
 
 namespace {
 
-QByteArray pngHeader(quint32 width, quint32 height)
-{
-    QByteArray png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
-    for (quint32 value : {width, height}) {
-        for (int shift = 24; shift >= 0; shift -= 8)
-            png += char((value >> shift) & 0xff);
-    }
-    return png + QByteArray("\x08\x06\0\0\0", 5);
-}
-
 void write(const QString &path, const QByteArray &data)
 {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
-    file.write(data);
+    QVERIFY2(Sandpiper::Test::writeFile(path, data), qPrintable(path));
 }
 
 void link(const QString &target, const QString &path)

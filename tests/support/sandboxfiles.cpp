@@ -1,0 +1,26 @@
+#include "sandboxfiles.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace Sandpiper::Test {
+
+QByteArray pngHeader(quint32 width, quint32 height)
+{
+    QByteArray png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+    for (quint32 value : {width, height}) {
+        for (int shift = 24; shift >= 0; shift -= 8)
+            png += char((value >> shift) & 0xff);
+    }
+    return png + QByteArray("\x08\x06\0\0\0", 5);
+}
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+} // namespace Sandpiper::Test
