@@ -881,8 +881,26 @@ class Kernel:
 
     # ----- %pip and ! lines ------------------------------------------------------
 
+    def _expand(self, text):
+        """{expression} and $name in a ! or % line, as IPython expands them; the rest stays."""
+        import re
+
+        def evaluate(match):
+            try:
+                return str(eval(match.group(1), self.namespace))
+            except Exception:
+                return match.group(0)
+
+        def lookup(match):
+            value = self.namespace.get(match.group(1), match)
+            return match.group(0) if value is match else str(value)
+
+        text = re.sub(r"(?<!\{)\{([^{}]+)\}(?!\})", evaluate, text)
+        return re.sub(r"(?<!\$)\$([A-Za-z_][A-Za-z0-9_]*)", lookup, text)
+
     def _shell(self, command):
         """A ! line: pip goes to _pip, anything else runs in a shell, output shown."""
+        command = self._expand(command)
         words = _split(command)
         if words[:1] in (["pip"], ["pip3"]):
             return self._pip(words[1:])
@@ -898,7 +916,7 @@ class Kernel:
         """A % line: %pip, and %matplotlib (figures show by themselves)."""
         name, _, rest = line.partition(" ")
         if name in ("pip", "pip3"):
-            return self._pip(_split(rest))
+            return self._pip(_split(self._expand(rest)))
         if name == "matplotlib":
             return None
         raise NameError("%%%s: only %%pip and %%matplotlib work in this sandbox (it is not "

@@ -106,6 +106,7 @@ private:
     QComboBox *m_theme;
     QSpinBox *m_fontSize;
     QComboBox *m_language;
+    QCheckBox *m_notifications;
 
     QPlainTextEdit *m_systemPrompt;
     QPushButton *m_resetPrompt;

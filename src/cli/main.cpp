@@ -78,8 +78,12 @@ int main(int argc, char *argv[])
                                                 QStringLiteral("Continue the conversation with this id."),
                                                 QStringLiteral("ID"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON event per line."));
+    const QCommandLineOption attachOption(
+        QStringLiteral("attach"),
+        QStringLiteral("Hand the model FILE with the message (it lands in /mnt/data); repeatable."),
+        QStringLiteral("FILE"));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
-                       newOption, conversationOption, jsonOption});
+                       newOption, conversationOption, jsonOption, attachOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -174,6 +178,10 @@ int main(int argc, char *argv[])
         ConversationSession session(conversationId, &store, config);
         if (auto loaded = session.load(); !loaded)
             return fail(loaded.error().message, 1);
+        for (const QString &path : parser.values(attachOption)) {
+            if (auto attached = session.attach(path); !attached)
+                return fail(QStringLiteral("cannot attach %1: %2").arg(path, attached.error().message));
+        }
         if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
             std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
         CliSession printer(&session, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text);

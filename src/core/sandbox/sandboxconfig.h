@@ -22,6 +22,8 @@ struct SandboxConfig {
     std::chrono::milliseconds idleStop = std::chrono::minutes(15);
     std::chrono::milliseconds startTimeout = std::chrono::seconds(60);
     qint64 outputLimitBytes = 1024 * 1024; // per stream and execution
+    // What the conversation's folder may hold (0: no limit); an attachment that would pass it is refused.
+    qint64 diskLimitBytes = qint64(1) << 30;
 };
 
 } // namespace Sandpiper

@@ -1,12 +1,18 @@
 #include "session/conversationsession.h"
 
 #include "agent/agentthread.h"
+#include "sandbox/terminaltext.h"
 #include "session/executionmodel.h"
 #include "session/messagemodel.h"
 #include "storage/conversationstore.h"
 #include "tools/pythontool.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QJsonObject>
+#include <QLocale>
 
 namespace Sandpiper {
 
@@ -14,6 +20,17 @@ namespace {
 
 // The card shows the end of what a long run printed; the inspector keeps it all.
 constexpr qsizetype liveOutputKept = 64 * 1024;
+
+// What the files in FOLDER take, links not followed.
+qint64 folderUsage(const QString &folder)
+{
+    qint64 bytes = 0;
+    QDirIterator files(folder, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                       QDirIterator::Subdirectories);
+    while (files.hasNext())
+        bytes += files.nextFileInfo().size();
+    return bytes;
+}
 
 bool isAnswer(const TurnItem &item)
 {
@@ -101,19 +118,16 @@ void ConversationSession::send(const QString &text)
                   tr("Wait for the current answer to finish, or stop it, before sending."));
         return;
     }
-    QString message = text;
-    if (!m_state.pendingAttachments.isEmpty()) {
-        QStringList lines;
-        for (const QString &name : std::as_const(m_state.pendingAttachments))
-            lines << QStringLiteral("[Attached file: /mnt/data/%1]").arg(name);
-        message = lines.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + text;
-    }
+    const QStringList attachments = m_state.pendingAttachments;
     m_turnTimer.start();
     changeState([](SessionState &state) {
         state.pendingAttachments.clear();
         state.phase = SessionState::Phase::Waiting;
     });
-    agent()->post(&AgentLoop::send, message);
+    if (attachments.isEmpty())
+        agent()->post(&AgentLoop::send, text);
+    else
+        agent()->post(&AgentLoop::sendWithAttachments, text, attachments);
 }
 
 void ConversationSession::stop()
@@ -198,11 +212,42 @@ StoreResult<void> ConversationSession::setNetworkAllowed(bool allowed)
 
 StoreResult<void> ConversationSession::attach(const QString &path)
 {
+    const QFileInfo source(path);
+    if (const qint64 limit = m_config.sandbox.diskLimitBytes; limit > 0 && source.isFile()) {
+        const qint64 used = folderUsage(folder());
+        if (used + source.size() > limit) {
+            const QLocale locale;
+            return StoreError{StoreError::Kind::InvalidInput,
+                              tr("%1 (%2) would take the conversation's files past their limit of %3 (%4 are in "
+                                 "use). Delete files of the conversation or raise the limit in the settings.")
+                                  .arg(source.fileName(), locale.formattedDataSize(source.size()),
+                                       locale.formattedDataSize(limit), locale.formattedDataSize(used))};
+        }
+    }
     const auto attached = m_store->attachFile(m_id, path);
     if (!attached)
         return attached.error();
     changeState([&](SessionState &state) { state.pendingAttachments << attached->fileName; });
     return {};
+}
+
+void ConversationSession::exportTable(const QString &callId, int tableIndex, const QString &format)
+{
+    const int row = m_messages->rowOfCall(callId);
+    const auto *result = row < 0 ? nullptr : std::get_if<ExecutionResult>(&m_messages->item(row).result);
+    if (!result || tableIndex < 0 || tableIndex >= result->tables.size() || !result->tables.at(tableIndex).exportable) {
+        Q_EMIT tableExported(callId, tableIndex, {}, tr("This table cannot be saved from the sandbox."));
+        return;
+    }
+    // A name of its own, so that saving twice keeps both files.
+    const QString extension = format == QLatin1String("xlsx") ? QStringLiteral("xlsx") : QStringLiteral("csv");
+    const QDir dir(folder());
+    QString fileName = QStringLiteral("table-%1.%2").arg(tableIndex + 1).arg(extension);
+    for (int n = 2; dir.exists(fileName); ++n)
+        fileName = QStringLiteral("table-%1 (%2).%3").arg(tableIndex + 1).arg(n).arg(extension);
+    const QString requestId = QStringLiteral("export-%1").arg(++m_nextExport);
+    m_exports.insert(requestId, {callId, tableIndex});
+    agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);
 }
 
 StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QString &text)
@@ -295,9 +340,8 @@ void ConversationSession::flushFrame()
     }
     for (const PendingOutput &output : std::as_const(m_pendingOutput)) {
         m_messages->update(m_messages->rowOfCall(output.callId), [&output](TurnItem &item) {
-            item.liveOutput += output.text;
-            if (item.liveOutput.size() > liveOutputKept)
-                item.liveOutput = item.liveOutput.right(liveOutputKept);
+            TerminalText::append(item.liveOutput, output.text);
+            TerminalText::keepTail(item.liveOutput, liveOutputKept);
         });
         m_executions->appendOutput(output.callId, output.stream, output.text);
     }
@@ -350,6 +394,7 @@ void ConversationSession::handle(const AgentEvent &event)
             item.toolState = TurnItem::ToolState::Running;
             item.preview = event.preview;
             item.origin = event.origin;
+            item.startedMs = QDateTime::currentMSecsSinceEpoch();
         });
         if (event.call.name == PythonTool::toolName())
             m_executions->addRunning(event.call.id, event.preview, event.origin);
@@ -391,6 +436,11 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::TurnFinished:
         finishTurn(event);
+        break;
+    case Kind::TableExported:
+        if (const auto request = m_exports.take(event.call.id); !request.callId.isEmpty())
+            Q_EMIT tableExported(request.callId, request.tableIndex, event.success ? event.text : QString(),
+                                 event.success ? QString() : event.text);
         break;
     }
     if (collects && !m_frame.isActive())

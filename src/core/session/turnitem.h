@@ -37,9 +37,10 @@ struct TurnItem {
     ToolCall call;
     ToolState toolState = ToolState::Proposed;
     RunOrigin origin = RunOrigin::Model;
-    QString preview;    // what the user approves and what ran: the code, the query, a summary
-    QString liveOutput; // while it runs: the output so far (the tail, when there is a lot)
-    QString modelText;  // what the model was told about it
+    QString preview;      // what the user approves and what ran: the code, the query, a summary
+    QString liveOutput;   // while it runs: the output so far as a terminal shows it (the tail, when long)
+    qint64 startedMs = 0; // while it runs: when it started (ms since the epoch), for the elapsed time
+    QString modelText;    // what the model was told about it
     bool success = false;
     ToolResult result;
 

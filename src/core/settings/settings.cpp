@@ -87,6 +87,10 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("sandbox/network"), Type::Boolean, false},
         {QStringLiteral("sandbox/idle_stop_minutes"), Type::Integer, 15},
         {QStringLiteral("sandbox/prewarm"), Type::Boolean, true},
+        // What a conversation's files may take (MiB, 0: no limit).
+        {QStringLiteral("sandbox/disk_limit_mb"), Type::Integer, 1024},
+        // A desktop notification when a long answer ends while the window is in the background.
+        {QStringLiteral("notifications/enabled"), Type::Boolean, true},
         {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
         {QStringLiteral("network/idle_timeout_seconds"), Type::Integer, 180},
         {QStringLiteral("network/max_retries"), Type::Integer, 3},
@@ -251,6 +255,7 @@ SandboxConfig Settings::sandbox(const QString &conversationId, const QString &co
     config.network = boolean(QStringLiteral("sandbox/network"));
     config.executionTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("sandbox/timeout_seconds"))));
     config.idleStop = std::chrono::minutes(std::max(1, integer(QStringLiteral("sandbox/idle_stop_minutes"))));
+    config.diskLimitBytes = qint64(std::max(0, integer(QStringLiteral("sandbox/disk_limit_mb")))) << 20;
     return config;
 }
 

@@ -263,6 +263,10 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
         if (error)
             return error;
     }
+    const QJsonValue rich = object.value(QLatin1String("rich_output"));
+    if (!rich.isUndefined() && !rich.isNull() && !rich.isObject())
+        return QStringLiteral("%1 has a \"rich_output\" that is not an object.").arg(where);
+    result.setRichOutput(rich.toObject());
     return std::nullopt;
 }
 

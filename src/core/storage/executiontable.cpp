@@ -2,6 +2,8 @@
 
 #include "storage/rowcodec.h"
 
+#include <QJsonDocument>
+
 namespace Sandpiper {
 
 namespace {
@@ -9,7 +11,7 @@ namespace {
 const QString ExecutionColumns = QStringLiteral(
     "id, conversation_id, tool_call_id, origin, code, status, stdout, stderr, value, error_type, error_message, "
     "traceback, dropped_stdout_bytes, dropped_stderr_bytes, duration_ms, timed_out, state_lost, state_reset, figures, "
-    "html, files, created");
+    "html, files, created, rich_output");
 
 StoredExecution executionFromRow(const QSqlQuery &query)
 {
@@ -38,6 +40,7 @@ StoredExecution executionFromRow(const QSqlQuery &query)
     result.html = RowCodec::stringListFromJson(query.value(19).toString());
     result.files = RowCodec::stringListFromJson(query.value(20).toString());
     execution.created = RowCodec::fromMs(query.value(21));
+    result.setRichOutput(QJsonDocument::fromJson(query.value(22).toString().toUtf8()).object());
     return execution;
 }
 
@@ -55,8 +58,8 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
             QStringLiteral(
                 "INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, stdout, stderr, "
                 "value, error_type, error_message, traceback, dropped_stdout_bytes, dropped_stderr_bytes, "
-                "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created, rich_output) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId,
              execution.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : execution.toolCallId,
              StoredExecution::originName(execution.origin),
@@ -77,7 +80,8 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
              RowCodec::stringListToJson(result.figures),
              RowCodec::stringListToJson(result.html),
              RowCodec::stringListToJson(result.files),
-             stored.created.toMSecsSinceEpoch()}))
+             stored.created.toMSecsSinceEpoch(),
+             RowCodec::compactJson(result.richOutputJson())}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;

@@ -113,6 +113,13 @@ QStringList fullTextSearch()
     };
 }
 
+// Version 3: what an execution showed beside figures (tables, Markdown, SVG) and Sandpiper's notes
+// on it, as one JSON object (ExecutionResult::richOutputJson).
+QStringList richOutput()
+{
+    return {QStringLiteral("ALTER TABLE executions ADD COLUMN rich_output TEXT NOT NULL DEFAULT '{}'")};
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -122,6 +129,8 @@ QStringList migrationTo(int version)
         return tables();
     case 2:
         return fullTextSearch();
+    case 3:
+        return richOutput();
     }
     return {};
 }

@@ -926,6 +926,10 @@ class MagicTest(KernelTestCase):
         reply = self.run_ok("!true\ntext = '''\n!not a command\n%not a magic\n'''\ntext")
         self.assertEqual(reply.value, repr("\n!not a command\n%not a magic\n"))
 
+    def test_variables_expand_in_shell_lines(self):
+        reply = self.run_ok("word = 'expanded'\n!echo {word.upper()} $word {nothing_here} $unknown")
+        self.assertEqual(reply.stdout, "EXPANDED expanded {nothing_here}\n")
+
     def test_matplotlib_magic_is_accepted(self):
         self.assertEqual(self.run_ok("%matplotlib inline\n1 + 1").value, "2")
 
