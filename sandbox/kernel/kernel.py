@@ -1064,7 +1064,10 @@ def _column_cells(series, rows):
         return [v if math.isfinite(v) else (None if math.isnan(v) else ("inf" if v > 0 else "-inf"))
                 for v in head.tolist()]
     if kind in "mM":
-        return [None if v != v else str(v) for v in head.tolist()]  # NaT != NaT
+        values = head.tolist()
+        if kind == "M" and all(v != v or v == v.normalize() for v in values):
+            return [None if v != v else str(v.date()) for v in values]  # dates, as pandas shows them
+        return [None if v != v else str(v) for v in values]  # NaT != NaT
     return [_generic_cell(v) for v in head.tolist()]
 
 

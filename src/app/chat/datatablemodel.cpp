@@ -60,7 +60,10 @@ QVariant DataTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         return m_table.cellText(row, index.column());
     case Qt::TextAlignmentRole: {
-        const bool number = m_table.rows.at(row).at(index.column()).isDouble();
+        const QString dtype = m_table.dtypes.value(index.column());
+        const bool number = m_table.rows.at(row).at(index.column()).isDouble() ||
+                            dtype.startsWith(QLatin1String("int")) || dtype.startsWith(QLatin1String("uint")) ||
+                            dtype.startsWith(QLatin1String("float"));
         return QVariant::fromValue(Qt::Alignment(number ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     }
     case Qt::FontRole:

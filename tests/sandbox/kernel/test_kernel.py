@@ -1094,6 +1094,10 @@ class TableTest(KernelTestCase):
         self.assertTrue(table["exportable"])
         self.assertIn("[1000 rows x 2 columns]", reply.value)  # the model's text preview
 
+    def test_dates_without_times_show_as_dates(self):
+        _, table = self.table("pd.DataFrame({'d': pd.to_datetime(['2024-01-02', None])})")
+        self.assertEqual(table["rows"], [["2024-01-02"], [None]])
+
     def test_series_display_and_print(self):
         reply = self.run_ok("s = pd.Series([1.5, 2.5], name='price')\nprint(s)\ndisplay(s)")
         self.assertIn("Name: price", reply.stdout)  # print is still text
