@@ -1,12 +1,19 @@
 // Data work through the real sandbox: tables as data, progress output, saving a whole frame,
 // what attached files are, and packages installed on demand (with and without the network).
 #include "dockertest.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
 
+#include <agent/agentthread.h>
 #include <sandbox/sandboxsession.h>
+#include <session/conversationsession.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
 
 #include <QCoroTask>
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -164,6 +171,56 @@ private Q_SLOTS:
         QVERIFY2(r.value.contains(QLatin1String("broken.xlsx: Excel workbook")) &&
                      r.value.contains(QLatin1String("could not be read")),
                  qPrintable(r.value));
+    }
+
+    // From the chat: the model shows a frame, the user saves it, the sandbox writes all of it, and the
+    // table is stored with its execution for when the conversation is opened again.
+    void aTableShownInAConversationIsSavedWhole()
+    {
+        qputenv("SANDPIPER_API_KEY", "sk-test");
+        Test::FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(Test::FakeStreams::openAiToolCalls(
+            {{QStringLiteral("call_frame"), QStringLiteral("execute_python_code"),
+              QStringLiteral("{\"code\": \"import pandas as pd\\npd.DataFrame({'x': range(1000)})\"}")}}));
+        server.enqueue(Test::FakeStreams::openAiText(QStringLiteral("A thousand rows.")));
+        Settings settings(m_dir.filePath(QStringLiteral("profile")));
+        QString error;
+        for (const QString &assignment : QStringList{
+                 QStringLiteral("provider=custom"),
+                 QStringLiteral("providers/custom/base_url=") + server.baseUrl().toString(),
+                 QStringLiteral("providers/custom/model=fake"), QStringLiteral("approval/execute_python_code=auto"),
+                 QStringLiteral("sandbox/image=") + Test::sandboxImage(), QStringLiteral("web/enabled=false")})
+            QVERIFY2(settings.addOverride(assignment, &error), qPrintable(error));
+        ConversationStore store(settings.dataDirectory());
+        QVERIFY(store.open());
+        const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("fake"));
+        AgentConfig agent = settings.agent();
+        agent.sandbox = settings.sandbox(QStringLiteral("chat"), store.conversationFolder(conversation->id));
+        {
+            ConversationSession session(conversation->id, &store, agent);
+            QVERIFY(session.load());
+            QSignalSpy finished(&session, &ConversationSession::turnFinished);
+            session.send(QStringLiteral("show me the frame"));
+            QVERIFY(finished.wait(120000));
+            QSignalSpy exported(&session, &ConversationSession::tableExported);
+            session.exportTable(QStringLiteral("call_frame"), 0, QStringLiteral("csv"));
+            QVERIFY(exported.wait(60000));
+            QCOMPARE(exported.first().at(3).toString(), QString());
+            const QString fileName = exported.first().at(2).toString();
+            QCOMPARE(fileName, QStringLiteral("table-1.csv"));
+            QFile file(QDir(session.folder()).filePath(fileName));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll().count('\n'), 1001);
+            session.exportTable(QStringLiteral("call_frame"), 5, QStringLiteral("csv"));
+            QCOMPARE(exported.size(), 2); // at once: there is no such table to ask the sandbox for
+            QVERIFY(!exported.last().at(3).toString().isEmpty());
+        }
+        QVERIFY(AgentThread::waitForRetiredThreads(20s));
+        const auto executions = store.executions(conversation->id);
+        QVERIFY(executions.ok());
+        QCOMPARE(executions->constFirst().result.tables.size(), 1);
+        QCOMPARE(executions->constFirst().result.tables.constFirst().totalRows, 1000);
     }
 
     // Without the network, every way of calling pip says how to allow it, and says it quickly.
