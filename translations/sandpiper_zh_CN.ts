@@ -23,6 +23,214 @@
     </message>
 </context>
 <context>
+    <name>AttachmentTable</name>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="25"/>
+        <source>The file could not be attached.</source>
+        <translation>无法附加该文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="29"/>
+        <source>%1 is not a file.</source>
+        <translation>%1 不是文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="47"/>
+        <source>%1 cannot be copied to %2.</source>
+        <translation>无法将 %1 复制到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="68"/>
+        <source>The attachments could not be read.</source>
+        <translation>无法读取附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="80"/>
+        <source>The attachment could not be removed.</source>
+        <translation>无法移除该附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="82"/>
+        <source>There is no attachment with the id %1.</source>
+        <translation>没有 id 为 %1 的附件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/attachmenttable.cpp" line="88"/>
+        <source>The attachment was removed from the conversation, but the file %1 could not be deleted.</source>
+        <translation>附件已从对话中移除，但无法删除文件 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ChartPresenter</name>
+    <message>
+        <location filename="../src/app/tools/chartpresenter.cpp" line="13"/>
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationFiles</name>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="22"/>
+        <location filename="../src/app/conversationfiles.cpp" line="45"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="26"/>
+        <source>conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="29"/>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="30"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="30"/>
+        <location filename="../src/app/conversationfiles.cpp" line="54"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="54"/>
+        <location filename="../src/app/conversationfiles.cpp" line="59"/>
+        <source>Import conversation</source>
+        <translation>导入对话</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationStore</name>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="161"/>
+        <source>The conversation could not be read.</source>
+        <translation>无法读取该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="186"/>
+        <source>The conversation could not be imported.</source>
+        <translation>无法导入该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationstore.cpp" line="210"/>
+        <source>The folder %1 cannot be created.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationTable</name>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="36"/>
+        <source>A new conversation could not be created.</source>
+        <translation>无法创建新对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="60"/>
+        <source>The folder %1 cannot be created.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="85"/>
+        <source>The conversations could not be read.</source>
+        <translation>无法读取对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="121"/>
+        <source>The conversation could not be renamed.</source>
+        <translation>无法重命名该对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="127"/>
+        <source>The conversation&apos;s model could not be changed.</source>
+        <translation>无法更改该对话的模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="133"/>
+        <source>The conversation&apos;s settings could not be saved.</source>
+        <translation>无法保存该对话的设置。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/conversationtable.cpp" line="143"/>
+        <source>The conversation could not be deleted.</source>
+        <translation>无法删除该对话。</translation>
+    </message>
+</context>
+<context>
+    <name>ExecutionTable</name>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="88"/>
+        <source>The execution could not be saved.</source>
+        <translation>无法保存该次运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="102"/>
+        <source>The executions could not be read.</source>
+        <translation>无法读取运行记录。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/executiontable.cpp" line="111"/>
+        <source>There is no execution with the id %1.</source>
+        <translation>没有 id 为 %1 的运行记录。</translation>
+    </message>
+</context>
+<context>
+    <name>McpPresenter</name>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="18"/>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1（MCP 服务器 %2）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="23"/>
+        <source>Always allow this tool</source>
+        <translation>始终允许此工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="28"/>
+        <source>The MCP server %1 is a program on this computer that runs with your rights. Check the arguments before it runs them; &quot;Always allow&quot; lasts until you take it back in Settings › MCP.</source>
+        <translation>MCP 服务器 %1 是这台计算机上以你的权限运行的程序。运行前请检查参数；“始终允许”会一直有效，直到你在“设置 › MCP”中撤销。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="64"/>
+        <source>Resource: %1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</source>
+        <translation>资源：%1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="72"/>
+        <source>Resource %1</source>
+        <translation>资源 %1</translation>
+    </message>
+</context>
+<context>
+    <name>MessageTable</name>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="34"/>
+        <source>There is no message with the id %1.</source>
+        <translation>没有 id 为 %1 的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="63"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="104"/>
+        <source>The message could not be saved.</source>
+        <translation>无法保存该消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="85"/>
+        <source>The later messages could not be removed.</source>
+        <translation>无法移除之后的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/messagetable.cpp" line="136"/>
+        <source>The messages could not be read.</source>
+        <translation>无法读取消息。</translation>
+    </message>
+</context>
+<context>
     <name>ProviderDetector</name>
     <message>
         <location filename="../src/core/llm/providerdetector.cpp" line="19"/>
@@ -48,6 +256,24 @@
         <location filename="../src/core/llm/providerdetector.cpp" line="35"/>
         <source>The server answered, but not like an OpenAI-compatible API. Check that the base URL ends where /chat/completions would start (often /v1).</source>
         <translation>服务器有响应，但不像是 OpenAI 兼容的 API。请确认基础 URL 的结尾正好是 /chat/completions 的起点（通常是 /v1）。</translation>
+    </message>
+</context>
+<context>
+    <name>PythonPresenter</name>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="17"/>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="40"/>
+        <source>timed out</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="42"/>
+        <source>Ran %1 · %2 s · %3</source>
+        <translation>已运行 %1 · %2 秒 · %3</translation>
     </message>
 </context>
 <context>
@@ -97,32 +323,32 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="39"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="40"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="98"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="129"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="170"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="202"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="266"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="319"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="267"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="320"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="409"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="472"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -130,104 +356,104 @@
 <context>
     <name>Sandpiper::ChartWidget</name>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="62"/>
         <source>%1 (%2)</source>
         <comment>axis title and unit</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="100"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="69"/>
         <source>Line chart</source>
         <translation>折线图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="102"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="71"/>
         <source>Bar chart</source>
         <translation>柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="104"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="73"/>
         <source>Horizontal bar chart</source>
         <translation>条形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="106"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="75"/>
         <source>Stacked bar chart</source>
         <translation>堆积柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="108"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="77"/>
         <source>Scatter plot</source>
         <translation>散点图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="110"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="79"/>
         <source>Area chart</source>
         <translation>面积图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="112"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="81"/>
         <source>Pie chart</source>
         <translation>饼图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="114"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="83"/>
         <source>Donut chart</source>
         <translation>圆环图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="289"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
         <source>%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving and copying.</source>
         <translation>%1，包含 %2。按加号和减号键缩放，按 0 重置缩放，按菜单键可保存和复制。</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="310"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="206"/>
         <source>Series %1</source>
         <translation>系列 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="494"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="225"/>
         <source>%1 %2%</source>
         <comment>pie slice label: name, percentage</comment>
         <translation>%1 %2%</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="527"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="258"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="529"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="260"/>
         <source>Zoom Out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="531"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="262"/>
         <source>Reset Zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="532"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="263"/>
         <source>Copy Image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="534"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="265"/>
         <source>Copy Data as CSV</source>
         <translation>复制数据为 CSV</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="535"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="266"/>
         <source>Save as PNG…</source>
         <translation>另存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="537"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="268"/>
         <source>Save as SVG…</source>
         <translation>另存为 SVG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="654"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="385"/>
         <source>%1
 %2 (%3%)</source>
         <comment>pie slice tooltip: name, value, percentage</comment>
@@ -235,59 +461,59 @@
 %2（%3%）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="663"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="394"/>
         <source>%1, %2</source>
         <comment>scatter point tooltip: x, y</comment>
         <translation>%1, %2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="664"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="396"/>
         <source>%1: %2</source>
         <comment>tooltip: x or category, value</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
         <source>Show Slices</source>
         <translation>显示扇区</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="754"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
         <source>Show Series</source>
         <translation>显示系列</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="915"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="630"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
         <source>Save Chart as SVG</source>
         <translation>将图表保存为 SVG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="921"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
         <source>Save Chart as PNG</source>
         <translation>将图表保存为 PNG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
         <source>SVG images (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="922"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="926"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="641"/>
         <source>Could Not Save the Chart</source>
         <translation>无法保存图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="927"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="642"/>
         <source>The chart could not be saved to %1. Check that the folder exists and is writable.</source>
         <translation>无法将图表保存到 %1。请检查该文件夹是否存在且可写入。</translation>
     </message>
@@ -295,232 +521,256 @@
 <context>
     <name>Sandpiper::ChatClient</name>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="118"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="119"/>
         <source>Could not connect to %1: the connection was refused. Is the server running?</source>
         <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="120"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="121"/>
         <source>The host %1 was not found. Check the base URL and your network.</source>
         <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="122"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="123"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="124"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="125"/>
         <source>Network error talking to %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="136"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="137"/>
         <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="139"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="140"/>
         <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
         <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="142"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="143"/>
         <source>The provider is rate limiting requests (HTTP 429): %1</source>
         <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="146"/>
         <source>The provider had a server error (HTTP %1): %2</source>
         <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="148"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="149"/>
         <source>The provider rejected the request (HTTP %1): %2</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="197"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="198"/>
         <source>Available models: %1.</source>
         <translation>可用模型：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="211"/>
-        <location filename="../src/core/llm/chatclient.cpp" line="298"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="212"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="299"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="301"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="302"/>
         <source>The server did not answer within %1 s.</source>
         <translation>服务器未在 %1 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="306"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="307"/>
         <source>The answer stopped arriving: nothing came for %1 s.</source>
         <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="321"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="322"/>
         <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
         <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="335"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="336"/>
         <source>the stream ended before the answer was finished</source>
         <translation>回答尚未完成，数据流就已结束</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="337"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="338"/>
         <source>The connection broke while the answer was streaming: %1</source>
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="340"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="341"/>
         <source>The provider reported an error: %1</source>
         <translation>服务商报告了错误：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="378"/>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
 </context>
 <context>
-    <name>Sandpiper::ChatView</name>
+    <name>Sandpiper::ChatPage</name>
     <message>
-        <location filename="../src/app/chat/chatview.cpp" line="33"/>
-        <location filename="../src/app/chat/chatview.cpp" line="44"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="24"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="34"/>
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatview.cpp" line="39"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="29"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatview.cpp" line="191"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="161"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatview.cpp" line="191"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="161"/>
         <source>Notice</source>
         <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatpage.cpp" line="181"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="186"/>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatpage.cpp" line="182"/>
+        <source>Resending drops the messages after this one. Continue?</source>
+        <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/chatpage.cpp" line="192"/>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ChatView</name>
+    <message>
+        <location filename="../src/app/chat/chatview.cpp" line="13"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::CodeInspector</name>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="55"/>
-        <location filename="../src/app/codeinspector.cpp" line="137"/>
-        <location filename="../src/app/codeinspector.cpp" line="175"/>
+        <location filename="../src/app/codeinspector.cpp" line="57"/>
+        <location filename="../src/app/codeinspector.cpp" line="128"/>
+        <location filename="../src/app/codeinspector.cpp" line="204"/>
         <source>Edit and run</source>
         <translation>编辑并运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="56"/>
+        <location filename="../src/app/codeinspector.cpp" line="58"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="58"/>
+        <location filename="../src/app/codeinspector.cpp" line="60"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="60"/>
+        <location filename="../src/app/codeinspector.cpp" line="61"/>
         <source>Executions</source>
         <translation>执行记录</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="64"/>
+        <location filename="../src/app/codeinspector.cpp" line="65"/>
         <source>Executed code</source>
         <translation>已执行的代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="65"/>
+        <location filename="../src/app/codeinspector.cpp" line="66"/>
         <source>Standard output</source>
         <translation>标准输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="66"/>
+        <location filename="../src/app/codeinspector.cpp" line="67"/>
         <source>Standard error</source>
         <translation>标准错误</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="70"/>
+        <location filename="../src/app/codeinspector.cpp" line="71"/>
         <source>Displayed value</source>
         <translation>显示的值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="73"/>
+        <location filename="../src/app/codeinspector.cpp" line="74"/>
         <source>Execution status</source>
         <translation>执行状态</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="78"/>
+        <location filename="../src/app/codeinspector.cpp" line="79"/>
         <source>Edit the code and run it in the same sandbox</source>
         <translation>编辑代码并在同一沙箱中运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="79"/>
+        <location filename="../src/app/codeinspector.cpp" line="80"/>
         <source>Restart the Python kernel</source>
         <translation>重启 Python 内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="86"/>
+        <location filename="../src/app/codeinspector.cpp" line="87"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="89"/>
+        <location filename="../src/app/codeinspector.cpp" line="90"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="91"/>
+        <location filename="../src/app/codeinspector.cpp" line="92"/>
         <source>Errors and warnings</source>
         <translation>错误和警告</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="93"/>
+        <location filename="../src/app/codeinspector.cpp" line="94"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="99"/>
+        <location filename="../src/app/codeinspector.cpp" line="100"/>
         <source>Figures</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="132"/>
+        <location filename="../src/app/codeinspector.cpp" line="123"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="184"/>
+        <location filename="../src/app/codeinspector.cpp" line="213"/>
         <source>No code has run in this conversation yet.</source>
         <translation>此对话中尚未运行任何代码。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="196"/>
+        <location filename="../src/app/codeinspector.cpp" line="225"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="205"/>
+        <location filename="../src/app/codeinspector.cpp" line="234"/>
         <source>%1 in %2 s</source>
         <translation>%1，用时 %2 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="210"/>
+        <location filename="../src/app/codeinspector.cpp" line="239"/>
         <source>(run by you)</source>
         <translation>（由你运行）</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="221"/>
+        <location filename="../src/app/codeinspector.cpp" line="250"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
@@ -528,72 +778,87 @@
 <context>
     <name>Sandpiper::Composer</name>
     <message>
-        <location filename="../src/app/composer.cpp" line="19"/>
+        <location filename="../src/app/composer.cpp" line="22"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="20"/>
+        <location filename="../src/app/composer.cpp" line="23"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="21"/>
+        <location filename="../src/app/composer.cpp" line="24"/>
         <source>Attach…</source>
         <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="23"/>
+        <location filename="../src/app/composer.cpp" line="26"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="27"/>
-        <source>Ask anything. Enter sends, Shift+Enter starts a new line.</source>
-        <translation>输入你的问题。按 Enter 发送，按 Shift+Enter 换行。</translation>
+        <location filename="../src/app/composer.cpp" line="32"/>
+        <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts.</source>
+        <translation>随便问。Enter 发送，Shift+Enter 换行，/ 列出提示模板。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="28"/>
+        <location filename="../src/app/composer.cpp" line="33"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="33"/>
+        <location filename="../src/app/composer.cpp" line="38"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="34"/>
+        <location filename="../src/app/composer.cpp" line="39"/>
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="35"/>
+        <location filename="../src/app/composer.cpp" line="40"/>
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="37"/>
+        <location filename="../src/app/composer.cpp" line="42"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="38"/>
+        <location filename="../src/app/composer.cpp" line="43"/>
         <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
         <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="39"/>
+        <location filename="../src/app/composer.cpp" line="44"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="44"/>
+        <location filename="../src/app/composer.cpp" line="49"/>
         <source>Allow network access in this conversation&apos;s sandbox</source>
         <translation>允许此对话的沙箱访问网络</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="115"/>
+        <location filename="../src/app/composer.cpp" line="79"/>
+        <source>Prompts of the MCP servers</source>
+        <translation>MCP 服务器的提示模板</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="128"/>
+        <source>/%1 (%2)</source>
+        <translation>/%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="129"/>
+        <source>/%1 (%2): %3</source>
+        <translation>/%1（%2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="193"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
     </message>
@@ -601,58 +866,144 @@
 <context>
     <name>Sandpiper::ConversationListModel</name>
     <message>
-        <location filename="../src/app/conversationlistmodel.cpp" line="13"/>
-        <location filename="../src/app/conversationlistmodel.cpp" line="28"/>
+        <location filename="../src/app/conversationlistmodel.cpp" line="51"/>
+        <location filename="../src/app/conversationlistmodel.cpp" line="66"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
+    <message>
+        <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
+        <source>working</source>
+        <translation>工作中</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
+        <source>new answer</source>
+        <translation>新回答</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationlistmodel.cpp" line="107"/>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
 </context>
 <context>
-    <name>Sandpiper::ExecutionListModel</name>
+    <name>Sandpiper::ConversationSession</name>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="50"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="102"/>
+        <source>Wait for the current answer to finish, or stop it, before sending.</source>
+        <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="164"/>
+        <source>Wait for the current answer to finish before running code.</source>
+        <translation>请等待当前回答完成后再运行代码。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="228"/>
+        <source>Wait for the current answer to finish, or stop it, before resending.</source>
+        <translation>请等待当前回答完成或先停止它，然后再重新发送。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="249"/>
+        <source>There is no question to answer again.</source>
+        <translation>没有可以重新回答的问题。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ConversationSidebar</name>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="28"/>
+        <source>New chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="29"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="30"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="31"/>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="32"/>
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="33"/>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="34"/>
+        <source>Search conversations (Ctrl+F)</source>
+        <translation>搜索对话 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="35"/>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationsidebar.cpp" line="38"/>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ExecutionModel</name>
+    <message>
+        <location filename="../src/core/session/executionmodel.cpp" line="52"/>
         <source>ok</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="52"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="54"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="54"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="56"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="56"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="58"/>
         <source>crashed</source>
         <translation>已崩溃</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="58"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="60"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="85"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="87"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="85"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="87"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="87"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="89"/>
         <source>running… · %1
 %2</source>
         <translation>正在运行… · %1
 %2</translation>
     </message>
     <message>
-        <location filename="../src/app/executionlistmodel.cpp" line="89"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
         <source>%1 · %2 s · %3
 %4</source>
         <translation>%1 · %2 秒 · %3
@@ -662,53 +1013,53 @@
 <context>
     <name>Sandpiper::FigureView</name>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="30"/>
+        <location filename="../src/app/chat/figureview.cpp" line="31"/>
         <source>The figure %1 could not be read.</source>
         <translation>无法读取图像 %1。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="36"/>
+        <location filename="../src/app/chat/figureview.cpp" line="40"/>
         <source>Figure %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="37"/>
+        <location filename="../src/app/chat/figureview.cpp" line="41"/>
         <source>Click to open at full size; right-click to save or copy.</source>
         <translation>单击以原始尺寸打开；右击可保存或复制。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="58"/>
+        <location filename="../src/app/chat/figureview.cpp" line="96"/>
         <source>Open at full size</source>
         <translation>以原始尺寸打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="59"/>
+        <location filename="../src/app/chat/figureview.cpp" line="97"/>
         <source>Save image as…</source>
         <translation>图像另存为…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="60"/>
+        <location filename="../src/app/chat/figureview.cpp" line="98"/>
         <source>Copy image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="71"/>
+        <location filename="../src/app/chat/figureview.cpp" line="109"/>
         <source>Figure at full size</source>
         <translation>原始尺寸图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="83"/>
-        <location filename="../src/app/chat/figureview.cpp" line="88"/>
+        <location filename="../src/app/chat/figureview.cpp" line="121"/>
+        <location filename="../src/app/chat/figureview.cpp" line="126"/>
         <source>Save figure</source>
         <translation>保存图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="83"/>
+        <location filename="../src/app/chat/figureview.cpp" line="121"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="88"/>
+        <location filename="../src/app/chat/figureview.cpp" line="126"/>
         <source>The figure could not be saved to %1.</source>
         <translation>无法将图像保存到 %1。</translation>
     </message>
@@ -739,312 +1090,243 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="75"/>
+        <location filename="../src/app/mainwindow.cpp" line="77"/>
+        <location filename="../src/app/mainwindow.cpp" line="285"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="83"/>
-        <source>Conversations</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="60"/>
-        <source>New chat</source>
-        <translation>新建对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="61"/>
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="62"/>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="69"/>
-        <location filename="../src/app/mainwindow.cpp" line="126"/>
+        <location filename="../src/app/mainwindow.cpp" line="72"/>
+        <location filename="../src/app/mainwindow.cpp" line="105"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="79"/>
-        <source>Search conversations (Ctrl+F)</source>
-        <translation>搜索对话 (Ctrl+F)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="80"/>
-        <source>Search conversations</source>
-        <translation>搜索对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="86"/>
-        <location filename="../src/app/mainwindow.cpp" line="329"/>
-        <location filename="../src/app/mainwindow.cpp" line="338"/>
+        <location filename="../src/app/mainwindow.cpp" line="284"/>
+        <location filename="../src/app/mainwindow.cpp" line="292"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="87"/>
-        <location filename="../src/app/mainwindow.cpp" line="450"/>
-        <location filename="../src/app/mainwindow.cpp" line="455"/>
+        <location filename="../src/app/mainwindow.cpp" line="325"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="335"/>
+        <location filename="../src/app/mainwindow.cpp" line="340"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="88"/>
-        <location filename="../src/app/mainwindow.cpp" line="510"/>
-        <location filename="../src/app/mainwindow.cpp" line="517"/>
+        <location filename="../src/app/mainwindow.cpp" line="348"/>
+        <location filename="../src/app/mainwindow.cpp" line="355"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="103"/>
+        <location filename="../src/app/mainwindow.cpp" line="82"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="130"/>
+        <location filename="../src/app/mainwindow.cpp" line="109"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="131"/>
+        <location filename="../src/app/mainwindow.cpp" line="110"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="132"/>
+        <location filename="../src/app/mainwindow.cpp" line="111"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="226"/>
+        <location filename="../src/app/mainwindow.cpp" line="152"/>
+        <source>Network in sandbox</source>
+        <translation>沙箱联网</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="193"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="227"/>
+        <location filename="../src/app/mainwindow.cpp" line="194"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="230"/>
+        <location filename="../src/app/mainwindow.cpp" line="197"/>
         <source>Export as &amp;Markdown…</source>
         <translation>导出为 Markdown(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="231"/>
+        <location filename="../src/app/mainwindow.cpp" line="198"/>
         <source>Export as &amp;JSON…</source>
         <translation>导出为 JSON(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="232"/>
+        <location filename="../src/app/mainwindow.cpp" line="199"/>
         <source>&amp;Import conversation…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="234"/>
+        <location filename="../src/app/mainwindow.cpp" line="201"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="237"/>
+        <location filename="../src/app/mainwindow.cpp" line="204"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="238"/>
+        <location filename="../src/app/mainwindow.cpp" line="206"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="243"/>
+        <location filename="../src/app/mainwindow.cpp" line="208"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="246"/>
+        <location filename="../src/app/mainwindow.cpp" line="211"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="248"/>
+        <location filename="../src/app/mainwindow.cpp" line="213"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="251"/>
+        <location filename="../src/app/mainwindow.cpp" line="216"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="259"/>
+        <location filename="../src/app/mainwindow.cpp" line="224"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="261"/>
+        <location filename="../src/app/mainwindow.cpp" line="226"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="265"/>
+        <location filename="../src/app/mainwindow.cpp" line="230"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="266"/>
+        <location filename="../src/app/mainwindow.cpp" line="231"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="308"/>
+        <location filename="../src/app/mainwindow.cpp" line="240"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="328"/>
+        <location filename="../src/app/mainwindow.cpp" line="276"/>
+        <source>context %1 / %2</source>
+        <translation>上下文 %1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="279"/>
+        <source>Python: running</source>
+        <translation>Python：运行中</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="284"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="395"/>
-        <source>[Attached file: /mnt/data/%1]</source>
-        <translation>[附加文件：/mnt/data/%1]</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="450"/>
+        <location filename="../src/app/mainwindow.cpp" line="335"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="465"/>
-        <location filename="../src/app/mainwindow.cpp" line="485"/>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="468"/>
-        <source>conversation</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="471"/>
-        <source>Export conversation</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="472"/>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="472"/>
-        <location filename="../src/app/mainwindow.cpp" line="492"/>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="487"/>
-        <source>Exported to %1</source>
-        <translation>已导出到 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="492"/>
-        <location filename="../src/app/mainwindow.cpp" line="497"/>
-        <source>Import conversation</source>
-        <translation>导入对话</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="511"/>
+        <location filename="../src/app/mainwindow.cpp" line="349"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="530"/>
+        <location filename="../src/app/mainwindow.cpp" line="366"/>
+        <source>The conversation was exported.</source>
+        <translation>对话已导出。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="379"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="543"/>
+        <location filename="../src/app/mainwindow.cpp" line="391"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="544"/>
+        <location filename="../src/app/mainwindow.cpp" line="392"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="558"/>
+        <location filename="../src/app/mainwindow.cpp" line="402"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="566"/>
-        <source>Edit and resend</source>
-        <translation>编辑并重新发送</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="567"/>
-        <source>Resending drops the messages after this one. Continue?</source>
-        <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="578"/>
-        <source>Resend</source>
-        <translation>重新发送</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="611"/>
+        <location filename="../src/app/mainwindow.cpp" line="410"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="633"/>
+        <location filename="../src/app/mainwindow.cpp" line="432"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="635"/>
+        <location filename="../src/app/mainwindow.cpp" line="434"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="660"/>
-        <source>The keychain is not available: the API key is used until you quit and will not be remembered.</source>
-        <translation>钥匙串不可用：API 密钥只在本次运行期间使用，退出后不会保存。</translation>
-    </message>
-    <message>
-        <location filename="../src/app/mainwindow.cpp" line="680"/>
+        <location filename="../src/app/mainwindow.cpp" line="477"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="686"/>
+        <location filename="../src/app/mainwindow.cpp" line="483"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="691"/>
+        <location filename="../src/app/mainwindow.cpp" line="279"/>
+        <location filename="../src/app/mainwindow.cpp" line="490"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="691"/>
+        <location filename="../src/app/mainwindow.cpp" line="490"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="711"/>
+        <location filename="../src/app/mainwindow.cpp" line="270"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="712"/>
+        <location filename="../src/app/mainwindow.cpp" line="273"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -1075,6 +1357,845 @@
         <location filename="../src/app/chat/markdownview.cpp" line="129"/>
         <source>[image not found: %1]</source>
         <translation>[找不到图像：%1]</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpConfigFile</name>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="31"/>
+        <source>%1, line %2, column %3</source>
+        <translation>%1，第 %2 行，第 %3 列</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="38"/>
+        <source>%1: the server &quot;%2&quot; is skipped: %3</source>
+        <translation>%1：已跳过服务器“%2”：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="122"/>
+        <source>%1 cannot be read, so it is left as it is: correct it first.</source>
+        <translation>无法读取 %1，因此保持原样：请先修正它。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpConnection</name>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
+        <source>It did not answer the initialize request within %1 s.</source>
+        <translation>它未在 %1 秒内响应 initialize 请求。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="199"/>
+        <source>It refused to initialize: %1</source>
+        <translation>它拒绝初始化：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="205"/>
+        <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
+        <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="236"/>
+        <source>It listed a tool without a name; it is not offered to the model.</source>
+        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="242"/>
+        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
+        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="248"/>
+        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
+        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="276"/>
+        <source>It did not list its tools: %1</source>
+        <translation>它未能列出其工具：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="278"/>
+        <source>It did not list its tools again: %1</source>
+        <translation>它未能重新列出其工具：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="336"/>
+        <source>It did not list its prompts: %1</source>
+        <translation>它未能列出其提示模板：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="376"/>
+        <source>The MCP server &quot;%1&quot; is switched off.</source>
+        <translation>MCP 服务器“%1”已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="389"/>
+        <source>The MCP server &quot;%1&quot; is not available: %2</source>
+        <translation>MCP 服务器“%1”不可用：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="446"/>
+        <source>It sent a message that is neither a request, a notification nor an answer.</source>
+        <translation>它发送了一条既不是请求、通知也不是回复的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="457"/>
+        <source>It answered a request that Sandpiper never sent (id %1); the answer was ignored.</source>
+        <translation>它回复了 Sandpiper 从未发送过的请求（id %1）；该回复已被忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="469"/>
+        <source>error %1</source>
+        <translation>错误 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="529"/>
+        <source>It sent a notification Sandpiper does not know (%1); it was ignored.</source>
+        <translation>它发送了 Sandpiper 不认识的通知（%1）；已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="586"/>
+        <source>The MCP server &quot;%1&quot; did not answer within %2 s.</source>
+        <translation>MCP 服务器“%1”未在 %2 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="600"/>
+        <source>Its last words on stderr: %1</source>
+        <translation>它在 stderr 上的最后输出：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="623"/>
+        <source>%1 It is started again in %2 s.</source>
+        <translation>%1 将在 %2 秒后重新启动。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
+        <source>%1 It stopped %2 times in a row; restart it from the settings.</source>
+        <translation>%1 它已连续停止 %2 次；请在设置中重新启动它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="635"/>
+        <source>The MCP server &quot;%1&quot; stopped while it worked on this: %2</source>
+        <translation>MCP 服务器“%1”在处理此请求时停止了：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="685"/>
+        <source>The MCP server &quot;%1&quot; was restarted.</source>
+        <translation>MCP 服务器“%1”已重新启动。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpHttpTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="179"/>
+        <source>The server ended its answer stream without an answer.</source>
+        <translation>服务器结束了响应流，但没有给出回复。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="188"/>
+        <source>The server ended the session (HTTP 404).</source>
+        <translation>服务器结束了会话（HTTP 404）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="193"/>
+        <source>The server refused access (HTTP %1): check the headers of this server, such as its token. %2</source>
+        <translation>服务器拒绝访问（HTTP %1）：请检查此服务器的请求头，例如其令牌。%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="197"/>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="204"/>
+        <source>A message to the server was not accepted: %1</source>
+        <translation>服务器未接受一条消息：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="212"/>
+        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
+        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpHub</name>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="59"/>
+        <source>The MCP server &quot;%1&quot; was removed or changed.</source>
+        <translation>MCP 服务器“%1”已被移除或更改。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="105"/>
+        <source>There is no MCP server &quot;%1&quot;.</source>
+        <translation>没有名为“%1”的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="124"/>
+        <source>The test is over.</source>
+        <translation>测试已结束。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="148"/>
+        <source>Its tools would have the same names as those of &quot;%1&quot; (both begin with &quot;%2__&quot;); rename one of the two servers.</source>
+        <translation>它的工具名称会与“%1”的工具相同（都以“%2__”开头）；请重命名其中一个服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="162"/>
+        <source>Sandpiper is quitting.</source>
+        <translation>Sandpiper 正在退出。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpLegacySseTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="56"/>
+        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
+        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="70"/>
+        <source>The server answered the event stream with HTTP %1.</source>
+        <translation>服务器以 HTTP %1 响应了事件流。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="74"/>
+        <source>The server&apos;s event stream ended before it named its message endpoint.</source>
+        <translation>服务器的事件流在告知消息端点之前就结束了。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="76"/>
+        <source>The server closed its event stream.</source>
+        <translation>服务器关闭了其事件流。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="94"/>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="96"/>
+        <source>A message to the server was not accepted: %1</source>
+        <translation>服务器未接受一条消息：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpPromptDialog</name>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="16"/>
+        <source>Prompt %1</source>
+        <translation>提示模板 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="19"/>
+        <source>The MCP server %1 fills this prompt in from what you give.</source>
+        <translation>MCP 服务器 %1 会根据你提供的内容填写此提示模板。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
+        <source>%1 *:</source>
+        <translation>%1 *：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="36"/>
+        <source>Use the prompt</source>
+        <translation>使用提示模板</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpSecrets</name>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="55"/>
+        <source>the keychain has no secret &quot;%1&quot;</source>
+        <translation>钥匙串中没有密钥“%1”</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="60"/>
+        <source>the environment variable %1 is not set</source>
+        <translation>环境变量 %1 未设置</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="74"/>
+        <source>Its settings refer to what is missing: %1.</source>
+        <translation>它的设置引用了缺失的内容：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpServerDialog</name>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="61"/>
+        <source>Arguments, one per line</source>
+        <translation>参数，每行一个</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="62"/>
+        <source>One per line, such as
+-y
+@modelcontextprotocol/server-filesystem</source>
+        <translation>每行一个，例如
+-y
+@modelcontextprotocol/server-filesystem</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
+        <source>Environment variables</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
+        <source>NAME=value, one per line; ${keychain:NAME} reads a secret</source>
+        <translation>NAME=value，每行一个；${keychain:NAME} 读取一个密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
+        <source>HTTP headers</source>
+        <translation>HTTP 请求头</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
+        <source>Name: value, one per line, such as
+Authorization: Bearer ${keychain:token}</source>
+        <translation>Name: value，每行一个，例如
+Authorization: Bearer ${keychain:token}</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="69"/>
+        <source>&amp;Enabled</source>
+        <translation>启用(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
+        <source>Edit the MCP server %1</source>
+        <translation>编辑 MCP 服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="74"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="75"/>
+        <source>A program on this computer (stdio)</source>
+        <translation>本机上的程序（stdio）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="76"/>
+        <source>A remote server (Streamable HTTP)</source>
+        <translation>远程服务器（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="77"/>
+        <source>A remote server (old HTTP+SSE only)</source>
+        <translation>远程服务器（仅旧版 HTTP+SSE）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="78"/>
+        <source>Kind of server</source>
+        <translation>服务器类型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="80"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="81"/>
+        <source>npx, uvx, node, or a path</source>
+        <translation>npx、uvx、node 或一个路径</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="84"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="85"/>
+        <source>Optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="86"/>
+        <source>Server URL</source>
+        <translation>服务器 URL</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="87"/>
+        <source>https://example.com/mcp</source>
+        <translation>https://example.com/mcp</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="90"/>
+        <source>Default of the settings</source>
+        <translation>使用设置中的默认值</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="91"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="93"/>
+        <source>Timeout per request in seconds</source>
+        <translation>每个请求的超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="95"/>
+        <source>Server enabled</source>
+        <translation>已启用服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="103"/>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="104"/>
+        <source>&amp;Arguments:</source>
+        <translation>参数(&amp;A)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="105"/>
+        <source>En&amp;vironment:</source>
+        <translation>环境变量(&amp;v)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="106"/>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="110"/>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="111"/>
+        <source>&amp;Headers:</source>
+        <translation>请求头(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="118"/>
+        <source>Store a &amp;secret in the keychain…</source>
+        <translation>在钥匙串中保存密钥(&amp;s)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="119"/>
+        <source>Store a secret in the keychain</source>
+        <translation>在钥匙串中保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="124"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="125"/>
+        <source>&amp;Kind:</source>
+        <translation>类型(&amp;K)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="130"/>
+        <source>&amp;Timeout:</source>
+        <translation>超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="170"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="172"/>
+        <source>There is a server named %1 already.</source>
+        <translation>已有名为 %1 的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="174"/>
+        <source>This server cannot be used: %1</source>
+        <translation>无法使用此服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
+        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
+        <source>Store a secret</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
+        <source>Name (mcp.json refers to it as ${keychain:NAME}):</source>
+        <translation>名称（mcp.json 中以 ${keychain:NAME} 引用）：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
+        <source>Value of %1:</source>
+        <translation>%1 的值：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="198"/>
+        <source>Stored. Write ${keychain:%1} where the server needs it.</source>
+        <translation>已保存。在服务器需要的地方写 ${keychain:%1}。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="199"/>
+        <source>The keychain did not take it: %1</source>
+        <translation>钥匙串未能保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpServerRegistry</name>
+    <message>
+        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="165"/>
+        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
+        <translation>MCP 服务器“%1”未及时响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="181"/>
+        <source>The test got no answer in time.</source>
+        <translation>测试未及时得到响应。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpSettingsPage</name>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
+        <source>&amp;Import them</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
+        <source>Import the servers of another app</source>
+        <translation>导入其他应用的服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
+        <source>Edit the MCP server</source>
+        <translation>编辑 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;m)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
+        <source>Remove the MCP server</source>
+        <translation>移除 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
+        <source>Re&amp;start</source>
+        <translation>重新启动(&amp;s)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
+        <source>Restart the MCP server</source>
+        <translation>重新启动 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
+        <source>&amp;Test</source>
+        <translation>测试(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
+        <source>Test the MCP server: connect and list its tools</source>
+        <translation>测试 MCP 服务器：连接并列出其工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="60"/>
+        <source>MCP servers are programs that run on this computer with your own rights, or services that act in your name: they can read and change whatever you can. Add only servers you trust. Every tool asks before it runs unless you choose otherwise.</source>
+        <translation>MCP 服务器是以你本人的权限在这台计算机上运行的程序，或以你的名义行事的服务：凡是你能读取和更改的，它们都能读取和更改。只添加你信任的服务器。除非你另有选择，每个工具在运行前都会先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="74"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="80"/>
+        <source>The server&apos;s last lines on stderr</source>
+        <translation>服务器在 stderr 上的最后几行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Approval</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="85"/>
+        <source>Tools of the selected server</source>
+        <translation>所选服务器的工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
+        <source>Open mcp.&amp;json</source>
+        <translation>打开 mcp.&amp;json</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
+        <source>Open mcp.json in another program</source>
+        <translation>用其他程序打开 mcp.json</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
+        <source>&amp;Logs</source>
+        <translation>日志(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
+        <source>Open the folder of the servers&apos; logs</source>
+        <translation>打开服务器日志所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="100"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="101"/>
+        <source>Default timeout per MCP request in seconds</source>
+        <translation>每个 MCP 请求的默认超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="104"/>
+        <source>Default time&amp;out per request:</source>
+        <translation>每个请求的默认超时(&amp;o)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="171"/>
+        <source>Nothing is changed in it until it is corrected; the servers read before go on.</source>
+        <translation>在修正之前不会更改其中任何内容；之前读取的服务器继续运行。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="181"/>
+        <source>%n MCP server(s) are set up in %1. Use them in Sandpiper too?</source>
+        <translation>
+            <numerusform>%1 中设置了 %n 个 MCP 服务器。也在 Sandpiper 中使用它们吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="205"/>
+        <source>off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="207"/>
+        <source>changed: applies with OK</source>
+        <translation>已更改：点击“确定”后生效</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="210"/>
+        <source>not started (starts when first needed)</source>
+        <translation>未启动（首次需要时启动）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="212"/>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="214"/>
+        <source>running with %n tool(s)</source>
+        <translation>
+            <numerusform>运行中，有 %n 个工具</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="216"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="252"/>
+        <source>No MCP servers yet: add one, or write them into %1 as Claude Desktop does.</source>
+        <translation>还没有 MCP 服务器：添加一个，或像 Claude Desktop 那样写入 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="265"/>
+        <source>%1, MCP %2</source>
+        <translation>%1，MCP %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="269"/>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="272"/>
+        <source>Test: connected, %n tool(s).</source>
+        <translation>
+            <numerusform>测试：已连接，有 %n 个工具。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="275"/>
+        <source>Test failed: %1</source>
+        <translation>测试失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="297"/>
+        <source>(not listed by the server now)</source>
+        <translation>（服务器目前未列出）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="309"/>
+        <source>Ask every time</source>
+        <translation>每次都询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="310"/>
+        <source>Run without asking</source>
+        <translation>直接运行，不询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="311"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="312"/>
+        <source>Approval for %1</source>
+        <translation>%1 的批准方式</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="322"/>
+        <source>Take back</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="323"/>
+        <source>Always allowed from a chat on %1</source>
+        <translation>于 %1 在对话中设为始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="325"/>
+        <source>Take back &quot;Always allow&quot; for %1</source>
+        <translation>撤销 %1 的“始终允许”</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="332"/>
+        <source>Taken back</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="402"/>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="416"/>
+        <source>mcp.json could not be written: %1</source>
+        <translation>无法写入 mcp.json：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpStdioTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="105"/>
+        <source>The program &quot;%1&quot; was not found on the PATH (%2). Is it installed?</source>
+        <translation>在 PATH（%2）中找不到程序“%1”。它安装了吗？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="111"/>
+        <source>The working folder %1 does not exist.</source>
+        <translation>工作文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="128"/>
+        <source>The server stopped: it was killed or crashed.</source>
+        <translation>服务器已停止：它被终止或崩溃了。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="129"/>
+        <source>The server exited with code %1.</source>
+        <translation>服务器已退出，退出码 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="133"/>
+        <source>The program %1 could not be started: %2</source>
+        <translation>无法启动程序 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="213"/>
+        <source>The server sent a message larger than %1 MB without a line end; the connection was closed.</source>
+        <translation>服务器发送了一条超过 %1 MB 且没有换行的消息；连接已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="231"/>
+        <source>It wrote text to its standard output that is not JSON-RPC (MCP servers may only write protocol messages there; logs belong on stderr): &quot;%1&quot;</source>
+        <translation>它向标准输出写入了不是 JSON-RPC 的文本（MCP 服务器只能在那里写协议消息；日志应写到 stderr）：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpToolbox</name>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="53"/>
+        <source>The MCP server &quot;%1&quot; is not available, so its tools are not offered: %2</source>
+        <translation>MCP 服务器“%1”不可用，因此不提供其工具：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="56"/>
+        <source>The MCP server &quot;%1&quot; is still starting; its tools join from your next message.</source>
+        <translation>MCP 服务器“%1”仍在启动；它的工具将从你的下一条消息起加入。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="87"/>
+        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
+        <translation>MCP 服务器“%1”未及时响应。</translation>
     </message>
 </context>
 <context>
@@ -1156,19 +2277,61 @@
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="241"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="264"/>
         <source>writing…</source>
         <translation>正在撰写…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="244"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="267"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="247"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="270"/>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::PromptTemplates</name>
+    <message>
+        <location filename="../src/app/prompttemplates.cpp" line="72"/>
+        <source>The prompt %1 could not be fetched: %2</source>
+        <translation>无法获取提示模板 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxFileRow</name>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="21"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="22"/>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="23"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="24"/>
+        <source>Save %1</source>
+        <translation>保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="42"/>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="47"/>
+        <source>Save file</source>
+        <translation>保存文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/sandboxfilerow.cpp" line="47"/>
+        <source>The file could not be saved to %1.</source>
+        <translation>无法将文件保存到 %1。</translation>
     </message>
 </context>
 <context>
@@ -1199,47 +2362,52 @@
         <translation>内核已重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="380"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="377"/>
+        <source>The conversation was closed while the code ran.</source>
+        <translation>代码运行时对话被关闭了。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="390"/>
         <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="381"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="391"/>
         <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="530"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="540"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="532"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="542"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="536"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="546"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="540"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="550"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="541"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="551"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="543"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="553"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="571"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="581"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -1247,12 +2415,12 @@
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="49"/>
+        <location filename="../src/core/settings/settings.cpp" line="53"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="54"/>
+        <location filename="../src/core/settings/settings.cpp" line="58"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -1260,427 +2428,432 @@
 <context>
     <name>Sandpiper::SettingsDialog</name>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="73"/>
+        <location filename="../src/app/settingsdialog.cpp" line="74"/>
         <source>Changes apply to new conversations; the theme changes at once.</source>
         <translation>更改将应用于新对话；主题会立即更改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="75"/>
+        <location filename="../src/app/settingsdialog.cpp" line="77"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="76"/>
-        <location filename="../src/app/settingsdialog.cpp" line="77"/>
+        <location filename="../src/app/settingsdialog.cpp" line="78"/>
+        <location filename="../src/app/settingsdialog.cpp" line="79"/>
         <source>Settings sections</source>
         <translation>设置分区</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="78"/>
+        <location filename="../src/app/settingsdialog.cpp" line="80"/>
         <source>&amp;Providers</source>
         <translation>服务商(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="79"/>
+        <location filename="../src/app/settingsdialog.cpp" line="81"/>
         <source>&amp;Sandbox</source>
         <translation>沙箱(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="80"/>
+        <location filename="../src/app/settingsdialog.cpp" line="82"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="81"/>
+        <location filename="../src/app/settingsdialog.cpp" line="83"/>
+        <source>&amp;MCP</source>
+        <translation>&amp;MCP</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="84"/>
         <source>&amp;Appearance</source>
         <translation>外观(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="82"/>
+        <location filename="../src/app/settingsdialog.cpp" line="85"/>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="104"/>
+        <location filename="../src/app/settingsdialog.cpp" line="107"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="106"/>
+        <location filename="../src/app/settingsdialog.cpp" line="109"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="113"/>
+        <location filename="../src/app/settingsdialog.cpp" line="116"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="114"/>
+        <location filename="../src/app/settingsdialog.cpp" line="117"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="120"/>
-        <location filename="../src/app/settingsdialog.cpp" line="121"/>
+        <location filename="../src/app/settingsdialog.cpp" line="123"/>
+        <location filename="../src/app/settingsdialog.cpp" line="124"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="123"/>
+        <location filename="../src/app/settingsdialog.cpp" line="126"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="124"/>
+        <location filename="../src/app/settingsdialog.cpp" line="127"/>
         <source>One per line, such as
 X-Title: Sandpiper</source>
         <translation>每行一个，例如
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <location filename="../src/app/settingsdialog.cpp" line="130"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="128"/>
+        <location filename="../src/app/settingsdialog.cpp" line="131"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="138"/>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <location filename="../src/app/settingsdialog.cpp" line="142"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <location filename="../src/app/settingsdialog.cpp" line="146"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="147"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="160"/>
+        <location filename="../src/app/settingsdialog.cpp" line="163"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="161"/>
+        <location filename="../src/app/settingsdialog.cpp" line="164"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <location filename="../src/app/settingsdialog.cpp" line="165"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <location filename="../src/app/settingsdialog.cpp" line="167"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="169"/>
+        <location filename="../src/app/settingsdialog.cpp" line="172"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="170"/>
+        <location filename="../src/app/settingsdialog.cpp" line="173"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="177"/>
+        <location filename="../src/app/settingsdialog.cpp" line="180"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <location filename="../src/app/settingsdialog.cpp" line="184"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <location filename="../src/app/settingsdialog.cpp" line="185"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="189"/>
+        <location filename="../src/app/settingsdialog.cpp" line="192"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="192"/>
+        <location filename="../src/app/settingsdialog.cpp" line="195"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="193"/>
+        <location filename="../src/app/settingsdialog.cpp" line="196"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="194"/>
+        <location filename="../src/app/settingsdialog.cpp" line="197"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="195"/>
+        <location filename="../src/app/settingsdialog.cpp" line="198"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="198"/>
+        <location filename="../src/app/settingsdialog.cpp" line="201"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="199"/>
+        <location filename="../src/app/settingsdialog.cpp" line="202"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="200"/>
+        <location filename="../src/app/settingsdialog.cpp" line="203"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <location filename="../src/app/settingsdialog.cpp" line="204"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="213"/>
+        <location filename="../src/app/settingsdialog.cpp" line="216"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="218"/>
+        <location filename="../src/app/settingsdialog.cpp" line="221"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="219"/>
+        <location filename="../src/app/settingsdialog.cpp" line="222"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="220"/>
+        <location filename="../src/app/settingsdialog.cpp" line="223"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <location filename="../src/app/settingsdialog.cpp" line="225"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="252"/>
+        <location filename="../src/app/settingsdialog.cpp" line="255"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="253"/>
+        <location filename="../src/app/settingsdialog.cpp" line="256"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="254"/>
+        <location filename="../src/app/settingsdialog.cpp" line="257"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="255"/>
+        <location filename="../src/app/settingsdialog.cpp" line="258"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="259"/>
+        <location filename="../src/app/settingsdialog.cpp" line="262"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <location filename="../src/app/settingsdialog.cpp" line="263"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="261"/>
+        <location filename="../src/app/settingsdialog.cpp" line="264"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="262"/>
+        <location filename="../src/app/settingsdialog.cpp" line="265"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="268"/>
+        <location filename="../src/app/settingsdialog.cpp" line="271"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="269"/>
+        <location filename="../src/app/settingsdialog.cpp" line="272"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="275"/>
+        <location filename="../src/app/settingsdialog.cpp" line="278"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="276"/>
+        <location filename="../src/app/settingsdialog.cpp" line="279"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="278"/>
+        <location filename="../src/app/settingsdialog.cpp" line="281"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="279"/>
+        <location filename="../src/app/settingsdialog.cpp" line="282"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="289"/>
-        <location filename="../src/app/settingsdialog.cpp" line="299"/>
+        <location filename="../src/app/settingsdialog.cpp" line="292"/>
+        <location filename="../src/app/settingsdialog.cpp" line="302"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="290"/>
+        <location filename="../src/app/settingsdialog.cpp" line="293"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="291"/>
+        <location filename="../src/app/settingsdialog.cpp" line="294"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="292"/>
+        <location filename="../src/app/settingsdialog.cpp" line="295"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="295"/>
+        <location filename="../src/app/settingsdialog.cpp" line="298"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="296"/>
+        <location filename="../src/app/settingsdialog.cpp" line="299"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="297"/>
+        <location filename="../src/app/settingsdialog.cpp" line="300"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="303"/>
+        <location filename="../src/app/settingsdialog.cpp" line="306"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="310"/>
+        <location filename="../src/app/settingsdialog.cpp" line="313"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="311"/>
+        <location filename="../src/app/settingsdialog.cpp" line="314"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="312"/>
+        <location filename="../src/app/settingsdialog.cpp" line="315"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="313"/>
+        <location filename="../src/app/settingsdialog.cpp" line="316"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="322"/>
+        <location filename="../src/app/settingsdialog.cpp" line="325"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="323"/>
+        <location filename="../src/app/settingsdialog.cpp" line="326"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="325"/>
+        <location filename="../src/app/settingsdialog.cpp" line="328"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="326"/>
+        <location filename="../src/app/settingsdialog.cpp" line="329"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="350"/>
+        <location filename="../src/app/settingsdialog.cpp" line="353"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="467"/>
+        <location filename="../src/app/settingsdialog.cpp" line="474"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="498"/>
+        <location filename="../src/app/settingsdialog.cpp" line="505"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="533"/>
+        <location filename="../src/app/settingsdialog.cpp" line="540"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="544"/>
+        <location filename="../src/app/settingsdialog.cpp" line="551"/>
         <source>Building %1 from %2…</source>
         <translation>正在从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="550"/>
+        <location filename="../src/app/settingsdialog.cpp" line="557"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="551"/>
+        <location filename="../src/app/settingsdialog.cpp" line="558"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="561"/>
+        <location filename="../src/app/settingsdialog.cpp" line="568"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="566"/>
+        <location filename="../src/app/settingsdialog.cpp" line="573"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -1688,264 +2861,196 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::ToolCallCard</name>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="38"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="29"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="39"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="30"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="44"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="37"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="50"/>
-        <source>Show the code and its output</source>
-        <translation>显示代码及其输出</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="54"/>
-        <source>Code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="57"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="51"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
-        <source>Always allow in this chat</source>
-        <translation>在此对话中始终允许</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="66"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
-        <source>Run the code</source>
-        <translation>运行代码</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="74"/>
-        <source>Edit the code before running it</source>
-        <translation>先编辑代码再运行</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
-        <source>Always allow this tool in this conversation</source>
-        <translation>在此对话中始终允许使用此工具</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
-        <source>Deny running the code</source>
-        <translation>拒绝运行代码</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="72"/>
         <source>Reason (optional, sent to the model)</source>
         <translation>原因（可选，将发送给模型）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="78"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="73"/>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="101"/>
-        <source>Run edited code</source>
-        <translation>运行编辑后的代码</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="120"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="142"/>
         <source>%1 · proposed</source>
         <translation>%1 · 已提议</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="127"/>
-        <source>Python</source>
-        <translation>Python</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="129"/>
-        <source>web search</source>
-        <translation>网页搜索</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="131"/>
-        <source>page reader</source>
-        <translation>网页读取</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="133"/>
-        <source>chart</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="151"/>
-        <source>Source %1: %2</source>
-        <translation>来源 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="188"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="210"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="154"/>
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="195"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="145"/>
         <source>%1 · waiting for approval</source>
         <translation>%1 · 等待批准</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="229"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="289"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="43"/>
+        <source>Show the call and its output</source>
+        <translation>显示调用及其输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="48"/>
+        <source>Arguments of %1</source>
+        <translation>%1 的参数</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="67"/>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="68"/>
+        <source>Edit before running</source>
+        <translation>运行前编辑</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
+        <source>Deny running %1</source>
+        <translation>拒绝运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="105"/>
+        <source>Run as edited</source>
+        <translation>按修改后的内容运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="121"/>
+        <source>Progress of %1</source>
+        <translation>%1 的进度</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="173"/>
         <source>%1 · interrupted</source>
         <translation>%1 · 已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="231"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="190"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="191"/>
+        <source>%1 of %2: %3</source>
+        <translation>%1 / %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="168"/>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="231"/>
-        <source>Used %1</source>
-        <translation>已使用 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="240"/>
-        <source>timed out</source>
-        <translation>已超时</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="241"/>
-        <source>Ran %1 · %2 s · %3</source>
-        <translation>已运行 %1 · %2 秒 · %3</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="265"/>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="266"/>
-        <source>Save…</source>
-        <translation>保存…</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="267"/>
-        <source>Open %1</source>
-        <translation>打开 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="268"/>
-        <source>Save %1</source>
-        <translation>保存 %1</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="271"/>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="276"/>
-        <source>Save file</source>
-        <translation>保存文件</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="276"/>
-        <source>The file could not be saved to %1.</source>
-        <translation>无法将文件保存到 %1。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::WebFetcher</name>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="135"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="134"/>
         <source>%1 redirected to %2. </source>
         <translation>%1 已重定向到 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="140"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="139"/>
         <source>Only http and https addresses can be fetched, not %1.</source>
         <translation>只能获取 http 和 https 地址，不支持 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="143"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="142"/>
         <source>&quot;%1&quot; is not a valid web address.</source>
         <translation>“%1”不是有效的网址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="158"/>
-        <location filename="../src/core/tools/webfetcher.cpp" line="340"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="157"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="339"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="161"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="160"/>
         <source>Looking up the address of %1 took longer than %2 s.</source>
         <translation>解析 %1 的地址耗时超过 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="166"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="165"/>
         <source>The host %1 was not found (%2).</source>
         <translation>找不到主机 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="175"/>
         <source>%1 is %2.</source>
         <translation>%1 是 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="177"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
         <source>%1 resolves to %2, %3.</source>
         <translation>%1 解析为 %2，%3。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="180"/>
         <source>Such addresses are never fetched.</source>
         <translation>此类地址一律不予获取。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="182"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
         <source>Only public internet addresses are fetched.</source>
         <translation>仅获取公共互联网地址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="220"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="219"/>
         <source>More than %1 redirects: %2. The page may redirect in a loop.</source>
         <translation>重定向超过 %1 次：%2。该页面可能存在循环重定向。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="343"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="342"/>
         <source>%1 did not answer within %2 s.</source>
         <translation>%1 未在 %2 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="346"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="345"/>
         <source>The page did not finish loading within %1 s.</source>
         <translation>页面未能在 %1 秒内加载完成。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="357"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="356"/>
         <source>%1 refused the connection.</source>
         <translation>%1 拒绝了连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="359"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="358"/>
         <source>The host %1 was not found.</source>
         <translation>找不到主机 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="362"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="361"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="365"/>
+        <location filename="../src/core/tools/webfetcher.cpp" line="364"/>
         <source>Network error with %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
@@ -2055,6 +3160,167 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>SearchIndex</name>
+    <message>
+        <location filename="../src/core/storage/searchindex.cpp" line="50"/>
+        <source>The search did not work.</source>
+        <translation>搜索失败。</translation>
+    </message>
+</context>
+<context>
+    <name>StoreDatabase</name>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="142"/>
+        <source>Sandpiper cannot create its data folder %1, so it cannot save conversations. Check that the folder can be written.</source>
+        <translation>Sandpiper 无法创建数据文件夹 %1，因此无法保存对话。请检查该文件夹是否可写。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="159"/>
+        <location filename="../src/core/storage/storedatabase.cpp" line="312"/>
+        <source>Sandpiper cannot open its database %1: %2</source>
+        <translation>Sandpiper 无法打开数据库 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="180"/>
+        <source>The database %1 is not an SQLite file (it may have been damaged).</source>
+        <translation>数据库 %1 不是 SQLite 文件（它可能已损坏）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="200"/>
+        <source>The file %1 is an SQLite database of another program, not Sandpiper&apos;s.</source>
+        <translation>文件 %1 是其他程序的 SQLite 数据库，不是 Sandpiper 的。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="206"/>
+        <source>The database %1 is damaged (%2).</source>
+        <translation>数据库 %1 已损坏（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="225"/>
+        <source>Sandpiper could not move it aside to %1; move or remove it, then start Sandpiper again.</source>
+        <translation>Sandpiper 无法将它移到 %1；请移动或删除它，然后重新启动 Sandpiper。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="242"/>
+        <source>Sandpiper moved it to %1 but could not move the folder %2 aside.</source>
+        <translation>Sandpiper 已将它移到 %1，但无法移开文件夹 %2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="248"/>
+        <source>It was moved to %1 and a new, empty database was created.</source>
+        <translation>它已被移到 %1，并创建了一个新的空数据库。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="251"/>
+        <source>The conversation folders were moved to %1.</source>
+        <translation>对话文件夹已移到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="260"/>
+        <source>The version of the database could not be read.</source>
+        <translation>无法读取数据库的版本。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="265"/>
+        <source>The database %1 was written by a newer version of Sandpiper (schema %2; this version knows up to %3). Update Sandpiper to open it.</source>
+        <translation>数据库 %1 由更新版本的 Sandpiper 写入（模式 %2；此版本最高支持 %3）。请更新 Sandpiper 以打开它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="272"/>
+        <source>The database could not be upgraded to version %1.</source>
+        <translation>无法将数据库升级到版本 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="363"/>
+        <source>There is no conversation with the id %1.</source>
+        <translation>没有 id 为 %1 的对话。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="376"/>
+        <source>The database is read-only; check that %1 can be written.</source>
+        <translation>数据库是只读的；请检查 %1 是否可写。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="380"/>
+        <source>The disk holding %1 is full.</source>
+        <translation>存放 %1 的磁盘已满。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="384"/>
+        <source>The disk holding %1 could not be written (%2); it may be full.</source>
+        <translation>无法写入存放 %1 的磁盘（%2）；它可能已满。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="388"/>
+        <source>The database file in %1 cannot be opened.</source>
+        <translation>无法打开 %1 中的数据库文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="392"/>
+        <source>The database is busy; is another Sandpiper using %1?</source>
+        <translation>数据库正忙；是否有另一个 Sandpiper 正在使用 %1？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="396"/>
+        <source>The database file is damaged (%1).</source>
+        <translation>数据库文件已损坏（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/storedatabase.cpp" line="399"/>
+        <source>SQLite reported: %1</source>
+        <translation>SQLite 报告：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ToolPresenter</name>
+    <message>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="52"/>
+        <source>Always allow in this chat</source>
+        <translation>在此对话中始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
+        <source>Used %1</source>
+        <translation>已使用 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
+        <source>%1 · failed</source>
+        <translation>%1 · 失败</translation>
+    </message>
+</context>
+<context>
+    <name>TurnRecovery</name>
+    <message>
+        <location filename="../src/core/storage/turnrecovery.cpp" line="20"/>
+        <source>The answers the last run left unfinished could not be recovered.</source>
+        <translation>无法恢复上次运行未完成的回答。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/turnrecovery.cpp" line="62"/>
+        <source>The tool calls the last run left unanswered could not be recovered.</source>
+        <translation>无法恢复上次运行未得到回复的工具调用。</translation>
+    </message>
+</context>
+<context>
+    <name>WebPresenter</name>
+    <message>
+        <location filename="../src/app/tools/webpresenter.cpp" line="11"/>
+        <source>web search</source>
+        <translation>网页搜索</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/webpresenter.cpp" line="11"/>
+        <source>page reader</source>
+        <translation>网页读取</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/webpresenter.cpp" line="31"/>
+        <source>Source %1: %2</source>
+        <translation>来源 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <location filename="../src/app/main.cpp" line="53"/>
@@ -2072,8 +3338,8 @@ X-Title: Sandpiper</translation>
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="96"/>
-        <location filename="../src/app/main.cpp" line="98"/>
+        <location filename="../src/app/main.cpp" line="100"/>
+        <location filename="../src/app/main.cpp" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
