@@ -1,11 +1,14 @@
 // The native table of a DataFrame: sorting, selection and copy as TSV, the caption, saving.
 #include <chat/datatablemodel.h>
 #include <chat/datatableview.h>
+#include <chat/markdownview.h>
 #include <chat/sandboxfilerow.h>
+#include <chat/toolcallcard.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
 #include <QDir>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -14,6 +17,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 using namespace Sandpiper;
 
@@ -166,6 +170,54 @@ private Q_SLOTS:
         DataTableView view(html, QDir::tempPath());
         QVERIFY(!button(&view, QStringLiteral("Save as CSV"))->isEnabled());
         QVERIFY(!button(&view, QStringLiteral("Save as Excel"))->isEnabled());
+    }
+
+    // In the chat: the card of a run shows its tables and Markdown, and Save goes up to the session.
+    void aCardShowsTablesAndAsksToSaveThem()
+    {
+        TurnItem item;
+        item.kind = TurnItem::Kind::ToolCall;
+        item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                     QStringLiteral("{\"code\": \"df\"}")};
+        item.toolState = TurnItem::ToolState::Finished;
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Ok;
+        result.tables = {sample()};
+        result.markdown = {QStringLiteral("**Summary**")};
+        item.result = result;
+        ToolCallCard card(item, QDir::tempPath());
+        const QList<DataTableView *> views = card.findChildren<DataTableView *>();
+        QCOMPARE(views.size(), 1);
+        QCOMPARE(card.findChildren<MarkdownView *>().size(), 1);
+        QSignalSpy requested(&card, &ToolCallCard::tableSaveRequested);
+        button(views.first(), QStringLiteral("Save as Excel"))->click();
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.first(), (QVariantList{QStringLiteral("call_1"), 0, QStringLiteral("xlsx")}));
+        card.showTableSaved(0, QStringLiteral("table-1.xlsx"), {});
+        QCOMPARE(views.first()->findChildren<SandboxFileRow *>().size(), 1);
+    }
+
+    // While code runs, its card says for how long, and shows the line a progress bar redraws.
+    void aRunningCardShowsItsTimeAndItsProgressLine()
+    {
+        TurnItem item;
+        item.kind = TurnItem::Kind::ToolCall;
+        item.call = {QStringLiteral("call_2"), QStringLiteral("execute_python_code"), QStringLiteral("{}")};
+        item.toolState = TurnItem::ToolState::Running;
+        item.startedMs = QDateTime::currentMSecsSinceEpoch() - 65000;
+        item.liveOutput = QStringLiteral("loading\n 45%|####     | 45/100\r");
+        ToolCallCard card(item, QDir::tempPath());
+        QVERIFY2(card.findChild<QToolButton *>()->text().startsWith(QStringLiteral("Running Python… 1:0")),
+                 qPrintable(card.findChild<QToolButton *>()->text()));
+        bool shown = false;
+        for (QLabel *label : card.findChildren<QLabel *>())
+            shown = shown || (!label->isHidden() && label->text() == QLatin1String("45%|####     | 45/100"));
+        QVERIFY(shown);
+        item.toolState = TurnItem::ToolState::Finished;
+        item.result = ExecutionResult{};
+        card.showItem(item);
+        for (QLabel *label : card.findChildren<QLabel *>())
+            QVERIFY(label->isHidden() || !label->text().contains(QLatin1String("45/100")));
     }
 
     void untrustedTablesAreNormalised()

@@ -60,6 +60,8 @@ QString PythonPresenter::resultText(const TurnItem &item) const
     if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
         r.status == ExecutionResult::Status::Unavailable)
         output += QLatin1Char('\n') + (r.traceback.isEmpty() ? r.errorMessage : r.traceback);
+    for (const QString &note : r.notes)
+        output += QStringLiteral("\n") + tr("Note: %1").arg(note);
     return output.trimmed();
 }
 
