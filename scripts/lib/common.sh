@@ -159,6 +159,32 @@ ensure_sandbox_image() {
     SANDPIPER_DEBIAN_MIRROR=$(debian_mirror) "$SANDPIPER_ROOT/sandbox/image/build-offline.sh" "$tag"
 }
 
+# --- MCP reference servers --------------------------------------------------------------
+
+# The MCP servers the tests start (tests/core/tst_mcp*), from npm, pinned: installed once into
+# the cache, then used as they are, without the network.
+MCP_SERVERS_DIR="$SANDPIPER_CACHE/npm"
+MCP_SERVER_PACKAGES="@modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31"
+
+ensure_mcp_servers() {
+    local stamp
+    stamp="$MCP_SERVERS_DIR/.installed-$(echo "$MCP_SERVER_PACKAGES" | sha256sum | cut -c1-12)"
+    [ -f "$stamp" ] && return 0
+    say "installing the MCP reference servers with npm into $MCP_SERVERS_DIR"
+    mkdir -p "$MCP_SERVERS_DIR"
+    # The host's npm where there is one: it trusts what the host trusts (a company's proxy CA).
+    # The packages are plain JavaScript, so the build root's node runs them all the same.
+    local npm=(in_env npm)
+    command -v npm >/dev/null && npm=(npm)
+    # shellcheck disable=SC2086
+    if "${npm[@]}" install --prefix "$MCP_SERVERS_DIR" --no-audit --no-fund --loglevel=error \
+        $MCP_SERVER_PACKAGES >&2; then
+        touch "$stamp"
+    else
+        say "npm could not install the MCP reference servers; the MCP tests will fail in CI and skip elsewhere"
+    fi
+}
+
 # --- Building ---------------------------------------------------------------------------
 
 # configure_and_build BUILD_DIR BUILD_TYPE [TARGET...]

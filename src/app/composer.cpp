@@ -1,7 +1,9 @@
 #include "composer.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDragEnterEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -9,6 +11,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
@@ -22,9 +25,11 @@ Composer::Composer(QWidget *parent)
     , m_models(new QComboBox)
     , m_network(new QCheckBox(tr("Network in sandbox")))
     , m_attachments(new QLabel)
+    , m_completer(new QCompleter(this))
+    , m_promptModel(new QStandardItemModel(this))
 {
     setAcceptDrops(true);
-    m_editor->setPlaceholderText(tr("Ask anything. Enter sends, Shift+Enter starts a new line."));
+    m_editor->setPlaceholderText(tr("Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts."));
     m_editor->setAccessibleName(tr("Message"));
     m_editor->setTabChangesFocus(true);
     m_editor->setFixedHeight(84);
@@ -65,6 +70,21 @@ Composer::Composer(QWidget *parent)
     layout->addLayout(options);
     layout->addLayout(row);
 
+    m_completer->setModel(m_promptModel);
+    m_completer->setWidget(m_editor);
+    m_completer->setCompletionMode(QCompleter::PopupCompletion);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setFilterMode(Qt::MatchContains);
+    m_completer->setCompletionRole(Qt::DisplayRole);
+    m_completer->popup()->setAccessibleName(tr("Prompts of the MCP servers"));
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &Composer::offerPrompts);
+    connect(m_completer, qOverload<const QModelIndex &>(&QCompleter::activated), this,
+            [this](const QModelIndex &index) {
+                const int chosen = index.data(Qt::UserRole).toInt();
+                if (chosen >= 0 && chosen < m_prompts.size())
+                    Q_EMIT promptChosen(m_prompts.at(chosen));
+            });
+
     connect(m_sendButton, &QPushButton::clicked, this, &Composer::send);
     connect(m_stopButton, &QPushButton::clicked, this, &Composer::stopRequested);
     connect(m_attachButton, &QPushButton::clicked, this, &Composer::attachRequested);
@@ -76,12 +96,70 @@ bool Composer::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_editor && event->type() == QEvent::KeyPress) {
         auto *key = static_cast<QKeyEvent *>(event);
+        // Enter while prompts are offered takes the one chosen (or the first), never sends "/...".
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && m_completer->popup()->isVisible()) {
+            QModelIndex index = m_completer->popup()->currentIndex();
+            if (!index.isValid())
+                index = m_completer->completionModel()->index(0, 0);
+            m_completer->popup()->hide();
+            const int chosen = index.isValid() ? index.data(Qt::UserRole).toInt() : -1;
+            if (chosen >= 0 && chosen < m_prompts.size())
+                Q_EMIT promptChosen(m_prompts.at(chosen));
+            return true;
+        }
         if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && !(key->modifiers() & Qt::ShiftModifier)) {
             send();
             return true;
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void Composer::setPrompts(const QList<McpPromptInfo> &prompts)
+{
+    if (prompts == m_prompts)
+        return;
+    m_prompts = prompts;
+    m_promptModel->clear();
+    for (int row = 0; row < prompts.size(); ++row) {
+        const McpPromptInfo &prompt = prompts.at(row);
+        const QString description = prompt.description.isEmpty() ? prompt.title : prompt.description;
+        auto *item =
+            new QStandardItem(description.isEmpty() ? tr("/%1 (%2)").arg(prompt.name, prompt.server)
+                                                    : tr("/%1 (%2): %3").arg(prompt.name, prompt.server, description));
+        item->setData(row, Qt::UserRole);
+        item->setToolTip(description);
+        m_promptModel->appendRow(item);
+    }
+    offerPrompts();
+}
+
+void Composer::offerPrompts()
+{
+    const QString text = m_editor->toPlainText();
+    const bool asking =
+        text.startsWith(QLatin1Char('/')) && !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char(' '));
+    if (!asking) {
+        m_completer->popup()->hide();
+        return;
+    }
+    if (text == QLatin1String("/"))
+        Q_EMIT promptsWanted();
+    if (m_prompts.isEmpty())
+        return;
+    m_completer->setCompletionPrefix(text);
+    QRect place = m_editor->cursorRect();
+    place.setWidth(std::max(360, m_completer->popup()->sizeHintForColumn(0) + 24));
+    m_completer->complete(place);
+}
+
+void Composer::insertTemplate(const QString &text)
+{
+    m_completer->popup()->hide();
+    const QSignalBlocker blocker(m_editor);
+    m_editor->setPlainText(text);
+    m_editor->moveCursor(QTextCursor::End);
+    m_editor->setFocus();
 }
 
 void Composer::send()

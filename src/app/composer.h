@@ -1,17 +1,22 @@
 #pragma once
 
+#include <mcp/mcpserverstatus.h>
+
 #include <QPlainTextEdit>
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
+class QCompleter;
+class QStandardItemModel;
 class QLabel;
 class QPushButton;
 
 namespace Sandpiper {
 
 // The message box: Enter sends, Shift+Enter starts a new line; files are attached with the
-// button or by dropping them; the model and the sandbox network switch sit beside it.
+// button or by dropping them; the model and the sandbox network switch sit beside it. A "/" at
+// the start offers the MCP servers' prompts as templates.
 class Composer : public QWidget
 {
     Q_OBJECT
@@ -26,6 +31,11 @@ public:
     void setModels(const QStringList &models, const QString &current);
     void setAttachments(const QStringList &names);
     void setNetworkAllowed(bool allowed);
+    // The prompt templates "/" offers.
+    void setPrompts(const QList<McpPromptInfo> &prompts);
+    QCompleter *promptCompleter() const { return m_completer; }
+    // Puts TEXT in place of the "/..." that chose a prompt, for the user to read and send.
+    void insertTemplate(const QString &text);
 
 Q_SIGNALS:
     void sendRequested(const QString &text);
@@ -34,6 +44,9 @@ Q_SIGNALS:
     void attachRequested();
     void modelChosen(const QString &model);
     void networkToggled(bool allowed);
+    // The user typed "/": the servers with prompts should start if they have not.
+    void promptsWanted();
+    void promptChosen(const Sandpiper::McpPromptInfo &prompt);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -42,6 +55,7 @@ protected:
 
 private:
     void send();
+    void offerPrompts();
 
     QPlainTextEdit *m_editor;
     QPushButton *m_sendButton;
@@ -50,6 +64,9 @@ private:
     QComboBox *m_models;
     QCheckBox *m_network;
     QLabel *m_attachments;
+    QCompleter *m_completer;
+    QStandardItemModel *m_promptModel;
+    QList<McpPromptInfo> m_prompts;
     bool m_busy = false;
 };
 

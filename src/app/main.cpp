@@ -3,6 +3,7 @@
 #include "translations.h"
 
 #include <agent/agentthread.h>
+#include <mcp/mcpserverregistry.h>
 #include <sandpiper/buildinfo.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -80,9 +81,14 @@ int main(int argc, char *argv[])
     Sandpiper::applyAppearance(app, settings);
     Sandpiper::ConversationStore store(settings.dataDirectory());
     const auto opened = store.open();
+    // The MCP servers start when a conversation first needs them; this outlives every agent.
+    Sandpiper::McpServerRegistry mcp(
+        {settings.mcpConfigFile(), settings.mcpLogFolder(),
+         std::chrono::seconds(std::max(1, settings.integer(QStringLiteral("mcp/timeout_seconds"))))});
     int exitCode = 0;
     {
         Sandpiper::MainWindow window(&settings, &store);
+        window.setMcpServers(&mcp);
         // scripts/bench ui measures the time from exec to this first paint.
         if (qEnvironmentVariableIsSet("SANDPIPER_EXIT_AFTER_FIRST_PAINT")) {
             auto *firstPaint = new FirstPaintWatcher(&window);

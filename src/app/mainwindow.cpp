@@ -8,6 +8,7 @@
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
 #include "desktopnotifier.h"
+#include "prompttemplates.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
 
@@ -455,13 +456,22 @@ void MainWindow::hideWelcome()
 
 void MainWindow::openSettings()
 {
-    SettingsDialog dialog(m_settings, this);
+    SettingsDialog dialog(m_settings, this, m_mcp);
     connect(&dialog, &SettingsDialog::apiKeyEntered, m_sessions, &SessionManager::useApiKey);
     if (dialog.exec() != QDialog::Accepted)
         return;
     hideWelcome();
-    loadApiKey(); // applies the provider, its key and model to the open conversations
+    loadApiKey(); // applies the provider, its key and model (and the tools' policies) to the open conversations
     showState();
+}
+
+void MainWindow::setMcpServers(McpServerRegistry *registry)
+{
+    m_mcp = registry;
+    m_sessions->setMcpServers(registry);
+    auto *prompts = new PromptTemplates(registry, m_composer, this);
+    connect(prompts, &PromptTemplates::problem, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
 }
 
 void MainWindow::checkHealth()

@@ -22,6 +22,7 @@ class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
+class McpServerRegistry;
 class SessionManager;
 class Settings;
 class WelcomePage;
@@ -58,6 +59,9 @@ public:
     void send(const QString &text);
     void stop();
     void openSettings();
+    // The MCP servers whose tools conversations use and whose prompts the composer offers; it
+    // outlives the window.
+    void setMcpServers(McpServerRegistry *registry);
 
 Q_SIGNALS:
     // Sandbox health was checked (at start); tests wait for it.
@@ -91,6 +95,7 @@ private:
     Settings *m_settings;
     ConversationStore *m_store;
     SessionManager *m_sessions;
+    McpServerRegistry *m_mcp = nullptr;
     QPointer<ConversationSession> m_session;
     SandboxHealth m_health;
     bool m_healthKnown = false;

@@ -1,6 +1,7 @@
 #include "settingsdialog.h"
 
 #include "appearance.h"
+#include "mcpsettingspage.h"
 
 #include <llm/apikeystore.h>
 #include <llm/providerdetector.h>
@@ -65,12 +66,13 @@ QString sandboxBuildContext()
 
 } // namespace
 
-SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
+SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerRegistry *mcp)
     : QDialog(parent)
     , m_settings(settings)
     , m_images(new ImageManager(this))
     , m_tabs(new QTabWidget)
     , m_note(new QLabel(tr("Changes apply to new conversations; the theme changes at once.")))
+    , m_mcpPage(new McpSettingsPage(settings, mcp))
 {
     setWindowTitle(tr("Settings"));
     m_tabs->setAccessibleName(tr("Settings sections"));
@@ -78,6 +80,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     m_tabs->addTab(buildProvidersTab(), tr("&Providers"));
     m_tabs->addTab(buildSandboxTab(), tr("&Sandbox"));
     m_tabs->addTab(buildToolsTab(), tr("&Tools"));
+    m_tabs->addTab(m_mcpPage, tr("&MCP"));
     m_tabs->addTab(buildAppearanceTab(), tr("&Appearance"));
     m_tabs->addTab(buildSystemPromptTab(), tr("System p&rompt"));
 
@@ -90,7 +93,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_note);
     layout->addWidget(buttons);
-    resize(620, 520);
+    resize(680, 560);
     load();
 }
 
@@ -124,6 +127,23 @@ QWidget *SettingsDialog::buildProvidersTab()
     m_headers->setPlaceholderText(tr("One per line, such as\nX-Title: Sandpiper"));
     m_headers->setTabChangesFocus(true);
     m_headers->setMaximumHeight(80);
+    m_contextWindow = new QSpinBox;
+    m_contextWindow->setRange(0, 100'000'000);
+    m_contextWindow->setSingleStep(1024);
+    m_contextWindow->setSpecialValueText(tr("As the server says"));
+    m_contextWindow->setSuffix(tr(" tokens"));
+    m_contextWindow->setAccessibleName(tr("Context window of this model"));
+    m_contextWindow->setToolTip(tr("How many tokens this model can take in. Sandpiper asks the server; set it here "
+                                   "when the server does not say, or says more than it uses (Ollama without "
+                                   "num_ctx). Longer conversations are shortened to fit, never changed."));
+    m_textToolCalls = new QCheckBox(tr("Run tool &calls the model writes as text"));
+    m_textToolCalls->setAccessibleName(tr("Run tool calls written as text"));
+    m_textToolCalls->setToolTip(tr("Local servers often pass a model's tool calls on as text (<tool_call>, "
+                                   "[TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call."));
+    m_reasoningBack = new QCheckBox(tr("Send the model's reas&oning back between tool rounds"));
+    m_reasoningBack->setAccessibleName(tr("Send reasoning back between tool rounds"));
+    m_reasoningBack->setToolTip(tr("Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the "
+                                   "same answer; some providers (DeepSeek) refuse it."));
     m_testButton = new QPushButton(tr("T&est connection"));
     m_testButton->setAccessibleName(tr("Test connection"));
     m_testResult = new QLabel;
@@ -142,6 +162,9 @@ QWidget *SettingsDialog::buildProvidersTab()
     form->addRow(QString(), m_apiKeyNote);
     form->addRow(tr("Default &model:"), m_model);
     form->addRow(tr("Extra &headers:"), m_headers);
+    form->addRow(tr("Context &window:"), m_contextWindow);
+    form->addRow(QString(), m_textToolCalls);
+    form->addRow(QString(), m_reasoningBack);
     auto *testRow = new QHBoxLayout;
     testRow->addWidget(m_testButton);
     testRow->addWidget(m_testResult, 1);
@@ -151,6 +174,7 @@ QWidget *SettingsDialog::buildProvidersTab()
             [this] { loadProvider(m_preset->currentData().toString()); });
     connect(m_testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
     connect(m_baseUrl, &QLineEdit::textEdited, m_baseUrlError, &QWidget::hide);
+    connect(m_model, &QComboBox::editTextChanged, this, &SettingsDialog::loadContextWindow);
     return tab;
 }
 
@@ -361,7 +385,19 @@ void SettingsDialog::loadProvider(const QString &providerId)
     m_model->clear();
     m_model->setEditText(model);
     m_headers->setPlainText(m_settings->string(providerKey(providerId, "headers")));
+    // The switches as this provider has them, its preset's choice where the user made none.
+    const ProviderConfig config = m_settings->provider(providerId);
+    m_textToolCalls->setChecked(config.recoverTextToolCalls);
+    m_reasoningBack->setChecked(config.sendReasoningBack);
+    loadContextWindow();
     m_testResult->clear();
+}
+
+void SettingsDialog::loadContextWindow()
+{
+    const auto windows =
+        Settings::parseContextWindows(m_settings->string(providerKey(currentProviderId(), "context_windows")));
+    m_contextWindow->setValue(int(std::min<qint64>(windows.value(m_model->currentText().trimmed()), 100'000'000)));
 }
 
 void SettingsDialog::load()
@@ -393,6 +429,10 @@ void SettingsDialog::load()
 
 bool SettingsDialog::save()
 {
+    if (!m_mcpPage->save()) {
+        m_tabs->setCurrentWidget(m_mcpPage);
+        return false;
+    }
     const QString providerId = currentProviderId();
     QString baseUrl = m_baseUrl->text().trimmed();
     // An empty field means the preset's own address; Custom has none to fall back on.
@@ -413,6 +453,21 @@ bool SettingsDialog::save()
     m_settings->setValue(providerKey(providerId, "base_url"), baseUrl);
     m_settings->setValue(providerKey(providerId, "model"), m_model->currentText().trimmed());
     m_settings->setValue(providerKey(providerId, "headers"), m_headers->toPlainText().trimmed());
+    // A switch left as the preset has it stays empty, so that it follows the preset.
+    const auto preset = findProviderPreset(providerId);
+    const auto choice = [](bool value, bool presetValue) {
+        return value == presetValue ? QString() : value ? QStringLiteral("true") : QStringLiteral("false");
+    };
+    m_settings->setValue(providerKey(providerId, "text_tool_calls"), choice(m_textToolCalls->isChecked(), true));
+    m_settings->setValue(providerKey(providerId, "reasoning_back"),
+                         choice(m_reasoningBack->isChecked(), preset && preset->sendReasoningBack));
+    auto windows = Settings::parseContextWindows(m_settings->string(providerKey(providerId, "context_windows")));
+    const QString model = m_model->currentText().trimmed();
+    if (m_contextWindow->value() > 0 && !model.isEmpty())
+        windows.insert(model, m_contextWindow->value());
+    else
+        windows.remove(model);
+    m_settings->setValue(providerKey(providerId, "context_windows"), Settings::formatContextWindows(windows));
 
     m_settings->setValue(QStringLiteral("sandbox/image"), m_image->text().trimmed());
     if (!m_memory->text().isEmpty())

@@ -19,17 +19,20 @@ class QToolButton;
 namespace Sandpiper {
 
 class ImageManager;
+class McpServerRegistry;
+class McpSettingsPage;
 class Settings;
 
-// Every setting a user is expected to change, in tabs: providers, sandbox, tools, appearance
-// and the system prompt. OK writes them to Settings; Cancel forgets them. They take effect
+// Every setting a user is expected to change, in tabs: providers, sandbox, tools, MCP servers,
+// appearance and the system prompt. OK writes them to Settings; Cancel forgets them. They take effect
 // for new conversations; the theme applies at once.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
 
 public:
-    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr);
+    // With MCP, the MCP tab shows the servers' live state and can test and restart them.
+    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr, McpServerRegistry *mcp = nullptr);
     ~SettingsDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }
@@ -42,6 +45,7 @@ public:
     QLabel *testResult() const { return m_testResult; }
     QLabel *baseUrlError() const { return m_baseUrlError; }
     QLabel *apiKeyNote() const { return m_apiKeyNote; }
+    McpSettingsPage *mcpPage() const { return m_mcpPage; }
 
     void accept() override;
     void testConnection();
@@ -59,6 +63,7 @@ private:
     QWidget *buildAppearanceTab();
     QWidget *buildSystemPromptTab();
     void loadProvider(const QString &providerId);
+    void loadContextWindow();
     void load();
     bool save();
     QCoro::Task<> runConnectionTest();
@@ -79,6 +84,11 @@ private:
     QLabel *m_apiKeyNote;
     QComboBox *m_model;
     QPlainTextEdit *m_headers;
+    // Local models as they are (issue 12): the model's context window, tool calls written as
+    // text, reasoning sent back between tool rounds.
+    QSpinBox *m_contextWindow;
+    QCheckBox *m_textToolCalls;
+    QCheckBox *m_reasoningBack;
     QPushButton *m_testButton;
     QLabel *m_testResult;
     // The key already handed over for this provider, so a second OK does not store it again.
@@ -107,6 +117,8 @@ private:
     QSpinBox *m_fontSize;
     QComboBox *m_language;
     QCheckBox *m_notifications;
+
+    McpSettingsPage *m_mcpPage;
 
     QPlainTextEdit *m_systemPrompt;
     QPushButton *m_resetPrompt;

@@ -1,5 +1,6 @@
 #include "clisession.h"
 
+#include "mcp/mcptoolname.h"
 #include "session/conversationsession.h"
 
 #include <QFile>
@@ -108,12 +109,24 @@ void CliSession::printJson(const AgentEvent &event)
                                   {QStringLiteral("completion_tokens"), event.usage.completionTokens},
                                   {QStringLiteral("total_tokens"), event.usage.totalTokens}});
     }
+    if (event.kind == AgentEvent::Kind::Context) {
+        object.insert(QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("tokens"), event.context.tokens},
+                                  {QStringLiteral("window"), event.context.window},
+                                  {QStringLiteral("exact"), event.context.exact},
+                                  {QStringLiteral("window_source"), event.context.windowSource},
+                                  {QStringLiteral("left_out"), event.context.leftOut}});
+    }
     if (event.kind == AgentEvent::Kind::MessageAdded) {
         object.insert(QStringLiteral("message"), event.message.toOpenAi());
         object.insert(QStringLiteral("status"), ChatMessage::statusName(event.message.status));
     }
     if (event.kind == AgentEvent::Kind::TurnFinished)
         object.insert(QStringLiteral("end"), AgentEvent::endName(event.end));
+    if (event.kind == AgentEvent::Kind::ToolProgress) {
+        object.insert(QStringLiteral("progress"), event.progress);
+        object.insert(QStringLiteral("total"), event.progressTotal);
+    }
     write(stdout, QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
 }
 
@@ -145,6 +158,14 @@ void CliSession::printText(const AgentEvent &event)
               QStringLiteral("\n▶ %1\n%2%3%4\n")
                   .arg(event.call.name, QLatin1String(dim(stdout)), event.preview, QLatin1String(plain(stdout))));
         write(stdout, QStringLiteral("───\n"));
+        break;
+    case AgentEvent::Kind::ToolProgress:
+        newline();
+        write(
+            stderr,
+            event.progressTotal > 0
+                ? QStringLiteral("progress: %1 of %2 %3\n").arg(event.progress).arg(event.progressTotal).arg(event.text)
+                : QStringLiteral("progress: %1 %2\n").arg(event.progress).arg(event.text));
         break;
     case AgentEvent::Kind::ToolOutput:
         write(event.stream == QLatin1String("stderr") ? stderr : stdout, event.text);
@@ -190,6 +211,13 @@ void CliSession::printText(const AgentEvent &event)
         newline();
         write(stderr, QStringLiteral("note: %1\n").arg(event.text));
         break;
+    case AgentEvent::Kind::Context:
+        // Only what the user should know: the share of the window is for --json and the app.
+        if (!event.context.leftOut.isEmpty()) {
+            newline();
+            write(stderr, QStringLiteral("note: %1\n").arg(event.context.leftOut));
+        }
+        break;
     case AgentEvent::Kind::Error:
         newline();
         write(stderr, QStringLiteral("error: %1\n").arg(event.text));
@@ -211,8 +239,11 @@ void CliSession::askApproval(const AgentEvent &event)
         return;
     }
     QTextStream tty(&terminal);
-    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, [a]lways in this conversation: ")
-               .arg(event.call.name, event.preview);
+    // "Always" for an MCP tool is kept in the settings, for every conversation.
+    const QString always = McpToolName::isMcp(event.call.name) ? QStringLiteral("[a]lways (kept in the settings)")
+                                                               : QStringLiteral("[a]lways in this conversation");
+    tty << QStringLiteral("\n%1 wants to run:\n%2\nRun it? [y]es, [n]o, %3: ")
+               .arg(event.call.name, event.preview, always);
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))

@@ -1,8 +1,11 @@
 #include "clisession.h"
+#include "mcplisting.h"
 
 #include "agent/agentthread.h"
 #include "llm/apikeystore.h"
 #include "llm/providerpresets.h"
+#include "mcp/mcpserverregistry.h"
+#include "mcp/mcptrust.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/imagemanager.h"
 #include "session/conversationsession.h"
@@ -16,6 +19,7 @@
 #include <QCoroTask>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <csignal>
@@ -82,8 +86,17 @@ int main(int argc, char *argv[])
         QStringLiteral("attach"),
         QStringLiteral("Hand the model FILE with the message (it lands in /mnt/data); repeatable."),
         QStringLiteral("FILE"));
+    const QCommandLineOption mcpConfigOption(
+        QStringLiteral("mcp-config"),
+        QStringLiteral("Read the MCP servers from FILE instead of the mcp.json beside the settings."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption listToolsOption(
+        QStringLiteral("list-tools"),
+        QStringLiteral(
+            "Connect to every enabled MCP server, print one line per tool (NAME<TAB>description) and exit: 0 "
+            "when every server answered, 1 otherwise."));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
-                       newOption, conversationOption, jsonOption, attachOption});
+                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -121,6 +134,15 @@ int main(int argc, char *argv[])
         overrideSetting(QStringLiteral("approval/execute_python_code"), parser.value(approveOption));
     }
 
+    const QString mcpConfig = parser.isSet(mcpConfigOption) ? parser.value(mcpConfigOption) : settings.mcpConfigFile();
+    if (parser.isSet(mcpConfigOption) && !QFileInfo::exists(mcpConfig))
+        return fail(QStringLiteral("there is no file %1").arg(mcpConfig));
+    // Outlives the session: the agent's thread may still use it until it has retired.
+    McpServerRegistry mcp({mcpConfig, settings.mcpLogFolder(),
+                           std::chrono::seconds(std::max(1, settings.integer(QStringLiteral("mcp/timeout_seconds"))))});
+    if (parser.isSet(listToolsOption))
+        return listMcpTools(mcp);
+
     QString prompt = parser.positionalArguments().join(QLatin1Char(' '));
     if (prompt.isEmpty()) {
         QFile input;
@@ -132,6 +154,7 @@ int main(int argc, char *argv[])
         return fail(QStringLiteral("the prompt is empty"));
 
     AgentConfig config = settings.agent();
+    config.mcp = &mcp;
     if (config.provider.baseUrl.isEmpty())
         return fail(QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(providerId));
     if (config.provider.model.isEmpty())
@@ -185,6 +208,11 @@ int main(int argc, char *argv[])
         if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
             std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
         CliSession printer(&session, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text);
+        QObject::connect(&session, &ConversationSession::toolAllowedAlways, &app,
+                         [&settings, &session](const QString &tool) {
+                             McpTrust::allowAlways(settings, tool);
+                             session.setApprovals(settings.agent().approval);
+                         });
         QObject::connect(&printer, &CliSession::finished, &app, &QCoreApplication::quit);
 
         // Ctrl-C stops the answer; a second one ends the program.

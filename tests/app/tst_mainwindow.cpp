@@ -29,6 +29,9 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextList>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QVBoxLayout>
@@ -155,26 +158,53 @@ private Q_SLOTS:
         QCOMPARE(languages, QStringList{QStringLiteral("python")});
     }
 
-    void streamingFreezesFinishedParagraphs()
+    void streamingRendersEachFinishedParagraphOnce()
     {
         ChatMessage message;
         message.role = ChatMessage::Role::Assistant;
         message.status = ChatMessage::Status::Streaming;
         MessageWidget widget(message, QString());
-        const QString paragraph =
-            QStringLiteral("A paragraph long enough to matter. ").repeated(5) + QStringLiteral("\n\n");
-        widget.appendText(paragraph.repeated(3) + QStringLiteral("```python\nx = 1\n\ny = 2\n"));
-        widget.flush();
-        const int viewsWhileOpenFence = int(widget.findChildren<MarkdownView *>().size());
-        widget.appendText(QStringLiteral("```\n\n") + paragraph.repeated(3) + QStringLiteral("Last"));
-        widget.flush();
-        QVERIFY(widget.findChildren<MarkdownView *>().size() > viewsWhileOpenFence);
-        message.content = widget.message().content;
+        const QString paragraph = QStringLiteral("A paragraph with **bold** words. ").repeated(4) + QStringLiteral("\n\n");
+        const QString answer =
+            QStringLiteral("# Title\n\n") + paragraph.repeated(2) +
+            QStringLiteral("```python\nx = 1\n\ny = 2\n```\n\n- one\n- two\n\n## Numbers\n\n| a | b |\n|---|---|\n| 1 | 2 "
+                           "|\n\n1. first\n\n2. second, a loose list\n\n> quoted\n\n") +
+            paragraph + QStringLiteral("Last words");
+        auto *view = widget.findChild<MarkdownView *>();
+        QVERIFY(view);
+        int markedBlock = -1;
+        for (qsizetype at = 0; at < answer.size(); at += 7) {
+            widget.appendText(answer.mid(at, 7));
+            widget.flush();
+            // Once the title is finished, its block is rendered for good: mark it and watch.
+            if (markedBlock < 0 && view->document()->blockCount() > 2) {
+                view->document()->firstBlock().setUserState(42);
+                markedBlock = 0;
+            }
+        }
+        QCOMPARE(widget.findChildren<MarkdownView *>().size(), 1);
+        QCOMPARE(view->document()->firstBlock().userState(), 42); // never rendered again
+        QCOMPARE(view->document()->firstBlock().blockFormat().headingLevel(), 1);
+        // What streamed reads exactly as the whole answer rendered at once.
+        MarkdownView whole;
+        whole.setMarkdownText(answer);
+        QCOMPARE(view->toPlainText(), whole.toPlainText());
+        QCOMPARE(view->document()->blockCount(), whole.document()->blockCount());
+        for (QTextBlock streamed = view->document()->begin(), complete = whole.document()->begin();
+             streamed.isValid() && complete.isValid(); streamed = streamed.next(), complete = complete.next()) {
+            QCOMPARE(streamed.blockFormat().headingLevel(), complete.blockFormat().headingLevel());
+            QCOMPARE(streamed.blockFormat().hasProperty(QTextFormat::BlockCodeFence),
+                     complete.blockFormat().hasProperty(QTextFormat::BlockCodeFence));
+            QCOMPARE(bool(streamed.textList()), bool(complete.textList()));
+            QCOMPARE(bool(QTextCursor(streamed).currentTable()), bool(QTextCursor(complete).currentTable()));
+        }
+        QCOMPARE(view->codeBlocks(), QStringList{QStringLiteral("x = 1\n\ny = 2\n")});
+        QCOMPARE(view->codeBlocks(), whole.codeBlocks());
+        // The answer as stored keeps what is shown.
+        message.content = answer;
         message.status = ChatMessage::Status::Complete;
-        widget.setMessage(message);
-        QTRY_COMPARE(widget.findChildren<MarkdownView *>().size(), 1);
-        QCOMPARE(widget.findChildren<MarkdownView *>().first()->codeBlocks(),
-                 QStringList{QStringLiteral("x = 1\n\ny = 2\n")});
+        widget.finishStreaming(message);
+        QCOMPARE(view->document()->firstBlock().userState(), 42);
     }
 
     void aWholeConversationWithApprovalFigureAndRestart()

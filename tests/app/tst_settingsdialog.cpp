@@ -146,6 +146,36 @@ private Q_SLOTS:
         QCOMPARE(reopened.string(QStringLiteral("agent/system_prompt")), QString());
     }
 
+    void localModelSwitchesAreSavedPerProvider()
+    {
+        {
+            SettingsDialog dialog(m_settings.get());
+            dialog.presetPicker()->setCurrentIndex(dialog.presetPicker()->findData(QStringLiteral("llamacpp")));
+            dialog.modelPicker()->setEditText(QStringLiteral("qwen3-8b"));
+            auto *window = findNamed<QSpinBox>(&dialog, QStringLiteral("Context window of this model"));
+            QCOMPARE(window->value(), 0); // as the server says
+            window->setValue(16384);
+            auto *textCalls = findNamed<QCheckBox>(&dialog, QStringLiteral("Run tool calls written as text"));
+            QVERIFY(textCalls->isChecked());
+            textCalls->setChecked(false);
+            auto *reasoning = findNamed<QCheckBox>(&dialog, QStringLiteral("Send reasoning back between tool rounds"));
+            QVERIFY(reasoning->isChecked()); // the llama.cpp preset's choice
+            dialog.accept();
+        }
+        Settings reopened(m_profile->path());
+        const ProviderConfig provider = reopened.provider();
+        QCOMPARE(provider.contextWindows.value(QStringLiteral("qwen3-8b")), 16384);
+        QVERIFY(!provider.recoverTextToolCalls);
+        QVERIFY(provider.sendReasoningBack);
+        // Left as the preset has it, the switch follows the preset.
+        QCOMPARE(reopened.string(QStringLiteral("providers/llamacpp/reasoning_back")), QString());
+
+        SettingsDialog again(&reopened);
+        QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Context window of this model"))->value(), 16384);
+        again.modelPicker()->setEditText(QStringLiteral("another-model"));
+        QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Context window of this model"))->value(), 0);
+    }
+
     void cancelDiscards()
     {
         SettingsDialog dialog(m_settings.get());

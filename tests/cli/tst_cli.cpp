@@ -2,6 +2,7 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "mcptestservers.h"
 
 #include <storage/conversationstore.h>
 
@@ -22,6 +23,16 @@ using namespace Sandpiper::Test;
 namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
+
+// The content of the first tool message of a request.
+QString toolMessageContent(const RecordedRequest &request)
+{
+    for (const QJsonValue &message : request.json().value(QLatin1String("messages")).toArray()) {
+        if (message[QLatin1String("role")].toString() == QLatin1String("tool"))
+            return message[QLatin1String("content")].toString();
+    }
+    return {};
+}
 
 struct Run {
     int exitCode = -1;
@@ -116,6 +127,25 @@ private Q_SLOTS:
         QCOMPARE(kinds.constFirst(), QStringLiteral("turn_started"));
         QVERIFY(kinds.contains(QStringLiteral("text_delta")));
         QCOMPARE(kinds.constLast(), QStringLiteral("turn_finished"));
+    }
+
+    void printsTheContextWindowInJson()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("ok"), 1));
+        const Run r = run(baseArguments() << QStringLiteral("--set")
+                                          << QStringLiteral("providers/custom/context_windows=fake-model=2048")
+                                          << QStringLiteral("--json") << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject context;
+        for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            if (event[QLatin1String("event")].toString() == QLatin1String("context"))
+                context = event[QLatin1String("context")].toObject();
+        }
+        QCOMPARE(context[QLatin1String("window")].toInteger(), 2048);
+        QCOMPARE(context[QLatin1String("window_source")].toString(), QStringLiteral("settings"));
+        QVERIFY(context[QLatin1String("tokens")].toInteger() > 0);
+        QCOMPARE(context[QLatin1String("left_out")].toString(), QString());
     }
 
     void refusesBadArgumentsWithOneLine_data()
@@ -313,6 +343,62 @@ private Q_SLOTS:
         QVERIFY2(answer.content.startsWith(QLatin1String("one two")), qPrintable(answer.content));
         QVERIFY(answer.content.size() <
                 QStringLiteral("one two three four five six seven eight nine ten eleven twelve").size());
+    }
+
+    void listsTheToolsOfTheMcpServers()
+    {
+        SANDPIPER_REQUIRE_MCP_SERVERS();
+        const QString config = McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything()});
+        const Run r = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--mcp-config"), config,
+                           QStringLiteral("--list-tools")});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.contains(QStringLiteral("everything__echo\tEchoes back the input string")));
+        for (const QString &line : lines)
+            QVERIFY2(line.startsWith(QLatin1String("everything__")) && line.count(QLatin1Char('\t')) == 1,
+                     qPrintable(line));
+
+        McpServerConfig missing;
+        missing.name = QStringLiteral("absent");
+        missing.command = QStringLiteral("sandpiper-no-such-mcp-server");
+        const QString broken = McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything(), missing});
+        const Run failed = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--mcp-config"), broken,
+                                QStringLiteral("--list-tools")});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY(failed.out.contains(QLatin1String("everything__echo\t")));
+        QVERIFY2(failed.err.contains(QLatin1String("the MCP server \"absent\" did not answer")),
+                 qPrintable(failed.err));
+    }
+
+    void reportsAMalformedMcpConfig()
+    {
+        const QString path = m_profile->path() + QStringLiteral("/bad.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n");
+        file.close();
+        const Run r = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--mcp-config"), path,
+                           QStringLiteral("--list-tools")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("bad.json, line 3, column")), qPrintable(r.err));
+        const Run none = run({QStringLiteral("--mcp-config"), m_profile->path() + QStringLiteral("/none.json"),
+                              QStringLiteral("--list-tools")});
+        QCOMPARE(none.exitCode, 2);
+    }
+
+    void theModelUsesAnMcpToolFromTheTerminal()
+    {
+        SANDPIPER_REQUIRE_MCP_SERVERS();
+        const QString config = McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything()});
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("everything__echo"),
+                                                QStringLiteral("{\"message\": \"from the cli\"}")}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It said: Echo: from the cli")));
+        const Run r =
+            run(baseArguments() << QStringLiteral("--mcp-config") << config << QStringLiteral("--set")
+                                << QStringLiteral("approval/everything__echo=auto") << QStringLiteral("echo it"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QLatin1String("It said: Echo: from the cli")), qPrintable(r.out + r.err));
+        QCOMPARE(toolMessageContent(m_server->requests().at(1)), QStringLiteral("Echo: from the cli"));
     }
 };
 

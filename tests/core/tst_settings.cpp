@@ -127,6 +127,66 @@ private Q_SLOTS:
         }
         QCOMPARE(readFile(path), contents);
     }
+
+    void reasoningGoesBackAsThePresetSays_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<bool>("sendBack");
+        // llama.cpp and vLLM need it for gpt-oss between tool rounds; DeepSeek's API rejects it.
+        QTest::newRow("llama.cpp") << "llamacpp"
+                                   << "" << true;
+        QTest::newRow("vllm") << "vllm"
+                              << "" << true;
+        QTest::newRow("deepseek") << "deepseek"
+                                  << "" << false;
+        QTest::newRow("openai") << "openai"
+                                << "" << false;
+        QTest::newRow("ollama") << "ollama"
+                                << "" << false;
+        QTest::newRow("custom") << "custom"
+                                << "" << false;
+        QTest::newRow("llama.cpp, turned off") << "llamacpp"
+                                               << "false" << false;
+        QTest::newRow("custom, turned on") << "custom"
+                                           << "true" << true;
+    }
+
+    void reasoningGoesBackAsThePresetSays()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, setting);
+        QFETCH(bool, sendBack);
+        QTemporaryDir profile;
+        Settings settings(profile.path());
+        settings.setValue(QStringLiteral("provider"), preset);
+        settings.setValue(QStringLiteral("providers/%1/reasoning_back").arg(preset), setting);
+        QCOMPARE(settings.provider().sendReasoningBack, sendBack);
+        QCOMPARE(settings.agent().provider.sendReasoningBack, sendBack);
+    }
+
+    void textToolCallsAndContextWindowsPerProvider()
+    {
+        QTemporaryDir profile;
+        Settings settings(profile.path());
+        settings.setValue(QStringLiteral("provider"), QStringLiteral("ollama"));
+        QVERIFY(settings.provider().recoverTextToolCalls); // on unless turned off
+        QVERIFY(settings.provider().contextWindows.isEmpty());
+        QString error;
+        QVERIFY(settings.addOverride(QStringLiteral("providers/ollama/text_tool_calls=false"), &error));
+        QVERIFY(!settings.provider().recoverTextToolCalls);
+        settings.setValue(QStringLiteral("providers/ollama/context_windows"),
+                          QStringLiteral("qwen2.5:7b=32768\nllama3.1 = 8k\n\nbroken line\nzero=0\n*=4096"));
+        const QHash<QString, qint64> windows = settings.provider().contextWindows;
+        QCOMPARE(windows.size(), 3);
+        QCOMPARE(windows.value(QStringLiteral("qwen2.5:7b")), 32768);
+        QCOMPARE(windows.value(QStringLiteral("llama3.1")), 8192);
+        QCOMPARE(windows.value(QStringLiteral("*")), 4096);
+        QCOMPARE(Settings::parseContextWindows(Settings::formatContextWindows(windows)), windows);
+        // The preset's own window, for when the server does not say.
+        settings.setValue(QStringLiteral("provider"), QStringLiteral("anthropic"));
+        QCOMPARE(settings.provider().defaultContextWindow, 200000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSettings)

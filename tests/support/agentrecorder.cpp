@@ -1,11 +1,14 @@
 #include "agentrecorder.h"
 
+#include "dockertest.h"
+
 #include <agent/agentloop.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+#include <QTimer>
 
 namespace Sandpiper::Test {
 
@@ -15,6 +18,8 @@ AgentRecorder::AgentRecorder(AgentLoop *loop)
         events << e;
         if (onEvent)
             onEvent(e);
+        if (e.kind == AgentEvent::Kind::TurnFinished && m_waiting)
+            m_waiting->quit();
     });
 }
 
@@ -32,9 +37,17 @@ bool AgentRecorder::waitForTurn(int turns, int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();
-    while (ofKind(AgentEvent::Kind::TurnFinished).size() < turns && timer.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return ofKind(AgentEvent::Kind::TurnFinished).size() >= turns;
+    while (ofKind(AgentEvent::Kind::TurnFinished).size() < turns) {
+        const qint64 left = timeoutMs - timer.elapsed();
+        if (left <= 0)
+            return false;
+        QEventLoop wait;
+        m_waiting = &wait;
+        QTimer::singleShot(std::min<qint64>(left, 100), &wait, &QEventLoop::quit);
+        wait.exec();
+        m_waiting = nullptr;
+    }
+    return true;
 }
 
 AgentEvent::End AgentRecorder::end() const
@@ -55,6 +68,30 @@ QString toolMessageIn(const RecordedRequest &request, const QString &callId)
 QString jsonCode(const QString &code)
 {
     return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact));
+}
+
+ChatMessage chatMessage(ChatMessage::Role role, const QString &content)
+{
+    ChatMessage message;
+    message.role = role;
+    message.content = content;
+    return message;
+}
+
+AgentConfig agentConfig(const QUrl &baseUrl, ApprovalPolicy approval, const QString &folder)
+{
+    AgentConfig config;
+    config.provider.id = QStringLiteral("custom");
+    config.provider.baseUrl = baseUrl.toString();
+    config.provider.model = QStringLiteral("test-model");
+    config.systemPrompt = QStringLiteral("You are a test.");
+    config.approval.insert(QStringLiteral("execute_python_code"), approval);
+    config.chartsEnabled = false;
+    config.webEnabled = false;
+    config.sandbox.image = sandboxImage();
+    config.sandbox.conversationId = QStringLiteral("agent-test");
+    config.sandbox.dataDirectory = folder;
+    return config;
 }
 
 } // namespace Sandpiper::Test

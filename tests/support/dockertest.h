@@ -13,13 +13,16 @@ QString dockerUnavailableReason();
 
 } // namespace Sandpiper::Test
 
-// Tests that need Docker fail in CI (CI=true) when it is missing, and skip elsewhere.
-#define SANDPIPER_REQUIRE_DOCKER()                                                                                     \
+// A test that needs something the machine lacks (REASON says what, empty when nothing) fails in
+// CI (CI=true) and skips elsewhere.
+#define SANDPIPER_REQUIRE_AVAILABLE(reason)                                                                            \
     do {                                                                                                               \
-        const QString reason_ = Sandpiper::Test::dockerUnavailableReason();                                            \
+        const QString reason_ = (reason);                                                                              \
         if (!reason_.isEmpty()) {                                                                                      \
             if (qEnvironmentVariable("CI") == QLatin1String("true"))                                                   \
                 QFAIL(qPrintable(reason_));                                                                            \
             QSKIP(qPrintable(reason_));                                                                                \
         }                                                                                                              \
     } while (false)
+
+#define SANDPIPER_REQUIRE_DOCKER() SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::dockerUnavailableReason())

@@ -278,6 +278,26 @@ void FakeLlmServer::setRequiredApiKey(QString key)
     m_requiredApiKey = std::move(key);
 }
 
+void FakeLlmServer::setRoute(const QByteArray &method, const QByteArray &path, Answer answer)
+{
+    m_routes.insert(method + ' ' + path, std::move(answer));
+}
+
+void FakeLlmServer::setRoute(const QByteArray &method, const QByteArray &path, FakeResponse response)
+{
+    setRoute(method, path, [response](const RecordedRequest &) { return response; });
+}
+
+QList<RecordedRequest> FakeLlmServer::chatRequests() const
+{
+    QList<RecordedRequest> chat;
+    for (const RecordedRequest &request : m_requests) {
+        if (request.method == "POST" && request.path.startsWith("/v1/chat/completions"))
+            chat << request;
+    }
+    return chat;
+}
+
 void FakeLlmServer::acceptConnections()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
@@ -396,6 +416,8 @@ FakeResponse FakeLlmServer::route(const RecordedRequest &request, bool *outOfRes
 
     const qsizetype query = request.path.indexOf('?');
     const QByteArray path = query < 0 ? request.path : request.path.first(query);
+    if (const auto custom = m_routes.constFind(request.method + ' ' + path); custom != m_routes.cend())
+        return (*custom)(request);
 
     if (request.method == "POST" && path == "/v1/chat/completions") {
         if (m_queue.isEmpty()) {

@@ -10,6 +10,7 @@
 #include <QUrl>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -57,8 +58,9 @@ struct RecordedRequest {
 // Event-driven, never blocking: the client may live in the same thread or another process.
 //
 // Routes: POST /v1/chat/completions serves the queued responses in order (a 500 once they
-// run out), GET /v1/models lists setModels(); anything else is a 404. Every request is
-// recorded, including the refused ones.
+// run out), GET /v1/models lists setModels(), routes set with setRoute() answer as they say
+// (a server's own API: llama.cpp's /props, Ollama's /api/show, ...); anything else is a 404.
+// Every request is recorded, including the refused ones.
 class FakeLlmServer : public QObject
 {
     Q_OBJECT
@@ -80,6 +82,13 @@ public:
     void setModels(QStringList ids);
     // When set, requests need "Authorization: Bearer KEY" or get OpenAI's 401.
     void setRequiredApiKey(QString key);
+    // METHOD PATH (without the query) is answered by ANSWER, every time; it wins over the
+    // built-in routes.
+    using Answer = std::function<FakeResponse(const RecordedRequest &)>;
+    void setRoute(const QByteArray &method, const QByteArray &path, Answer answer);
+    void setRoute(const QByteArray &method, const QByteArray &path, FakeResponse response);
+    // The requests to POST /v1/chat/completions only.
+    QList<RecordedRequest> chatRequests() const;
 
     QList<RecordedRequest> requests() const { return m_requests; }
 
@@ -112,6 +121,7 @@ private:
     QQueue<FakeResponse> m_queue;
     QStringList m_models;
     QString m_requiredApiKey;
+    QHash<QByteArray, Answer> m_routes;
     QList<RecordedRequest> m_requests;
     std::unordered_map<QTcpSocket *, std::unique_ptr<Connection>> m_connections;
     int m_connectionCount = 0;

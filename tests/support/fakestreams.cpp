@@ -355,7 +355,16 @@ TurnEvents turnEvents(Shape shape, const Turn &turn, bool finished)
         events.payloads.append(envelope.chunk(delta({{reasoningKey, envelope.text(piece)}}), null));
         ++completionTokens;
     }
-    for (const QString &piece : piecesOf(turn.text, turn.pieces)) {
+    QStringList textPieces;
+    qsizetype cutFrom = 0;
+    for (const qsizetype cut : turn.textCuts) {
+        textPieces << turn.text.sliced(cutFrom, cut - cutFrom);
+        cutFrom = cut;
+    }
+    if (!turn.textCuts.isEmpty())
+        textPieces << turn.text.sliced(cutFrom);
+    textPieces.removeAll(QString());
+    for (const QString &piece : turn.textCuts.isEmpty() ? piecesOf(turn.text, turn.pieces) : textPieces) {
         events.payloads.append(envelope.chunk(delta({{"content", envelope.text(piece)}}), null));
         ++completionTokens;
     }
@@ -420,7 +429,7 @@ TurnEvents turnEvents(Shape shape, const Turn &turn, bool finished)
     // Ollama says "stop" even when it made calls.
     const Json finishReason =
         string(turn.calls.isEmpty() || ollama ? QStringLiteral("stop") : QStringLiteral("tool_calls"));
-    const qint64 promptTokens = 42;
+    const qint64 promptTokens = turn.promptTokens;
     if (shape == Shape::LlamaCpp) {
         const double promptMs = 3.1 * double(promptTokens);
         const double predictedMs = 21.7 * double(completionTokens);
@@ -631,6 +640,258 @@ FakeResponse modelList(const QStringList &ids)
     response.headers = openAiHeaders("application/json");
     response.chunks = {indented(object({{"object", string(QStringLiteral("list"))}, {"data", array(models)}}), 2)};
     return response;
+}
+
+namespace {
+
+FakeResponse jsonResponse(int status, const Json &body, Headers headers = {{"Content-Type", "application/json"}})
+{
+    FakeResponse response;
+    response.status = status;
+    response.chunked = false;
+    response.headers = std::move(headers);
+    response.chunks = {body};
+    return response;
+}
+
+const Headers llamaCppJsonHeaders = {{"Server", "llama.cpp"},
+                                     {"Access-Control-Allow-Origin", ""},
+                                     {"Content-Type", "application/json; charset=utf-8"},
+                                     {"Keep-Alive", "timeout=5, max=100"}};
+
+} // namespace
+
+FakeResponse llamaCppProps(qint64 nCtx)
+{
+    // Abridged from Debian's llama-server b11669, in its key order.
+    const Json params = object({{"seed", "42"},
+                                {"temperature", "1.0"},
+                                {"top_k", "0"},
+                                {"top_p", "1.0"},
+                                {"min_p", "0.0"},
+                                {"n_predict", "-1"},
+                                {"n_keep", "0"},
+                                {"stream", "false"},
+                                {"chat_format", string(QStringLiteral("Content-only"))},
+                                {"reasoning_format", string(QStringLiteral("none"))}});
+    return jsonResponse(200,
+                        object({{"default_generation_settings", object({{"params", params}, {"n_ctx", number(nCtx)}})},
+                                {"total_slots", "1"},
+                                {"model_alias", string(QStringLiteral("tiny"))},
+                                {"model_ftype", string(QStringLiteral("all F32"))},
+                                {"model_path", string(QStringLiteral("/model/tiny.gguf"))},
+                                {"modalities", object({{"vision", "false"}, {"video", "false"}, {"audio", "false"}})},
+                                {"endpoint_slots", "true"},
+                                {"endpoint_props", "false"},
+                                {"endpoint_metrics", "false"},
+                                {"chat_template", string(QStringLiteral("{%- if tools %}…"))},
+                                {"bos_token", string(QStringLiteral("<|endoftext|>"))},
+                                {"eos_token", string(QStringLiteral("<|im_end|>"))},
+                                {"build_info", string(QStringLiteral("b11669-Debian"))},
+                                {"is_sleeping", "false"}}),
+                        llamaCppJsonHeaders);
+}
+
+FakeResponse ollamaShow(qint64 contextLength, std::optional<qint64> numCtx)
+{
+    QString parameters = QStringLiteral("stop                           \"<|im_start|>\"\n"
+                                        "stop                           \"<|im_end|>\"");
+    if (numCtx)
+        parameters.prepend(QStringLiteral("num_ctx                        %1\n").arg(*numCtx));
+    const Json details = object({{"parent_model", string(QString())},
+                                 {"format", string(QStringLiteral("gguf"))},
+                                 {"family", string(QStringLiteral("qwen2"))},
+                                 {"families", array({string(QStringLiteral("qwen2"))})},
+                                 {"parameter_size", string(QStringLiteral("7.6B"))},
+                                 {"quantization_level", string(QStringLiteral("Q4_K_M"))}});
+    const Json info = object({{"general.architecture", string(QStringLiteral("qwen2"))},
+                              {"general.basename", string(QStringLiteral("Qwen2.5"))},
+                              {"general.file_type", "15"},
+                              {"general.parameter_count", "7615616512"},
+                              {"qwen2.attention.head_count", "28"},
+                              {"qwen2.block_count", "28"},
+                              {"qwen2.context_length", number(contextLength)},
+                              {"qwen2.embedding_length", "3584"}});
+    return jsonResponse(
+        200,
+        object({{"license", goString(QStringLiteral("Apache License\nVersion 2.0"))},
+                {"modelfile", goString(QStringLiteral("# Modelfile generated by \"ollama show\""))},
+                {"parameters", goString(parameters)},
+                {"template", goString(QStringLiteral("{{- if .Messages }}…"))},
+                {"details", details},
+                {"model_info", info},
+                {"tensors", "[]"},
+                {"capabilities", array({string(QStringLiteral("completion")), string(QStringLiteral("tools"))})},
+                {"modified_at", string(QStringLiteral("2025-06-01T10:12:43.0961+02:00"))}}),
+        {{"Content-Type", "application/json; charset=utf-8"}});
+}
+
+FakeResponse ollamaRunning(const QString &model, std::optional<qint64> contextLength)
+{
+    QList<Json> models;
+    if (contextLength) {
+        models.append(object(
+            {{"name", string(model)},
+             {"model", string(model)},
+             {"size", "6654289920"},
+             {"digest", string(QStringLiteral("845dbda0ea48ed749caafd9e6037047aa19acfcfd82e704d7ca97d631a0b697e"))},
+             {"details",
+              object({{"format", string(QStringLiteral("gguf"))}, {"family", string(QStringLiteral("qwen2"))}})},
+             {"expires_at", string(QStringLiteral("2025-06-01T10:20:00.1+02:00"))},
+             {"size_vram", "6654289920"},
+             {"context_length", number(*contextLength)}}));
+    }
+    return jsonResponse(200, object({{"models", array(models)}}),
+                        {{"Content-Type", "application/json; charset=utf-8"}});
+}
+
+FakeResponse lmStudioModels(const QString &id, qint64 maxContextLength, std::optional<qint64> loadedContextLength)
+{
+    Fields entry = {{"id", string(id)},
+                    {"object", string(QStringLiteral("model"))},
+                    {"type", string(QStringLiteral("llm"))},
+                    {"publisher", string(QStringLiteral("lmstudio-community"))},
+                    {"arch", string(QStringLiteral("qwen2"))},
+                    {"compatibility_type", string(QStringLiteral("gguf"))},
+                    {"quantization", string(QStringLiteral("Q4_K_M"))},
+                    {"state", string(loadedContextLength ? QStringLiteral("loaded") : QStringLiteral("not-loaded"))},
+                    {"max_context_length", number(maxContextLength)}};
+    if (loadedContextLength)
+        entry.append({"loaded_context_length", number(*loadedContextLength)});
+    return jsonResponse(
+        200, indented(object({{"data", array({object(entry)})}, {"object", string(QStringLiteral("list"))}}), 2));
+}
+
+FakeResponse vllmModels(const QString &id, qint64 maxModelLen)
+{
+    const Json permission =
+        object({{"id", string(QStringLiteral("modelperm-") + QString::fromLatin1(randomToken(32, hexDigits)))},
+                {"object", string(QStringLiteral("model_permission"))},
+                {"created", number(QDateTime::currentSecsSinceEpoch())},
+                {"allow_create_engine", "false"},
+                {"allow_sampling", "true"},
+                {"allow_logprobs", "true"},
+                {"allow_search_indices", "false"},
+                {"allow_view", "true"},
+                {"allow_fine_tuning", "false"},
+                {"organization", string(QStringLiteral("*"))},
+                {"group", null},
+                {"is_blocking", "false"}});
+    return jsonResponse(200, object({{"object", string(QStringLiteral("list"))},
+                                     {"data", array({object({{"id", string(id)},
+                                                             {"object", string(QStringLiteral("model"))},
+                                                             {"created", number(QDateTime::currentSecsSinceEpoch())},
+                                                             {"owned_by", string(QStringLiteral("vllm"))},
+                                                             {"root", string(id)},
+                                                             {"parent", null},
+                                                             {"max_model_len", number(maxModelLen)},
+                                                             {"permission", array({permission})}})})}}));
+}
+
+FakeResponse openRouterModels(const QString &id, qint64 contextLength)
+{
+    const Json entry = object(
+        {{"id", string(id)},
+         {"canonical_slug", string(id + QStringLiteral("-2024-07-18"))},
+         {"hugging_face_id", null},
+         {"name", string(QStringLiteral("OpenAI: GPT-4o-mini"))},
+         {"created", "1721260800"},
+         {"description", string(QStringLiteral("GPT-4o mini is OpenAI's newest model…"))},
+         {"context_length", number(contextLength)},
+         {"architecture", object({{"modality", string(QStringLiteral("text+image->text"))},
+                                  {"tokenizer", string(QStringLiteral("GPT"))},
+                                  {"instruct_type", null}})},
+         {"pricing", object({{"prompt", string(QStringLiteral("0.00000015"))},
+                             {"completion", string(QStringLiteral("0.0000006"))}})},
+         {"top_provider", object({{"context_length", number(contextLength)},
+                                  {"max_completion_tokens", "16384"},
+                                  {"is_moderated", "true"}})},
+         {"per_request_limits", null},
+         {"supported_parameters", array({string(QStringLiteral("tools")), string(QStringLiteral("max_tokens"))})}});
+    return jsonResponse(200, object({{"data", array({entry})}}));
+}
+
+FakeResponse contextError(ContextErrorShape shape, qint64 promptTokens, qint64 window)
+{
+    const QString n = QString::number(promptTokens);
+    const QString w = QString::number(window);
+    switch (shape) {
+    case ContextErrorShape::OpenAi:
+        return httpError(400,
+                         QStringLiteral("This model's maximum context length is %1 tokens. However, your messages "
+                                        "resulted in %2 tokens. Please reduce the length of the messages.")
+                             .arg(w, n),
+                         std::nullopt, QStringLiteral("context_length_exceeded"));
+    case ContextErrorShape::LlamaCpp:
+        return jsonResponse(
+            400,
+            object({{"error", object({{"code", "400"},
+                                      {"message", string(QStringLiteral("request (%1 tokens) exceeds the available "
+                                                                        "context size (%2 tokens), try increasing it")
+                                                             .arg(n, w))},
+                                      {"type", string(QStringLiteral("exceed_context_size_error"))},
+                                      {"n_prompt_tokens", number(promptTokens)},
+                                      {"n_ctx", number(window)}})}}),
+            llamaCppJsonHeaders);
+    case ContextErrorShape::Vllm:
+        return jsonResponse(
+            400, object({{"object", string(QStringLiteral("error"))},
+                         {"message", string(QStringLiteral("This model's maximum context length is %1 tokens. However, "
+                                                           "you requested %2 tokens (%3 in the messages, 1024 in the "
+                                                           "completion). Please reduce the length of the messages or "
+                                                           "completion.")
+                                                .arg(w)
+                                                .arg(promptTokens + 1024)
+                                                .arg(n))},
+                         {"type", string(QStringLiteral("BadRequestError"))},
+                         {"param", null},
+                         {"code", "400"}}));
+    case ContextErrorShape::LmStudio:
+        return jsonResponse(
+            400,
+            object({{"error", string(QStringLiteral("Trying to keep the first %1 tokens when context the overflows. "
+                                                    "However, the model is loaded with context length of only %2 "
+                                                    "tokens, which is not enough. Try to load the model with a "
+                                                    "larger context length, or provide a shorter input")
+                                         .arg(n, w))}}));
+    case ContextErrorShape::Ollama:
+        return jsonResponse(400,
+                            object({{"error", object({{"message", goString(QStringLiteral("input length exceeds "
+                                                                                          "maximum context length"))},
+                                                      {"type", string(QStringLiteral("api_error"))},
+                                                      {"param", null},
+                                                      {"code", null}})}}),
+                            {{"Content-Type", "application/json; charset=utf-8"}});
+    case ContextErrorShape::Mistral:
+        return jsonResponse(
+            400, object({{"object", string(QStringLiteral("error"))},
+                         {"message", string(QStringLiteral("Prompt contains %1 tokens and 0 draft tokens, too large "
+                                                           "for model with %2 maximum context length")
+                                                .arg(n, w))},
+                         {"type", string(QStringLiteral("invalid_request_error"))},
+                         {"param", null},
+                         {"code", null}}));
+    case ContextErrorShape::Anthropic:
+        return jsonResponse(
+            400, object({{"type", string(QStringLiteral("error"))},
+                         {"error", object({{"type", string(QStringLiteral("invalid_request_error"))},
+                                           {"message", string(QStringLiteral("prompt is too long: %1 tokens > %2 "
+                                                                             "maximum")
+                                                                  .arg(n, w))}})}}));
+    case ContextErrorShape::OpenRouter:
+        return jsonResponse(
+            400, object({{"error",
+                          object({{"message", string(QStringLiteral("This endpoint's maximum context length is %1 "
+                                                                    "tokens. However, you requested about %2 tokens "
+                                                                    "(%2 of text input). Please reduce the length of "
+                                                                    "either one, or use the \"middle-out\" transform "
+                                                                    "to compress your prompt automatically.")
+                                                         .arg(w, n))},
+                                  {"code", "400"},
+                                  {"metadata", object({{"provider_name", null}})}})},
+                         {"user_id", string(QStringLiteral("user_2abc"))}}));
+    }
+    Q_UNREACHABLE();
 }
 
 FakeResponse fromPayloads(const QList<QByteArray> &payloads, const StreamOptions &options)

@@ -72,6 +72,9 @@ struct Turn {
     int pieces = 4;           // deltas the reasoning and the text are each cut into
     int fragmentsPerCall = 4; // deltas each call's arguments are cut into (Ollama: always one)
     CallOrder callOrder = CallOrder::OneAfterAnother;
+    qint64 promptTokens = 42; // what the usage says the request came to
+    // Where the text is cut into deltas, instead of PIECES equal parts.
+    QList<qsizetype> textCuts = {};
 };
 
 // The general builder; the named ones below are the common cases.
@@ -110,6 +113,22 @@ FakeResponse httpError(int status, const QString &message, std::optional<int> re
 FakeResponse nonStreaming(const QString &content, const QList<ScriptedCall> &calls = {});
 // What GET /v1/models answers.
 FakeResponse modelList(const QStringList &ids);
+
+// The servers' own APIs beside the OpenAI-compatible one, as they answer about the context
+// window: llama.cpp's GET /props (N_CTX per slot), Ollama's POST /api/show (the model's
+// CONTEXTLENGTH, and num_ctx among its parameters where the Modelfile sets one) and GET /api/ps
+// (the loaded model's context_length, which newer versions report), LM Studio's
+// GET /api/v0/models, vLLM's and OpenRouter's GET /v1/models.
+FakeResponse llamaCppProps(qint64 nCtx);
+FakeResponse ollamaShow(qint64 contextLength, std::optional<qint64> numCtx = std::nullopt);
+FakeResponse ollamaRunning(const QString &model, std::optional<qint64> contextLength);
+FakeResponse lmStudioModels(const QString &id, qint64 maxContextLength, std::optional<qint64> loadedContextLength);
+FakeResponse vllmModels(const QString &id, qint64 maxModelLen);
+FakeResponse openRouterModels(const QString &id, qint64 contextLength);
+
+// The answer of each server to a prompt of PROMPTTOKENS that exceeds its WINDOW, in its own words.
+enum class ContextErrorShape { OpenAi, LlamaCpp, Vllm, LmStudio, Ollama, Mistral, Anthropic, OpenRouter };
+FakeResponse contextError(ContextErrorShape shape, qint64 promptTokens, qint64 window);
 
 // An SSE response of arbitrary data payloads, for shapes that no builder covers.
 FakeResponse fromPayloads(const QList<QByteArray> &payloads, const StreamOptions &options = {});

@@ -227,6 +227,37 @@ QString yText(const ChartSpec &spec, double y)
     return ChartFormat::withUnit(ChartFormat::numberText(y), spec.yUnit);
 }
 
+QString pointText(const ChartSpec &spec, qsizetype series, qsizetype point)
+{
+    if (series < 0 || series >= spec.series.size() || point < 0 || point >= spec.series[series].points.size())
+        return {};
+    const QPointF value = spec.series[series].points[point];
+    const QString coordinates = spec.type == ChartSpec::Type::Scatter && spec.xKind != ChartSpec::XKind::Category
+                                    ? ChartWidget::tr("%1, %2", "scatter point tooltip: x, y")
+                                          .arg(xText(spec, value.x()), yText(spec, value.y()))
+                                    : ChartWidget::tr("%1: %2", "tooltip: x or category, value")
+                                          .arg(xText(spec, value.x()), yText(spec, value.y()));
+    // A single unnamed series needs no name above its values.
+    if (spec.series.size() == 1 && spec.series.first().name.isEmpty())
+        return coordinates;
+    return seriesName(spec, series) + QLatin1Char('\n') + coordinates;
+}
+
+QRectF zoomedArea(const ChartSpec &spec, const QRectF &area, const QPointF &center, qreal factor)
+{
+    QRectF visible(center.x() - (center.x() - area.left()) * factor, center.y() - (center.y() - area.top()) * factor,
+                   area.width() * factor, area.height() * factor);
+    // Bars zoom along their categories only, as the rubber band does.
+    if (spec.type == ChartSpec::Type::Bar || spec.type == ChartSpec::Type::StackedBar) {
+        visible.setTop(area.top());
+        visible.setHeight(area.height());
+    } else if (spec.type == ChartSpec::Type::HorizontalBar) {
+        visible.setLeft(area.left());
+        visible.setWidth(area.width());
+    }
+    return visible;
+}
+
 QAbstractAxis *xAxis(const ChartSpec &spec)
 {
     QAbstractAxis *result = nullptr;

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QPalette>
+#include <QRectF>
 #include <QString>
 
 #include <utility>
@@ -48,6 +49,10 @@ QColor specColor(const QString &name);
 QString seriesName(const ChartSpec &spec, qsizetype series);
 QString xText(const ChartSpec &spec, double x);
 QString yText(const ChartSpec &spec, double y);
+// What hovering over point POINT of series SERIES shows (not for pies).
+QString pointText(const ChartSpec &spec, qsizetype series, qsizetype point);
+// The part of AREA (the plot area) that zooming by FACTOR around CENTER shows.
+QRectF zoomedArea(const ChartSpec &spec, const QRectF &area, const QPointF &center, qreal factor);
 // The x axis of a line, scatter or area chart, titled and ranged for SPEC.
 QAbstractAxis *xAxis(const ChartSpec &spec);
 // The value axis, titled and ranged for SPEC. Ranges are set here rather than left to the

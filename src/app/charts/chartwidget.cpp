@@ -386,19 +386,7 @@ QString ChartWidget::toolTipText(qsizetype series, qsizetype point) const
             .arg(m_spec.categories[point], ChartFormat::yText(m_spec, m_spec.series.first().points[point].y()),
                  QLocale().toString(m_slices[point]->percentage() * 100, 'f', 1));
     }
-    if (series < 0 || series >= m_spec.series.size() || point < 0 || point >= m_spec.series[series].points.size())
-        return {};
-    const QPointF value = m_spec.series[series].points[point];
-    const QString coordinates =
-        m_spec.type == ChartSpec::Type::Scatter && m_spec.xKind != ChartSpec::XKind::Category
-            ? tr("%1, %2", "scatter point tooltip: x, y")
-                  .arg(ChartFormat::xText(m_spec, value.x()), ChartFormat::yText(m_spec, value.y()))
-            : tr("%1: %2", "tooltip: x or category, value")
-                  .arg(ChartFormat::xText(m_spec, value.x()), ChartFormat::yText(m_spec, value.y()));
-    // A single unnamed series needs no name above its values.
-    if (m_spec.series.size() == 1 && m_spec.series.first().name.isEmpty())
-        return coordinates;
-    return ChartFormat::seriesName(m_spec, series) + QLatin1Char('\n') + coordinates;
+    return ChartFormat::pointText(m_spec, series, point);
 }
 
 void ChartWidget::showPointToolTip(qsizetype series, const QPointF &position, bool state)
@@ -447,17 +435,7 @@ void ChartWidget::zoomAround(const QPointF &center, qreal factor)
 {
     if (m_spec.isPie())
         return;
-    const QRectF area = chart()->plotArea();
-    QRectF visible(center.x() - (center.x() - area.left()) * factor, center.y() - (center.y() - area.top()) * factor,
-                   area.width() * factor, area.height() * factor);
-    // Bars zoom along their categories only, as the rubber band does.
-    if (m_spec.type == ChartSpec::Type::Bar || m_spec.type == ChartSpec::Type::StackedBar) {
-        visible.setTop(area.top());
-        visible.setHeight(area.height());
-    } else if (m_spec.type == ChartSpec::Type::HorizontalBar) {
-        visible.setLeft(area.left());
-        visible.setWidth(area.width());
-    }
+    const QRectF visible = ChartFormat::zoomedArea(m_spec, chart()->plotArea(), center, factor);
     chart()->zoomIn(visible);
 }
 

@@ -6,6 +6,7 @@
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -29,6 +30,8 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     setAccessibleName(tr("Conversation"));
     m_content->setBackgroundRole(QPalette::Base);
     m_content->setAutoFillBackground(true);
+    // The items are laid out from the top: growing at the bottom repaints only what is new.
+    m_content->setAttribute(Qt::WA_StaticContents);
     m_layout->setContentsMargins(12, 8, 12, 8);
     m_layout->setSpacing(8);
     m_earlierButton->setAccessibleName(tr("Show earlier messages"));
@@ -42,8 +45,13 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this,
             [this](int value) { m_followBottom = value >= verticalScrollBar()->maximum() - 24; });
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
-        if (m_followBottom)
-            verticalScrollBar()->setValue(maximum);
+        if (!m_followBottom)
+            return;
+        // Qt scrolls by copying what is on screen only when none of it waits to be painted, else it
+        // paints the whole view again. What changed (the paragraph being written) is painted first,
+        // so that following an answer paints only the lines that scroll into view.
+        QCoreApplication::sendPostedEvents(window(), QEvent::UpdateRequest);
+        verticalScrollBar()->setValue(maximum);
     });
 
     connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);

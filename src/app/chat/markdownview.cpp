@@ -19,6 +19,49 @@ namespace Sandpiper {
 
 namespace {
 
+// A list item or its continuation: a blank line between two such lines belongs to the list.
+bool inListLine(QStringView line)
+{
+    static const QRegularExpression item(QStringLiteral("^(\\s+\\S|\\s{0,3}([-*+]|\\d{1,9}[.)])(\\s|$))"));
+    return item.matchView(line).hasMatch();
+}
+
+// Where the text can be split into finished paragraphs: after the last blank line, from FROM on,
+// that is outside a code fence and not inside a list (FROM itself when there is none). A chunk
+// rendered on its own must read as it would within the whole text.
+qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
+{
+    qsizetype boundary = from;
+    bool inFence = false;
+    qsizetype candidate = -1; // a blank line after a list line, waiting for what follows
+    QStringView previous;     // the last line that was not blank
+    qsizetype lineStart = from;
+    while (lineStart < text.size()) {
+        const qsizetype lineEnd = text.indexOf(QLatin1Char('\n'), lineStart);
+        if (lineEnd < 0)
+            break; // the last line is still arriving
+        const QStringView raw = QStringView(text).sliced(lineStart, lineEnd - lineStart);
+        const QStringView line = raw.trimmed();
+        if (line.startsWith(QLatin1String("```")) || line.startsWith(QLatin1String("~~~"))) {
+            inFence = !inFence;
+        } else if (line.isEmpty() && !inFence) {
+            if (inListLine(previous))
+                candidate = lineEnd + 1;
+            else
+                boundary = lineEnd + 1;
+        } else if (!line.isEmpty() && candidate >= 0) {
+            // The list goes on after its blank line, or it ended there.
+            if (!inListLine(raw))
+                boundary = candidate;
+            candidate = -1;
+        }
+        if (!line.isEmpty())
+            previous = raw;
+        lineStart = lineEnd + 1;
+    }
+    return boundary;
+}
+
 const QString copyScheme = QStringLiteral("copy-code");
 const QString loadImageScheme = QStringLiteral("load-image");
 constexpr qsizetype maxRemoteImageBytes = 20 * 1024 * 1024;
@@ -35,6 +78,9 @@ MarkdownView::MarkdownView(QWidget *parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setTextInteractionFlags(Qt::TextBrowserInteraction | Qt::TextSelectableByKeyboard);
     viewport()->setAutoFillBackground(false);
+    // Growing at the bottom as an answer streams in paints only what is new.
+    setAttribute(Qt::WA_StaticContents);
+    viewport()->setAttribute(Qt::WA_StaticContents);
     document()->setDocumentMargin(2);
     connect(this, &QTextBrowser::anchorClicked, this, &MarkdownView::openLink);
 }
@@ -50,6 +96,34 @@ void MarkdownView::setMarkdownText(const QString &markdown)
         return;
     m_markdown = markdown;
     render();
+}
+
+void MarkdownView::setStreamingMarkdown(const QString &markdown)
+{
+    if (markdown == m_markdown && !document()->isEmpty())
+        return;
+    if (!markdown.startsWith(m_markdown.left(m_frozenLength))) {
+        setMarkdownText(markdown);
+        return;
+    }
+    m_markdown = markdown;
+    // Paragraphs that are finished now are rendered once, in place of the tail that showed them
+    // while they were written.
+    const qsizetype boundary = lastParagraphBoundary(markdown, m_frozenLength);
+    if (boundary > m_frozenLength) {
+        QTextDocument finished(this);
+        renderChunk(markdown.mid(m_frozenLength, boundary - m_frozenLength), finished, &m_frozenCodeBlocks,
+                    &m_frozenLanguages);
+        replaceFrom(m_tailPosition, finished);
+        m_frozenLength = boundary;
+        m_tailPosition = document()->characterCount() - 1;
+    }
+    QTextDocument tail(this);
+    m_codeBlocks = m_frozenCodeBlocks;
+    QStringList languages = m_frozenLanguages;
+    renderChunk(markdown.mid(m_frozenLength), tail, &m_codeBlocks, &languages);
+    replaceFrom(m_tailPosition, tail);
+    updateHeight();
 }
 
 QString MarkdownView::localPathFor(const QString &sandboxPath) const
@@ -142,16 +216,61 @@ void MarkdownView::render()
 {
     QStringList languages;
     m_codeBlocks.clear();
+    // A complete text is rendered in one go; if more streams in after it, the next chunk starts
+    // from the beginning again, since where its last paragraph began is not known here.
+    m_frozenLength = 0;
+    m_tailPosition = 0;
+    m_frozenCodeBlocks.clear();
+    m_frozenLanguages.clear();
     const QString prepared = preprocess(m_markdown, &m_codeBlocks, &languages);
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         document()->addResource(QTextDocument::ImageResource, it.key(), it.value());
     document()->setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
-    decorateCodeBlocks(languages);
-    fitImages();
+    decorateCodeBlocks(document(), languages);
+    fitImages(document());
+    m_layoutWidth = -1; // a new document is laid out anew
     updateHeight();
 }
 
-void MarkdownView::decorateCodeBlocks(const QStringList &languages)
+void MarkdownView::renderChunk(const QString &markdown, QTextDocument &chunk, QStringList *codeBlocks,
+                               QStringList *languages)
+{
+    const qsizetype firstLanguage = languages->size();
+    const QString prepared = preprocess(markdown, codeBlocks, languages);
+    chunk.setDefaultFont(document()->defaultFont());
+    for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
+        chunk.addResource(QTextDocument::ImageResource, it.key(), it.value());
+    chunk.setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    decorateCodeBlocks(&chunk, languages->mid(firstLanguage));
+    fitImages(&chunk);
+}
+
+void MarkdownView::replaceFrom(int position, const QTextDocument &chunk)
+{
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.setPosition(position);
+    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    if (!chunk.isEmpty()) {
+        // The chunk's first block keeps its format (a heading, a code block) in a block of its own.
+        if (position > 0)
+            cursor.insertBlock(chunk.firstBlock().blockFormat(), chunk.firstBlock().charFormat());
+        const int start = cursor.position();
+        cursor.insertFragment(QTextDocumentFragment(&chunk));
+        // A chunk that begins with a list or a table gets a block of its own from Qt, which leaves
+        // the one made above empty.
+        const QTextBlock made = document()->findBlock(start);
+        if (position > 0 && made.length() == 1 && made.next().isValid()) {
+            cursor.setPosition(made.position() - 1);
+            cursor.setPosition(made.position(), QTextCursor::KeepAnchor);
+            cursor.removeSelectedText();
+        }
+    }
+    cursor.endEditBlock();
+}
+
+void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList &languages) const
 {
     const auto theme = Highlighting::themeFor(palette());
     const QColor background = palette().color(QPalette::AlternateBase);
@@ -161,10 +280,10 @@ void MarkdownView::decorateCodeBlocks(const QStringList &languages)
         if (first < 0)
             return;
         const QString language = index >= 0 && index < languages.size() ? languages.at(index) : QString();
-        Highlighting::highlightBlocks(document(), first, last, Highlighting::definitionForLanguage(language), theme);
+        Highlighting::highlightBlocks(document, first, last, Highlighting::definitionForLanguage(language), theme);
         first = -1;
     };
-    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         const bool isCode = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
         if (isCode && first < 0) {
             first = block.blockNumber();
@@ -178,13 +297,13 @@ void MarkdownView::decorateCodeBlocks(const QStringList &languages)
             QTextCursor(block).setBlockFormat(format);
         }
     }
-    finishGroup(document()->blockCount() - 1);
+    finishGroup(document->blockCount() - 1);
 }
 
-void MarkdownView::fitImages()
+void MarkdownView::fitImages(QTextDocument *document)
 {
     const int available = std::max(120, viewport()->width() - 12);
-    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             if (!fragment.charFormat().isImageFormat())
@@ -196,7 +315,7 @@ void MarkdownView::fitImages()
             const int width = std::min(image.width(), std::min(available, 720));
             format.setWidth(width);
             format.setHeight(double(image.height()) * width / image.width());
-            QTextCursor cursor(document());
+            QTextCursor cursor(document);
             cursor.setPosition(fragment.position());
             cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(format);
@@ -223,7 +342,11 @@ QVariant MarkdownView::loadResource(int type, const QUrl &name)
 
 void MarkdownView::updateHeight()
 {
-    document()->setTextWidth(viewport()->width());
+    // Setting the width lays out the whole document again, even when it does not change.
+    if (m_layoutWidth != viewport()->width()) {
+        m_layoutWidth = viewport()->width();
+        document()->setTextWidth(m_layoutWidth);
+    }
     const int height = int(std::ceil(document()->size().height())) + frameWidth() * 2 + 2;
     if (height != this->height())
         setFixedHeight(height);
@@ -234,7 +357,7 @@ void MarkdownView::resizeEvent(QResizeEvent *event)
     QTextBrowser::resizeEvent(event);
     if (width() != m_lastWidth) {
         m_lastWidth = width();
-        fitImages();
+        fitImages(document());
         updateHeight();
     }
 }

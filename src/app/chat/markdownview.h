@@ -13,6 +13,10 @@ namespace Sandpiper {
 // highlighted by KSyntaxHighlighting with a copy link each, images from the conversation's
 // sandbox folder inline, remote images only after the user asks (they can leak data), links
 // opened in the system browser.
+//
+// An answer that streams in is rendered a paragraph at a time into the same document: finished
+// paragraphs are rendered once and stay; only the paragraph still being written is rendered
+// again as text arrives, and only its part of the view is laid out and painted again.
 class MarkdownView : public QTextBrowser
 {
     Q_OBJECT
@@ -23,6 +27,8 @@ public:
     // The host folder that the sandbox sees as /mnt/data.
     void setConversationFolder(const QString &folder);
     void setMarkdownText(const QString &markdown);
+    // MARKDOWN is what has streamed in so far: it extends what was shown before.
+    void setStreamingMarkdown(const QString &markdown);
     QString markdownText() const { return m_markdown; }
     // The source of the code blocks, in order (what their copy links copy).
     QStringList codeBlocks() const { return m_codeBlocks; }
@@ -45,8 +51,13 @@ protected:
 
 private:
     void render();
-    void decorateCodeBlocks(const QStringList &languages);
-    void fitImages();
+    // Renders MARKDOWN into its own document, numbering its code blocks after those in
+    // CODEBLOCKS and LANGUAGES, to which it adds its own.
+    void renderChunk(const QString &markdown, QTextDocument &chunk, QStringList *codeBlocks, QStringList *languages);
+    // Replaces everything from POSITION on with CHUNK, in a block of its own after POSITION.
+    void replaceFrom(int position, const QTextDocument &chunk);
+    void decorateCodeBlocks(QTextDocument *document, const QStringList &languages) const;
+    void fitImages(QTextDocument *document);
     void updateHeight();
     void openLink(const QUrl &url);
     void loadRemoteImage(const QUrl &url);
@@ -55,10 +66,17 @@ private:
     QString m_markdown;
     QString m_folder;
     QStringList m_codeBlocks;
+    // While streaming: how much of m_markdown is rendered for good, with its code blocks and their
+    // languages, and where in the document the paragraph still being written begins.
+    qsizetype m_frozenLength = 0;
+    QStringList m_frozenCodeBlocks;
+    QStringList m_frozenLanguages;
+    int m_tailPosition = 0;
     QHash<QUrl, QImage> m_remoteImages; // fetched after the user asked
     QSet<QUrl> m_failedImages;
     QNetworkAccessManager *m_network = nullptr;
     int m_lastWidth = -1;
+    qreal m_layoutWidth = -1;
 };
 
 } // namespace Sandpiper

@@ -15,27 +15,6 @@ namespace Sandpiper {
 
 namespace {
 
-// Where the text up to FROM can be split into finished paragraphs: the last blank line
-// outside a code fence, or FROM itself.
-qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
-{
-    qsizetype boundary = from;
-    bool inFence = false;
-    qsizetype lineStart = from;
-    while (lineStart < text.size()) {
-        qsizetype lineEnd = text.indexOf(QLatin1Char('\n'), lineStart);
-        if (lineEnd < 0)
-            break; // the last line is still arriving
-        const QStringView line = QStringView(text).sliced(lineStart, lineEnd - lineStart).trimmed();
-        if (line.startsWith(QLatin1String("```")) || line.startsWith(QLatin1String("~~~")))
-            inFence = !inFence;
-        else if (line.isEmpty() && !inFence)
-            boundary = lineEnd + 1;
-        lineStart = lineEnd + 1;
-    }
-    return boundary;
-}
-
 QPushButton *smallButton(const QString &text, const QString &accessibleName)
 {
     auto *button = new QPushButton(text);
@@ -55,8 +34,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     , m_stateLabel(new QLabel)
     , m_thinkingButton(new QToolButton)
     , m_thinking(new QLabel)
-    , m_body(new QVBoxLayout)
-    , m_tail(nullptr)
+    , m_view(new MarkdownView)
     , m_error(new QLabel)
     , m_copyButton(smallButton(tr("Copy"), tr("Copy message")))
     , m_editButton(smallButton(tr("Edit"), tr("Edit and resend")))
@@ -66,6 +44,8 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     const bool isUser = message.role == ChatMessage::Role::User;
     setObjectName(isUser ? QStringLiteral("userMessage") : QStringLiteral("assistantMessage"));
     setFrameShape(QFrame::NoFrame);
+    // Growing at the bottom while an answer streams repaints only what is new.
+    setAttribute(Qt::WA_StaticContents);
     setAutoFillBackground(isUser);
     if (isUser)
         setBackgroundRole(QPalette::AlternateBase);
@@ -111,8 +91,9 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     layout->addLayout(header);
     layout->addWidget(m_thinkingButton, 0, Qt::AlignLeft);
     layout->addWidget(m_thinking);
-    m_body->setSpacing(0);
-    layout->addLayout(m_body);
+    m_view->setConversationFolder(m_folder);
+    m_view->setAccessibleName(isUser ? tr("Your message") : tr("Answer"));
+    layout->addWidget(m_view);
     layout->addWidget(m_error);
 
     connect(m_copyButton, &QPushButton::clicked, this,
@@ -129,18 +110,8 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     connect(m_retryButton, &QPushButton::clicked, this, &MessageWidget::retryRequested);
 
     setActionsVisible(false, isUser);
-    m_tail = newView();
     renderComplete();
     updateState();
-}
-
-MarkdownView *MessageWidget::newView()
-{
-    auto *view = new MarkdownView;
-    view->setConversationFolder(m_folder);
-    view->setAccessibleName(m_message.role == ChatMessage::Role::User ? tr("Your message") : tr("Answer"));
-    m_body->addWidget(view);
-    return view;
 }
 
 void MessageWidget::setActionsVisible(bool regenerate, bool edit)
@@ -214,31 +185,15 @@ void MessageWidget::flush()
         m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
         m_thinking->setText(m_message.reasoning);
     }
-    // Paragraphs are frozen a few at a time: a view per paragraph would cost more to create
-    // than re-rendering a short tail costs.
-    constexpr qsizetype freezeAfter = 400;
-    const qsizetype boundary = m_message.content.size() - m_frozenLength >= freezeAfter
-                                   ? lastParagraphBoundary(m_message.content, m_frozenLength)
-                                   : m_frozenLength;
-    if (boundary > m_frozenLength) {
-        MarkdownView *frozen = m_tail;
-        frozen->setMarkdownText(m_message.content.mid(m_frozenLength, boundary - m_frozenLength));
-        m_frozen << frozen;
-        m_frozenLength = boundary;
-        m_tail = newView();
-    }
-    m_tail->setMarkdownText(m_message.content.mid(m_frozenLength));
+    m_view->setStreamingMarkdown(m_message.content);
+    m_view->setVisible(true);
 }
 
-// One view for the whole message: selection and layout across paragraphs as they should be.
 void MessageWidget::renderComplete()
 {
-    qDeleteAll(m_frozen);
-    m_frozen.clear();
-    m_frozenLength = 0;
     m_dirty = false;
-    m_tail->setMarkdownText(m_message.content);
-    m_tail->setVisible(!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming);
+    m_view->setMarkdownText(m_message.content);
+    m_view->setVisible(!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming);
     m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
     m_thinking->setText(m_message.reasoning);
     if (!m_message.error.isEmpty())

@@ -16,8 +16,9 @@ class MarkdownView;
 // One user or assistant message: its Markdown, the model's reasoning in a collapsed
 // "Thinking" section, its state (streaming, cancelled, interrupted, error) and its actions.
 //
-// While an answer streams, finished paragraphs are rendered once and frozen; only the open
-// paragraph is rendered again as text arrives, so a long answer costs little to stream.
+// While an answer streams, finished paragraphs are rendered once and stay; only the open
+// paragraph is rendered again as text arrives (see MarkdownView), so a long answer costs
+// little to stream.
 class MessageWidget : public QFrame
 {
     Q_OBJECT
@@ -49,7 +50,6 @@ Q_SIGNALS:
 private:
     void renderComplete();
     void updateState();
-    MarkdownView *newView();
 
     ChatMessage m_message;
     QString m_folder;
@@ -57,10 +57,7 @@ private:
     QLabel *m_stateLabel;
     QToolButton *m_thinkingButton;
     QLabel *m_thinking;
-    QVBoxLayout *m_body;
-    QList<MarkdownView *> m_frozen; // finished paragraphs of a streaming answer
-    MarkdownView *m_tail;           // the rest: all of a finished message
-    qsizetype m_frozenLength = 0;
+    MarkdownView *m_view;
     bool m_dirty = false;
     QLabel *m_error;
     QPushButton *m_copyButton;

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QToolButton>
@@ -31,6 +32,7 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     , m_runButton(new QPushButton(tr("Run")))
     , m_editButton(new QPushButton(tr("Edit")))
     , m_denyReason(new QLineEdit)
+    , m_progress(new QProgressBar)
 {
     const QString title = m_presenter.title(item.call);
     m_title = title;
@@ -69,18 +71,26 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     m_details->setVisible(false);
 
     // The approval card.
-    auto *alwaysButton = new QPushButton(tr("Always allow in this chat"));
+    auto *alwaysButton = new QPushButton(m_presenter.alwaysAllowText());
     auto *denyButton = new QPushButton(tr("Deny"));
     m_runButton->setAccessibleName(tr("Run %1").arg(title));
     m_editButton->setAccessibleName(tr("Edit before running"));
     m_editButton->setVisible(m_presenter.isEditable());
-    alwaysButton->setAccessibleName(tr("Always allow %1 in this conversation").arg(title));
+    alwaysButton->setAccessibleName(QStringLiteral("%1: %2").arg(m_presenter.alwaysAllowText(), title));
     denyButton->setAccessibleName(tr("Deny running %1").arg(title));
     m_denyReason->setPlaceholderText(tr("Reason (optional, sent to the model)"));
     m_denyReason->setAccessibleName(tr("Reason for denying"));
     m_runButton->setDefault(true);
-    auto *approval = new QHBoxLayout(m_approval);
-    approval->setContentsMargins(0, 0, 0, 0);
+    auto *approvalArea = new QVBoxLayout(m_approval);
+    approvalArea->setContentsMargins(0, 0, 0, 0);
+    if (const QString note = m_presenter.approvalNote(item.call); !note.isEmpty()) {
+        auto *noteLabel = new QLabel(note);
+        noteLabel->setWordWrap(true);
+        noteLabel->setForegroundRole(QPalette::PlaceholderText);
+        approvalArea->addWidget(noteLabel);
+    }
+    auto *approval = new QHBoxLayout;
+    approvalArea->addLayout(approval);
     approval->addWidget(m_runButton);
     approval->addWidget(m_editButton);
     approval->addWidget(alwaysButton);
@@ -101,7 +111,7 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
         m_editing = true;
         m_code->setReadOnly(false);
         m_code->setFocus();
-        m_runButton->setText(tr("Run edited code"));
+        m_runButton->setText(tr("Run as edited"));
         m_editButton->setEnabled(false);
     });
     connect(alwaysButton, &QPushButton::clicked, this, [this] {
@@ -118,7 +128,10 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     layout->setSpacing(4);
     layout->addWidget(m_header, 0, Qt::AlignLeft);
     layout->addWidget(m_liveLine);
+    m_progress->setAccessibleName(tr("Progress of %1").arg(title));
+    m_progress->setVisible(false);
     layout->addWidget(m_details);
+    layout->addWidget(m_progress);
     layout->addWidget(m_approval);
     layout->addLayout(m_attachments);
     m_elapsed.setInterval(1000);
@@ -160,9 +173,11 @@ void ToolCallCard::showItem(const TurnItem &item)
             m_elapsed.start();
         setOutput(item.liveOutput);
         showLiveLine(item.liveOutput);
+        showProgress(item);
         break;
     case State::Finished:
         showApproval(false);
+        m_progress->setVisible(false);
         setHeader(m_presenter.finishedHeader(item));
         setOutput(m_presenter.resultText(item));
         if (!std::exchange(m_resultShown, true))
@@ -210,6 +225,22 @@ void ToolCallCard::showTableSaved(int tableIndex, const QString &fileName, const
     const QList<DataTableView *> tables = findChildren<DataTableView *>();
     if (tableIndex >= 0 && tableIndex < tables.size())
         tables.at(tableIndex)->showSaved(fileName, error);
+}
+
+void ToolCallCard::showProgress(const TurnItem &item)
+{
+    m_progress->setVisible(item.progress >= 0);
+    if (item.progress < 0)
+        return;
+    // Without a total the bar only says that work goes on.
+    m_progress->setRange(0, item.progressTotal > 0 ? 1000 : 0);
+    if (item.progressTotal > 0)
+        m_progress->setValue(int(std::clamp(item.progress / item.progressTotal, 0.0, 1.0) * 1000));
+    m_progress->setFormat(
+        item.progressMessage.isEmpty()
+            ? tr("%1 of %2").arg(item.progress).arg(item.progressTotal)
+            : tr("%1 of %2: %3").arg(item.progress).arg(item.progressTotal).arg(item.progressMessage));
+    m_progress->setTextVisible(item.progressTotal > 0);
 }
 
 void ToolCallCard::setHeader(const QString &text)

@@ -8,6 +8,7 @@
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QToolButton;
 class QVBoxLayout;
@@ -21,7 +22,8 @@ class ToolPresenter;
 // A tool call in the conversation: "Ran Python · 0.21 s · ok", expandable to its arguments and
 // output, with what it produced below (figures, files, a chart, sources: see ToolPresenter).
 // While the policy asks, it is the approval card: Run, Edit (where the tool allows it), Always
-// allow in this conversation, Deny (with a reason).
+// allow (in this conversation; an MCP tool everywhere, until Settings take it back), Deny (with
+// a reason).
 class ToolCallCard : public QFrame
 {
     Q_OBJECT
@@ -58,6 +60,7 @@ private:
     void showApproval(bool visible);
     void showElapsed();
     void showLiveLine(const QString &output);
+    void showProgress(const TurnItem &item);
 
     const ToolPresenter &m_presenter;
     QString m_callId;
@@ -73,6 +76,7 @@ private:
     QPushButton *m_runButton;
     QPushButton *m_editButton;
     QLineEdit *m_denyReason;
+    QProgressBar *m_progress; // while a tool that reports progress runs
     QString m_shownOutput;
     bool m_editing = false;
     bool m_resultShown = false;

@@ -1,9 +1,11 @@
 #include "tools/toolpresenter.h"
 
 #include "tools/chartpresenter.h"
+#include "tools/mcppresenter.h"
 #include "tools/pythonpresenter.h"
 #include "tools/webpresenter.h"
 
+#include <mcp/mcptoolname.h>
 #include <tools/charttool.h>
 #include <tools/fetchtool.h>
 #include <tools/pythontool.h>
@@ -19,6 +21,7 @@ namespace Sandpiper {
 const ToolPresenter &ToolPresenter::forTool(const QString &name)
 {
     static const ToolPresenter generic;
+    static const McpPresenter mcp;
     static const QHash<QString, std::shared_ptr<const ToolPresenter>> presenters{
         {PythonTool::toolName(), std::make_shared<PythonPresenter>()},
         {ChartTool::toolName(), std::make_shared<ChartPresenter>()},
@@ -26,7 +29,9 @@ const ToolPresenter &ToolPresenter::forTool(const QString &name)
         {FetchTool::toolName(), std::make_shared<WebPresenter>(WebPresenter::Kind::Fetch)},
     };
     const auto found = presenters.constFind(name);
-    return found == presenters.cend() ? generic : **found;
+    if (found != presenters.cend())
+        return **found;
+    return McpToolName::isMcp(name) ? static_cast<const ToolPresenter &>(mcp) : generic;
 }
 
 QString ToolPresenter::title(const ToolCall &call) const
@@ -40,6 +45,11 @@ QString ToolPresenter::argumentsText(const ToolCall &call) const
     const QJsonDocument arguments = QJsonDocument::fromJson(call.arguments.toUtf8());
     return arguments.isObject() ? QString::fromUtf8(arguments.toJson(QJsonDocument::Indented)).trimmed()
                                 : call.arguments;
+}
+
+QString ToolPresenter::alwaysAllowText() const
+{
+    return tr("Always allow in this chat");
 }
 
 QString ToolPresenter::finishedHeader(const TurnItem &item) const

@@ -11,8 +11,8 @@ class QWidget;
 namespace Sandpiper {
 
 // How the chat shows the calls of one tool: the card's title, how the arguments read, what
-// the result looks like. One presenter per tool, found by the tool's own name constant; tools
-// without one (an MCP server's, say) get the generic presenter.
+// the result looks like. One presenter per tool, found by the tool's own name constant; the
+// tools of MCP servers (SERVER__TOOL) share one; others get the generic presenter.
 class ToolPresenter
 {
     Q_DECLARE_TR_FUNCTIONS(ToolPresenter)
@@ -32,6 +32,9 @@ public:
     // (JSON) for the text they edited.
     virtual bool isEditable() const { return false; }
     virtual QString editedArguments(const QString &text) const { return text; }
+    // The approval card's button that stops asking, and a line above the buttons (none by default).
+    virtual QString alwaysAllowText() const;
+    virtual QString approvalNote(const ToolCall &) const { return {}; }
     // The header of a call that ran.
     virtual QString finishedHeader(const TurnItem &item) const;
     // The text under the header of a call that ran or did not.

@@ -11,6 +11,8 @@
 
 namespace Sandpiper {
 
+class McpServerRegistry;
+
 struct AgentConfig {
     ProviderConfig provider;
     QString systemPrompt;
@@ -30,6 +32,8 @@ struct AgentConfig {
     // search_web and fetch_url: they reach the internet, so the user can turn them off.
     bool webEnabled = true;
     WebConfig web;
+    // The MCP servers' tools (shared by all agents, thread-safe); none when null.
+    McpServerRegistry *mcp = nullptr;
 };
 
 } // namespace Sandpiper

@@ -19,10 +19,14 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("tool_started");
     case Kind::ToolOutput:
         return QStringLiteral("tool_output");
+    case Kind::ToolProgress:
+        return QStringLiteral("tool_progress");
     case Kind::ToolFinished:
         return QStringLiteral("tool_finished");
     case Kind::Usage:
         return QStringLiteral("usage");
+    case Kind::Context:
+        return QStringLiteral("context");
     case Kind::Retrying:
         return QStringLiteral("retrying");
     case Kind::Error:

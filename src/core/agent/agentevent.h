@@ -1,6 +1,7 @@
 #pragma once
 
 #include "llm/chatmessage.h"
+#include "llm/contextuse.h"
 #include "tools/toolresult.h"
 
 #include <QMetaType>
@@ -17,8 +18,11 @@ struct AgentEvent {
         ApprovalNeeded,   // call, preview (the code to approve)
         ToolStarted,      // call, preview, origin
         ToolOutput,       // call, stream ("stdout"/"stderr"), text: live output
+        ToolProgress,     // call, progress, progressTotal (0: unknown), text: the tool's own words
         ToolFinished,     // call, origin, text (what the model is told), ran, success, result (the tool's payload)
         Usage,            // usage
+        Context,          // context: before each request, the share of the context window it takes and what
+                          // was left out of it to fit
         Retrying,         // text: why, and when the next try comes
         Error,            // text: for the user, with the provider's message
         Notice,           // text: something the user should know (e.g. the tool round limit)
@@ -40,7 +44,10 @@ struct AgentEvent {
     bool success = false;
     ToolResult result;
     bool kernelAlive = false;
+    double progress = 0;
+    double progressTotal = 0;
     TokenUsage usage;
+    ContextUse context;
     ChatMessage message;
     End end = End::Completed;
 

@@ -2,7 +2,9 @@
 
 #include "agent/attachmentdescriber.h"
 #include "llm/chatclient.h"
+#include "llm/contextbudget.h"
 #include "logging.h"
+#include "mcp/mcptoolbox.h"
 #include "sandbox/sandboxsession.h"
 #include "storage/conversation.h"
 #include "storage/conversationstore.h"
@@ -24,6 +26,7 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     , m_store(store)
     , m_conversationId(conversationId)
     , m_client(new ChatClient(m_config.provider, this))
+    , m_budget(new ContextBudget(m_client, this))
 {
     connect(m_client, &ChatClient::textDelta, this, [this](const QString &text) {
         if (m_writer)
@@ -35,6 +38,14 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             m_writer->appendReasoning(text);
         emitEvent(AgentEvent::Kind::ReasoningDelta, text);
     });
+    connect(m_budget, &ContextBudget::contextUsed, this, [this](const ContextUse &use) {
+        AgentEvent context;
+        context.kind = AgentEvent::Kind::Context;
+        context.context = use;
+        Q_EMIT event(context);
+    });
+    connect(m_budget, &ContextBudget::warning, this,
+            [this](const QString &text) { emitEvent(AgentEvent::Kind::Notice, text); });
     connect(m_client, &ChatClient::retrying, this,
             [this](int attempt, int maxAttempts, qint64 delayMs, const QString &reason) {
                 emitEvent(AgentEvent::Kind::Retrying, tr("%1 Trying again in %2 s (%3 of %4).")
@@ -69,6 +80,18 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     }
     if (m_config.chartsEnabled)
         m_tools.add(std::make_unique<ChartTool>(m_config.chartLimits));
+    if (m_config.mcp) {
+        m_mcp = new McpToolbox(m_config.mcp, m_config.sandbox.dataDirectory, m_config.limits, this);
+        connect(m_mcp, &McpToolbox::progressed, this, [this](double progress, double total, const QString &message) {
+            AgentEvent live;
+            live.kind = AgentEvent::Kind::ToolProgress;
+            live.call.id = m_runningCallId;
+            live.progress = progress;
+            live.progressTotal = total;
+            live.text = message;
+            Q_EMIT event(live);
+        });
+    }
     if (m_config.webEnabled) {
         // One numbering of sources for both, so a page keeps its [n] from search to fetch.
         const auto citations = std::make_shared<CitationIndex>();
@@ -344,6 +367,11 @@ void AgentLoop::setSandboxNetwork(bool enabled)
         m_sandbox->setNetwork(enabled);
 }
 
+void AgentLoop::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
+{
+    m_config.approval = approval;
+}
+
 void AgentLoop::replaceHistory(const QList<ChatMessage> &history)
 {
     if (!m_busy)
@@ -440,6 +468,19 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
     };
 
     for (int round = 0;; ++round) {
+        // The MCP servers' tools as they are now: servers start when first needed, and their
+        // lists change while conversations go on.
+        if (m_mcp) {
+            const QStringList notes = co_await m_mcp->refresh(&m_tools, m_config.approval);
+            if (!self)
+                co_return;
+            for (const QString &note : notes)
+                emitEvent(AgentEvent::Kind::Notice, note);
+            if (m_cancelled) {
+                finishTurn(AgentEvent::End::Cancelled);
+                co_return;
+            }
+        }
         // The answer is saved while it streams, so a crash loses at most a moment of it.
         qint64 streamedId = 0;
         if (m_store) {
@@ -454,9 +495,11 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
             }
         }
         const ChatResponse response =
-            co_await m_client->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
+            co_await m_budget->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
         if (!self)
             co_return;
+        for (const QString &notice : response.notices)
+            emitEvent(AgentEvent::Kind::Notice, notice);
 
         ChatMessage assistant = response.message;
         assistant.id = streamedId;

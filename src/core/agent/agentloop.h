@@ -13,6 +13,8 @@
 namespace Sandpiper {
 
 class ChatClient;
+class McpToolbox;
+class ContextBudget;
 class ConversationStore;
 class SandboxSession;
 class StreamingWriter;
@@ -63,6 +65,8 @@ public Q_SLOTS:
     // Takes effect at the next request (a new key, URL or model from the settings).
     void setProvider(const Sandpiper::ProviderConfig &provider);
     void setSandboxNetwork(bool enabled);
+    // The approval policies of the settings (the MCP tools' change while conversations run).
+    void setApprovals(const QHash<QString, Sandpiper::ApprovalPolicy> &approval);
     // The conversation was changed from outside (an edit dropped later turns).
     void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
     // Cancels what runs, lets the sandbox go (its container is removed in the background) and
@@ -102,8 +106,10 @@ private:
     qint64 m_conversationId;
     ChatClient *m_client;
     ChatClient *m_titleClient = nullptr; // created for the first model-written title
+    ContextBudget *m_budget;             // fits every request into the model's context window
     QPointer<StreamingWriter> m_writer;  // the answer streaming in, when there is a store
     QPointer<SandboxSession> m_sandbox;
+    McpToolbox *m_mcp = nullptr;
     ToolRegistry m_tools;
     QList<ChatMessage> m_history;
     QHash<QString, Decision> m_decisions;

@@ -19,20 +19,12 @@ QString keychainKey(const QString &providerId)
     return QStringLiteral("provider/%1/api-key").arg(providerId);
 }
 
-} // namespace
-
-QCoro::Task<ApiKeyStore::Lookup> ApiKeyStore::read(QString providerId, QString variable)
+QCoro::Task<ApiKeyStore::Lookup> readEntry(QString key)
 {
-    Lookup lookup;
-    // Tests and scripts name the key's variable; they never wait for a keychain.
-    if (!variable.isEmpty() && qEnvironmentVariableIsSet(qPrintable(variable))) {
-        lookup.key = qEnvironmentVariable(qPrintable(variable));
-        lookup.source = QStringLiteral("environment:") + variable;
-        co_return lookup;
-    }
+    ApiKeyStore::Lookup lookup;
     auto *job = new QKeychain::ReadPasswordJob(keychainService);
     job->setAutoDelete(false);
-    job->setKey(keychainKey(providerId));
+    job->setKey(key);
     job->start();
     if (!co_await qCoro(job, &QKeychain::Job::finished, 5s)) {
         job->setAutoDelete(true); // it cleans up after itself if it ever answers
@@ -49,12 +41,12 @@ QCoro::Task<ApiKeyStore::Lookup> ApiKeyStore::read(QString providerId, QString v
     co_return lookup;
 }
 
-QCoro::Task<QString> ApiKeyStore::write(QString providerId, QString key)
+QCoro::Task<QString> writeEntry(QString key, QString value)
 {
     auto *job = new QKeychain::WritePasswordJob(keychainService);
     job->setAutoDelete(false);
-    job->setKey(keychainKey(providerId));
-    job->setTextData(key);
+    job->setKey(key);
+    job->setTextData(value);
     job->start();
     if (!co_await qCoro(job, &QKeychain::Job::finished, 5s)) {
         job->setAutoDelete(true);
@@ -63,6 +55,35 @@ QCoro::Task<QString> ApiKeyStore::write(QString providerId, QString key)
     const QString error = job->error() == QKeychain::NoError ? QString() : job->errorString();
     job->deleteLater();
     co_return error;
+}
+
+} // namespace
+
+QCoro::Task<ApiKeyStore::Lookup> ApiKeyStore::read(QString providerId, QString variable)
+{
+    Lookup lookup;
+    // Tests and scripts name the key's variable; they never wait for a keychain.
+    if (!variable.isEmpty() && qEnvironmentVariableIsSet(qPrintable(variable))) {
+        lookup.key = qEnvironmentVariable(qPrintable(variable));
+        lookup.source = QStringLiteral("environment:") + variable;
+        co_return lookup;
+    }
+    co_return co_await readEntry(keychainKey(providerId));
+}
+
+QCoro::Task<QString> ApiKeyStore::write(QString providerId, QString key)
+{
+    return writeEntry(keychainKey(providerId), std::move(key));
+}
+
+QCoro::Task<ApiKeyStore::Lookup> ApiKeyStore::readSecret(QString name)
+{
+    return readEntry(QStringLiteral("secret/%1").arg(name));
+}
+
+QCoro::Task<QString> ApiKeyStore::writeSecret(QString name, QString value)
+{
+    return writeEntry(QStringLiteral("secret/%1").arg(name), std::move(value));
 }
 
 } // namespace Sandpiper

@@ -21,6 +21,11 @@ public:
     static QCoro::Task<Lookup> read(QString providerId, QString variable);
     // Why the key could not be stored (the caller then keeps it in memory), empty on success.
     static QCoro::Task<QString> write(QString providerId, QString key);
+
+    // Other secrets by name, such as the tokens that mcp.json names as ${keychain:NAME}.
+    // SOURCE is empty when there is no such secret or no keychain answered.
+    static QCoro::Task<Lookup> readSecret(QString name);
+    static QCoro::Task<QString> writeSecret(QString name, QString value);
 };
 
 } // namespace Sandpiper

@@ -1,6 +1,7 @@
 #include "llm/chatclient.h"
 
 #include "llm/completionaccumulator.h"
+#include "llm/contentfilter.h"
 #include "llm/sseparser.h"
 #include "logging.h"
 
@@ -93,15 +94,36 @@ void ChatClient::cancel()
     Q_EMIT cancelRequested();
 }
 
-QNetworkReply *ChatClient::post(const QString &path, const QByteArray &body, bool streaming)
+QNetworkRequest ChatClient::request(const ProviderConfig &config, const QUrl &url)
 {
-    QNetworkRequest request(QUrl(m_config.baseUrl + path));
+    QNetworkRequest request(url);
     request.setHeader(QNetworkRequest::UserAgentHeader,
                       QStringLiteral("Sandpiper/%1").arg(QLatin1String(BuildInfo::version)));
-    if (!m_config.apiKey.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_config.apiKey.toUtf8());
-    for (const auto &[name, value] : m_config.extraHeaders)
+    if (!config.apiKey.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + config.apiKey.toUtf8());
+    for (const auto &[name, value] : config.extraHeaders)
         request.setRawHeader(name, value);
+    return request;
+}
+
+QJsonArray ChatClient::wireMessages(const QList<ChatMessage> &messages, bool reasoningBack)
+{
+    const qsizetype turnStart = ChatMessage::currentTurnStart(messages);
+    QJsonArray wire;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const ChatMessage &message = messages.at(i);
+        QJsonObject object = message.toOpenAi();
+        if (reasoningBack && i >= turnStart && message.role == ChatMessage::Role::Assistant &&
+            !message.reasoning.isEmpty())
+            object.insert(QStringLiteral("reasoning_content"), message.reasoning);
+        wire.append(object);
+    }
+    return wire;
+}
+
+QNetworkReply *ChatClient::post(const QString &path, const QByteArray &body, bool streaming)
+{
+    QNetworkRequest request = ChatClient::request(m_config, QUrl(m_config.baseUrl + path));
     if (body.isNull())
         return m_network->get(request);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
@@ -131,7 +153,15 @@ ChatError ChatClient::httpError(int status, const QByteArray &body) const
     ChatError error;
     error.httpStatus = status;
     const QString detail = providerErrorMessage(body);
-    if (status == 401 || status == 403) {
+    const auto overflow = status == 401 || status == 403 || status == 404 || status == 429
+                              ? std::nullopt
+                              : ContextOverflow::fromBody(body);
+    if (overflow) {
+        error.kind = ChatError::Kind::ContextExceeded;
+        error.overflow = *overflow;
+        error.message =
+            tr("The conversation does not fit the model's context window (HTTP %1): %2").arg(status).arg(detail);
+    } else if (status == 401 || status == 403) {
         error.kind = ChatError::Kind::Authentication;
         error.message =
             tr("The provider refused the request (HTTP %1): %2 Check the API key in Settings.").arg(status).arg(detail);
@@ -155,13 +185,11 @@ QCoro::Task<ChatResponse> ChatClient::complete(QList<ChatMessage> messages, QJso
 {
     QPointer<ChatClient> self(this);
     m_cancelled = false;
-    QJsonArray wireMessages;
-    for (const ChatMessage &message : messages)
-        wireMessages.append(message.toOpenAi());
+    const QJsonArray wire = wireMessages(messages, m_config.sendReasoningBack);
 
     ChatResponse response;
     for (int attemptNumber = 0;; ++attemptNumber) {
-        QJsonObject body{{QStringLiteral("model"), m_config.model}, {QStringLiteral("messages"), wireMessages}};
+        QJsonObject body{{QStringLiteral("model"), m_config.model}, {QStringLiteral("messages"), wire}};
         if (!tools.isEmpty())
             body.insert(QStringLiteral("tools"), tools);
         const bool streaming = !m_streamingRefused;
@@ -170,7 +198,7 @@ QCoro::Task<ChatResponse> ChatClient::complete(QList<ChatMessage> messages, QJso
             body.insert(QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}});
 
         Attempt attempt;
-        response = co_await send(QJsonDocument(body).toJson(QJsonDocument::Compact), streaming, attempt);
+        response = co_await send(QJsonDocument(body).toJson(QJsonDocument::Compact), streaming, tools, attempt);
         if (!self)
             co_return response;
 
@@ -215,7 +243,7 @@ QCoro::Task<ChatResponse> ChatClient::complete(QList<ChatMessage> messages, QJso
     }
 }
 
-QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, Attempt &attempt)
+QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJsonArray tools, Attempt &attempt)
 {
     QPointer<ChatClient> self(this);
     QNetworkReply *reply = post(QStringLiteral("/chat/completions"), body, streaming);
@@ -223,6 +251,13 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, Atte
 
     SseParser parser;
     CompletionAccumulator accumulator;
+    ContentFilter filter(tools, m_config.recoverTextToolCalls);
+    const auto show = [this](const ContentFilter::Output &out) {
+        if (!out.reasoning.isEmpty())
+            Q_EMIT reasoningDelta(out.reasoning);
+        if (!out.text.isEmpty())
+            Q_EMIT textDelta(out.text);
+    };
     QByteArray plainBody; // an error body or a non-streamed answer
     bool sawDone = false;
     bool isEventStream = false;
@@ -258,7 +293,7 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, Atte
             if (!delta.reasoning.isEmpty())
                 Q_EMIT reasoningDelta(delta.reasoning);
             if (!delta.text.isEmpty())
-                Q_EMIT textDelta(delta.text);
+                show(filter.feed(delta.text));
         }
     };
     connect(reply, &QNetworkReply::metaDataChanged, reply, [&] {
@@ -337,9 +372,27 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, Atte
         response.error = {ChatError::Kind::Stream,
                           tr("The connection broke while the answer was streaming: %1").arg(why), status};
     }
-    if (response.ok() && !accumulator.error().isEmpty())
-        response.error = {ChatError::Kind::Stream, tr("The provider reported an error: %1").arg(accumulator.error()),
-                          status};
+    if (response.ok() && !accumulator.error().isEmpty()) {
+        const auto overflow = ContextOverflow::fromMessage(accumulator.error());
+        response.error = {overflow ? ChatError::Kind::ContextExceeded : ChatError::Kind::Stream,
+                          tr("The provider reported an error: %1").arg(accumulator.error()), status,
+                          overflow.value_or(ContextOverflow{})};
+    }
+
+    // What the model wrote into the content: its thinking, and tool calls as text. A whole
+    // (non-streamed) answer goes through at once, with nothing shown before it is complete.
+    if (!isEventStream)
+        (void)filter.feed(response.message.content);
+    const ContentFilter::Result filtered = filter.finish(response.message.toolCalls.isEmpty());
+    if (isEventStream)
+        show(filtered.released);
+    response.message.content = filtered.content;
+    response.message.reasoning += filtered.reasoning;
+    if (response.message.toolCalls.isEmpty())
+        response.message.toolCalls = filtered.calls;
+    if (response.ok())
+        response.notices = filtered.problems;
+
     // Some servers finish with "stop" although they sent tool calls.
     if (response.ok() && !response.message.toolCalls.isEmpty())
         response.finishReason = QStringLiteral("tool_calls");

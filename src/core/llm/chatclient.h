@@ -1,6 +1,7 @@
 #pragma once
 
 #include "llm/chatmessage.h"
+#include "llm/contextoverflow.h"
 #include "llm/providerconfig.h"
 
 #include <QJsonArray>
@@ -11,17 +12,19 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QNetworkRequest;
 
 namespace Sandpiper {
 
 struct ChatError {
     enum class Kind {
         None,
-        Authentication, // 401 / 403: the key
-        UnknownModel,   // 404
-        RateLimited,    // 429, after the retries
-        Server,         // 5xx, after the retries
-        BadRequest,     // other 4xx
+        Authentication,  // 401 / 403: the key
+        UnknownModel,    // 404
+        RateLimited,     // 429, after the retries
+        Server,          // 5xx, after the retries
+        BadRequest,      // other 4xx
+        ContextExceeded, // the request does not fit the model's context window; see overflow
         ConnectTimeout,
         IdleTimeout,       // the stream went silent
         ConnectionRefused, // nothing listens: is the server running?
@@ -33,12 +36,15 @@ struct ChatError {
     Kind kind = Kind::None;
     QString message; // for the user, with the provider's own words where it gave any
     int httpStatus = 0;
+    ContextOverflow overflow;
 };
 
 struct ChatResponse {
     ChatMessage message; // the assistant message, partial when the stream failed
     QString finishReason;
     ChatError error;
+    // For the user: tool-call markup in the answer that could not be used (it stays as text).
+    QStringList notices;
     bool ok() const { return error.kind == ChatError::Kind::None; }
 };
 
@@ -49,7 +55,8 @@ struct ModelList {
 
 // Talks to an OpenAI-compatible /chat/completions endpoint, streaming (SSE) when the server
 // allows and falling back to a plain request when it refuses to stream with tools. Retries
-// rate limits and server errors with backoff, honouring Retry-After.
+// rate limits and server errors with backoff, honouring Retry-After. The content passes through
+// a ContentFilter: <think> blocks come out as reasoning and tool calls written as text as calls.
 class ChatClient : public QObject
 {
     Q_OBJECT
@@ -66,6 +73,12 @@ public:
     // Aborts the request in flight (or the wait before a retry) at once.
     void cancel();
 
+    // A request to URL with the provider's key and headers, as every call to it needs.
+    static QNetworkRequest request(const ProviderConfig &config, const QUrl &url);
+    // The "messages" of a request. With REASONINGBACK the reasoning of the current turn's
+    // answers goes along as "reasoning_content".
+    static QJsonArray wireMessages(const QList<ChatMessage> &messages, bool reasoningBack);
+
 Q_SIGNALS:
     void textDelta(const QString &text);
     void reasoningDelta(const QString &text);
@@ -75,7 +88,7 @@ Q_SIGNALS:
 
 private:
     struct Attempt;
-    QCoro::Task<ChatResponse> send(QByteArray body, bool streaming, Attempt &attempt);
+    QCoro::Task<ChatResponse> send(QByteArray body, bool streaming, QJsonArray tools, Attempt &attempt);
     QNetworkReply *post(const QString &path, const QByteArray &body, bool streaming);
     QString describeNetworkError(QNetworkReply *reply) const;
     ChatError httpError(int status, const QByteArray &body) const;

@@ -23,6 +23,15 @@ constexpr std::pair<ChatMessage::Status, QLatin1StringView> statusNames[] = {
 
 } // namespace
 
+qsizetype ChatMessage::currentTurnStart(const QList<ChatMessage> &messages)
+{
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        if (messages.at(i).role == Role::User)
+            return i + 1;
+    }
+    return 0;
+}
+
 QString ChatMessage::roleName(Role role)
 {
     for (const auto &[value, name] : roleNames) {

@@ -57,6 +57,9 @@ struct ChatMessage {
     // The inverse, for imports; unknown roles become user messages.
     static ChatMessage fromOpenAi(const QJsonObject &object);
 
+    // Where the current turn begins in MESSAGES: just after the last user message.
+    static qsizetype currentTurnStart(const QList<ChatMessage> &messages);
+
     static QString roleName(Role role);
     static Role roleFromName(QStringView name);
     static QString statusName(Status status);

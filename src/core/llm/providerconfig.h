@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -22,6 +23,15 @@ struct ProviderConfig {
     std::chrono::milliseconds idleTimeout = std::chrono::seconds(180);
     int maxRetries = 3;
     std::chrono::milliseconds maxRetryDelay = std::chrono::seconds(60);
+    // Tool calls that the model wrote into its answer as text run like native ones.
+    bool recoverTextToolCalls = true;
+    // The reasoning of the current turn's earlier answers goes back as "reasoning_content":
+    // llama.cpp and vLLM need it for gpt-oss between tool rounds; DeepSeek's API rejects it.
+    bool sendReasoningBack = false;
+    // Context windows the user set, in tokens by model; they win over what the server says.
+    QHash<QString, qint64> contextWindows;
+    // The window assumed when neither the user nor the server says (0: Sandpiper's default).
+    qint64 defaultContextWindow = 0;
 };
 
 } // namespace Sandpiper

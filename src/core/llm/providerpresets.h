@@ -14,6 +14,10 @@ struct ProviderPreset {
     QString apiKeyVariable; // the environment variable that may hold the key
     QString defaultModel;
     bool needsKey = true;
+    // Whether the reasoning of the current turn goes back to the server (see ProviderConfig).
+    bool sendReasoningBack = false;
+    // The context window to assume when the server does not say, in tokens; 0: a safe default.
+    qint64 contextWindow = 0;
 };
 
 const QList<ProviderPreset> &providerPresets();

@@ -1,6 +1,7 @@
 #include "session/conversationsession.h"
 
 #include "agent/agentthread.h"
+#include "mcp/mcptoolname.h"
 #include "sandbox/terminaltext.h"
 #include "session/executionmodel.h"
 #include "session/messagemodel.h"
@@ -148,7 +149,22 @@ void ConversationSession::approveEdited(const QString &callId, const QString &ar
 
 void ConversationSession::alwaysAllow(const QString &callId)
 {
+    const int row = m_messages->rowOfCall(callId);
+    const QString tool = row >= 0 ? m_messages->item(row).call.name : QString();
+    if (McpToolName::isMcp(tool)) {
+        // An MCP tool is trusted everywhere, in the settings, where the user can take it back.
+        Q_EMIT toolAllowedAlways(tool);
+        agent()->post(&AgentLoop::approve, callId);
+        return;
+    }
     agent()->post(&AgentLoop::alwaysAllow, callId);
+}
+
+void ConversationSession::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
+{
+    m_config.approval = approval;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setApprovals, approval);
 }
 
 void ConversationSession::deny(const QString &callId, const QString &reason)
@@ -374,6 +390,13 @@ void ConversationSession::handle(const AgentEvent &event)
         else
             m_pendingOutput.append({event.call.id, event.stream, event.text});
         break;
+    case Kind::ToolProgress:
+        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+            item.progress = event.progress;
+            item.progressTotal = event.progressTotal;
+            item.progressMessage = event.text;
+        });
+        break;
     case Kind::ToolCallProposed:
         if (m_messages->rowOfCall(event.call.id) < 0) {
             TurnItem call;
@@ -405,6 +428,15 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::Usage:
         changeState([&event](SessionState &state) { state.tokens += event.usage.totalTokens; });
+        break;
+    case Kind::Context:
+        changeState([&event](SessionState &state) {
+            state.contextTokens = event.context.tokens;
+            state.contextWindow = event.context.window;
+        });
+        // What was left out of this request to fit: the stored conversation keeps all of it.
+        if (!event.context.leftOut.isEmpty())
+            addNotice(TurnItem::NoticeLevel::Info, event.context.leftOut);
         break;
     case Kind::Retrying:
         addNotice(TurnItem::NoticeLevel::Retrying, event.text);
@@ -509,6 +541,7 @@ void ConversationSession::applyToolFinished(const AgentEvent &event)
         item.success = event.success;
         item.result = event.result;
         item.liveOutput.clear();
+        item.progress = -1;
     });
     if (const ExecutionResult *execution = event.execution())
         m_executions->finish(event.call.id, *execution);

@@ -76,6 +76,8 @@ public:
 
     // The provider, URL, key and model of the settings, from the next request on.
     void setProvider(const ProviderConfig &provider);
+    // The approval policies of the settings, from the next call on.
+    void setApprovals(const QHash<QString, ApprovalPolicy> &approval);
     // Whether the model is offered Python, for an agent not started yet.
     void setPythonEnabled(bool enabled);
 
@@ -84,7 +86,7 @@ public:
     void handle(const Sandpiper::AgentEvent &event);
 
     // How long the text of a streaming answer collects before the model shows it.
-    static constexpr std::chrono::milliseconds frameInterval{33};
+    static constexpr std::chrono::milliseconds frameInterval{50};
 
 Q_SIGNALS:
     void stateChanged();
@@ -96,6 +98,8 @@ Q_SIGNALS:
     void tableExported(const QString &callId, int tableIndex, const QString &fileName, const QString &error);
     // Every event of the agent, after the models took it in (the terminal prints them).
     void agentEvent(const Sandpiper::AgentEvent &event);
+    // "Always allow" for an MCP tool: the settings keep it for every conversation (see McpTrust).
+    void toolAllowedAlways(const QString &tool);
 
 private:
     AgentThread *agent();

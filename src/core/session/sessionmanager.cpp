@@ -1,6 +1,7 @@
 #include "session/sessionmanager.h"
 
 #include "llm/apikeystore.h"
+#include "mcp/mcptrust.h"
 #include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
@@ -43,6 +44,7 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
     config.provider = providerFor(id, false);
     config.sandbox = m_settings->sandbox(QString::number(id), m_store->conversationFolder(id));
     config.pythonEnabled = config.pythonEnabled && m_pythonAvailable;
+    config.mcp = m_mcp;
     auto session = std::make_unique<ConversationSession>(id, m_store, config);
     if (auto loaded = session->load(); !loaded)
         return loaded.error();
@@ -56,6 +58,10 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
         // Not from inside the signal of the session that may go.
         if (!wasBusy)
             QMetaObject::invokeMethod(this, &SessionManager::releaseIdle, Qt::QueuedConnection);
+    });
+    connect(raw, &ConversationSession::toolAllowedAlways, this, [this](const QString &tool) {
+        McpTrust::allowAlways(*m_settings, tool);
+        applySettings();
     });
     connect(raw, &ConversationSession::titleChanged, this, [this, id] { Q_EMIT conversationChanged(id); });
     connect(raw, &ConversationSession::historyChanged, this, [this, id] { Q_EMIT conversationChanged(id); });
@@ -174,9 +180,11 @@ void SessionManager::applySettings()
     const bool modelChanged = settings.id != m_appliedProvider || settings.model != m_appliedModel;
     m_appliedProvider = settings.id;
     m_appliedModel = settings.model;
+    const auto approval = m_settings->agent().approval;
     for (const auto &[id, session] : m_sessions) {
         const ProviderConfig provider = providerFor(id, modelChanged);
         session->setProvider(provider);
+        session->setApprovals(approval);
         if (modelChanged)
             (void)m_store->setConversationModel(id, provider.id, provider.model);
     }

@@ -17,6 +17,7 @@ namespace Sandpiper {
 
 class ConversationSession;
 class ConversationStore;
+class McpServerRegistry;
 class Settings;
 
 // Opens and closes the sessions of the conversations the user works with. A session that is
@@ -64,6 +65,9 @@ public:
     void applySettings();
     // Whether Docker and the image work; sessions whose agent has not started yet follow it.
     void setPythonAvailable(bool available);
+    // The MCP servers whose tools new agents offer (it outlives the sessions).
+    void setMcpServers(McpServerRegistry *registry) { m_mcp = registry; }
+    McpServerRegistry *mcpServers() const { return m_mcp; }
 
     // How many idle sessions stay open besides the one on screen.
     static constexpr int keptIdle = 3;
@@ -92,6 +96,7 @@ private:
     QString m_appliedModel;
     QHash<QString, QString> m_keysForThisRun; // typed in while no keychain answered
     bool m_pythonAvailable = true;
+    McpServerRegistry *m_mcp = nullptr;
 };
 
 } // namespace Sandpiper

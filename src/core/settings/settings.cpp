@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -17,8 +18,26 @@ namespace Sandpiper {
 
 namespace {
 
-// Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines).
-const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env)$"));
+// Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines),
+// text_tool_calls and reasoning_back (true, false, or empty for the preset's choice),
+// context_windows ("MODEL=TOKENS" lines; "*" for any model).
+const QRegularExpression providerKey(QStringLiteral(
+    "^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env|text_tool_calls|reasoning_back|context_windows)$"));
+
+// A per-provider switch: true or false as written, else FALLBACK.
+bool switchValue(const QString &text, bool fallback)
+{
+    const QString lower = text.trimmed().toLower();
+    if (lower == QLatin1String("true") || lower == QLatin1String("1") || lower == QLatin1String("on"))
+        return true;
+    if (lower == QLatin1String("false") || lower == QLatin1String("0") || lower == QLatin1String("off"))
+        return false;
+    return fallback;
+}
+
+// Per MCP tool (SERVER__TOOL): its approval policy, and when the user chose "Always allow" on a card.
+const QRegularExpression mcpApprovalKey(QStringLiteral("^approval/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
+const QRegularExpression mcpAllowedKey(QStringLiteral("^mcp/allowed_always/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 
 // The layout of the settings file; a file with a higher number comes from a newer Sandpiper.
 constexpr int fileVersion = 1;
@@ -113,6 +132,7 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("fetch/timeout_seconds"), Type::Integer, seconds(web.fetchTimeout)},
         {QStringLiteral("fetch/connect_timeout_seconds"), Type::Integer, seconds(web.connectTimeout)},
         {QStringLiteral("network/allow_local"), Type::Boolean, web.allowLocal},
+        {QStringLiteral("mcp/timeout_seconds"), Type::Integer, 60},
         // The main window's size and place, and its splitter and dock layout (Qt's own encoding, in base64).
         {QStringLiteral("window/geometry"), Type::String, QString()},
         {QStringLiteral("window/state"), Type::String, QString()},
@@ -127,8 +147,10 @@ std::optional<Settings::Spec> Settings::specFor(const QString &key) const
         if (spec.key == key)
             return spec;
     }
-    if (providerKey.match(key).hasMatch())
+    if (providerKey.match(key).hasMatch() || mcpAllowedKey.match(key).hasMatch())
         return Spec{key, Type::String, QString()};
+    if (mcpApprovalKey.match(key).hasMatch())
+        return Spec{key, Type::String, QStringLiteral("ask")};
     return std::nullopt;
 }
 
@@ -200,6 +222,28 @@ QString Settings::configFile() const
     return m_settings->fileName();
 }
 
+QString Settings::mcpConfigFile() const
+{
+    return QFileInfo(m_settings->fileName()).absolutePath() + QStringLiteral("/mcp.json");
+}
+
+QString Settings::mcpLogFolder() const
+{
+    return dataDirectory() + QStringLiteral("/mcp-logs");
+}
+
+QStringList Settings::mcpToolsWithPolicy() const
+{
+    QStringList keys = m_fileSetAside ? m_unsaved.keys() : m_settings->allKeys();
+    keys << m_overrides.keys();
+    QStringList tools;
+    for (const QString &key : std::as_const(keys)) {
+        if (const auto match = mcpApprovalKey.match(key); match.hasMatch() && !tools.contains(match.captured(1)))
+            tools << match.captured(1);
+    }
+    return tools;
+}
+
 QString Settings::dataDirectory() const
 {
     if (!m_profile.isEmpty())
@@ -219,8 +263,13 @@ QString Settings::apiKeyVariable() const
 
 ProviderConfig Settings::provider() const
 {
+    return provider(string(QStringLiteral("provider")));
+}
+
+ProviderConfig Settings::provider(const QString &id) const
+{
     ProviderConfig config;
-    config.id = string(QStringLiteral("provider"));
+    config.id = id;
     const auto preset = findProviderPreset(config.id);
     const QString prefix = QStringLiteral("providers/%1/").arg(config.id);
     config.baseUrl = string(prefix + QStringLiteral("base_url"));
@@ -237,10 +286,43 @@ ProviderConfig Settings::provider() const
         if (colon > 0)
             config.extraHeaders.append({line.left(colon).trimmed().toUtf8(), line.mid(colon + 1).trimmed().toUtf8()});
     }
+    config.recoverTextToolCalls = switchValue(string(prefix + QStringLiteral("text_tool_calls")), true);
+    config.sendReasoningBack =
+        switchValue(string(prefix + QStringLiteral("reasoning_back")), preset && preset->sendReasoningBack);
+    config.contextWindows = parseContextWindows(string(prefix + QStringLiteral("context_windows")));
+    config.defaultContextWindow = preset ? preset->contextWindow : 0;
     config.connectTimeout = std::chrono::seconds(integer(QStringLiteral("network/connect_timeout_seconds")));
     config.idleTimeout = std::chrono::seconds(integer(QStringLiteral("network/idle_timeout_seconds")));
     config.maxRetries = integer(QStringLiteral("network/max_retries"));
     return config;
+}
+
+QHash<QString, qint64> Settings::parseContextWindows(const QString &text)
+{
+    // "qwen2.5:7b=32768", "llama3.1 = 8k"; the last '=' splits, since model names may hold one.
+    static const QRegularExpression tokens(QStringLiteral("^\\s*(\\d+)\\s*([kK]?)\\s*$"));
+    QHash<QString, qint64> windows;
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
+        const QString model = line.left(equals).trimmed();
+        const QRegularExpressionMatch match = tokens.match(line.mid(equals + 1));
+        if (equals <= 0 || model.isEmpty() || !match.hasMatch())
+            continue;
+        const qint64 value = match.captured(1).toLongLong() * (match.captured(2).isEmpty() ? 1 : 1024);
+        if (value > 0)
+            windows.insert(model, value);
+    }
+    return windows;
+}
+
+QString Settings::formatContextWindows(const QHash<QString, qint64> &windows)
+{
+    QStringList models = windows.keys();
+    models.sort();
+    QStringList lines;
+    for (const QString &model : std::as_const(models))
+        lines << QStringLiteral("%1=%2").arg(model).arg(windows.value(model));
+    return lines.join(QLatin1Char('\n'));
 }
 
 SandboxConfig Settings::sandbox(const QString &conversationId, const QString &conversationFolder) const
@@ -290,6 +372,11 @@ AgentConfig Settings::agent() const
          {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
         const auto webPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool));
         config.approval.insert(tool, webPolicy.value_or(ApprovalPolicy::Auto));
+    }
+    // MCP tools ask unless the user chose otherwise for each.
+    for (const QString &tool : mcpToolsWithPolicy()) {
+        if (const auto mcpPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool)))
+            config.approval.insert(tool, *mcpPolicy);
     }
     return config;
 }

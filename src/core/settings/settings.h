@@ -46,9 +46,19 @@ public:
     QString warning() const { return m_warning; }
     // Where the database and the conversation folders live.
     QString dataDirectory() const;
+    // mcp.json, beside the settings file; and the folder of the MCP servers' logs.
+    QString mcpConfigFile() const;
+    QString mcpLogFolder() const;
+    // The MCP tools (SERVER__TOOL) that have an approval policy of their own.
+    QStringList mcpToolsWithPolicy() const;
 
     // The selected provider with its URL, model and headers (the API key is read separately).
     ProviderConfig provider() const;
+    // The same for the provider ID, selected or not.
+    ProviderConfig provider(const QString &id) const;
+    // providers/<id>/context_windows: "MODEL=TOKENS" lines ("8k" is 8192; "*" for any model).
+    static QHash<QString, qint64> parseContextWindows(const QString &text);
+    static QString formatContextWindows(const QHash<QString, qint64> &windows);
     QString apiKeyVariable() const;
     SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
     WebConfig web() const;

@@ -1,5 +1,7 @@
 #include "tools/argumentrepair.h"
 
+#include "llm/textcallparser.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,24 +25,8 @@ QStringView leadingJsonValue(QStringView text)
         }
         return {};
     }
-    int depth = 0;
-    bool inString = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (inString) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == QLatin1Char('"'))
-                inString = false;
-        } else if (c == QLatin1Char('"')) {
-            inString = true;
-        } else if (c == QLatin1Char('{')) {
-            ++depth;
-        } else if (c == QLatin1Char('}') && --depth == 0) {
-            return text.first(i + 1);
-        }
-    }
-    return {};
+    const qsizetype end = TextCallParser::jsonEnd(text, 0);
+    return end < 0 ? QStringView() : text.first(end);
 }
 
 // Parses a JSON object or string, tolerating trailing garbage. Returns false if neither.

@@ -14,6 +14,11 @@ void ToolRegistry::add(std::unique_ptr<Tool> tool)
     m_tools.push_back(std::move(tool));
 }
 
+void ToolRegistry::removeIf(const std::function<bool(const Tool &)> &predicate)
+{
+    std::erase_if(m_tools, [&predicate](const std::unique_ptr<Tool> &tool) { return predicate(*tool); });
+}
+
 Tool *ToolRegistry::find(const QString &name) const
 {
     for (const auto &tool : m_tools) {

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -18,6 +19,8 @@ public:
     ~ToolRegistry();
 
     void add(std::unique_ptr<Tool> tool);
+    // Drops the tools PREDICATE picks (the MCP tools, before the current ones are added again).
+    void removeIf(const std::function<bool(const Tool &)> &predicate);
     Tool *find(const QString &name) const;
     QStringList names() const;
     bool isEmpty() const { return m_tools.empty(); }

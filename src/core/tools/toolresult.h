@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/mcpresult.h"
 #include "sandbox/executionresult.h"
 #include "tools/websource.h"
 
@@ -29,6 +30,6 @@ struct WebResult {
 // What a tool produced beside the text the model reads: one alternative per kind of tool, so a
 // new tool adds its own type here instead of fields on shared structs. Empty (monostate) for a
 // call that did not run.
-using ToolResult = std::variant<std::monostate, ExecutionResult, ChartResult, WebResult>;
+using ToolResult = std::variant<std::monostate, ExecutionResult, ChartResult, WebResult, McpResult>;
 
 } // namespace Sandpiper

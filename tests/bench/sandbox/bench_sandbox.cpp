@@ -1,5 +1,6 @@
 // scripts/bench sandbox: how fast code runs in the sandbox, against plain docker run and
 // docker exec measured in the same run on the same machine.
+#include "benchstats.h"
 #include "dockertest.h"
 
 #include <sandbox/dockercli.h>
@@ -19,20 +20,10 @@
 
 using namespace std::chrono_literals;
 using namespace Sandpiper;
+using Sandpiper::Test::elapsedMs;
+using Sandpiper::Test::percentile;
 
 namespace {
-
-double percentile(QList<double> samples, double p)
-{
-    std::sort(samples.begin(), samples.end());
-    const auto index = qsizetype(std::clamp(p * double(samples.size() - 1) + 0.5, 0.0, double(samples.size() - 1)));
-    return samples.at(index);
-}
-
-double elapsedMs(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
-}
 
 template<typename Body> QList<double> sample(int runs, Body body)
 {

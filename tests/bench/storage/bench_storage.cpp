@@ -1,5 +1,7 @@
 // scripts/bench storage: how fast the store loads a long conversation for display and searches
 // a large history, on real SQLite files.
+#include "benchstats.h"
+
 #include <storage/conversationstore.h>
 
 #include <QCoreApplication>
@@ -14,20 +16,10 @@
 #include <cstdio>
 
 using namespace Sandpiper;
+using Sandpiper::Test::elapsedMs;
+using Sandpiper::Test::percentile;
 
 namespace {
-
-double percentile(QList<double> samples, double p)
-{
-    std::sort(samples.begin(), samples.end());
-    const auto index = qsizetype(std::clamp(p * double(samples.size() - 1) + 0.5, 0.0, double(samples.size() - 1)));
-    return samples.at(index);
-}
-
-double elapsedMs(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
-}
 
 template<typename Body> QList<double> sample(int runs, Body body)
 {

@@ -1,4 +1,5 @@
-// scripts/bench ui: how fast the desktop app starts, opens a long conversation and streams.
+// scripts/bench ui: how fast the desktop app starts, opens a long conversation, streams and shows a
+// table.
 #include "fakellmserver.h"
 #include "fakestreams.h"
 
@@ -8,6 +9,7 @@
 #include <chat/messagewidget.h>
 #include <mainwindow.h>
 #include <session/conversationsession.h>
+#include <session/messagemodel.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -21,6 +23,7 @@
 #include <QJsonObject>
 #include <QPainter>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -142,6 +145,22 @@ qint64 createLongConversation(ConversationStore &store, int messages, int figure
     return conversation->id;
 }
 
+// The CPU time it takes to show ANSWER, complete, in a message at once.
+__attribute__((noinline)) double renderOnceMs(const QString &answer)
+{
+    ChatMessage complete;
+    complete.role = ChatMessage::Role::Assistant;
+    complete.content = answer;
+    const double before = cpuMs();
+    auto *widget = new MessageWidget(complete, QString());
+    widget->resize(880, 400);
+    widget->show();
+    paintNow(widget);
+    const double ms = cpuMs() - before;
+    delete widget;
+    return ms;
+}
+
 // Streams ANSWER into SESSION in 2 000 pieces, one a millisecond, as a fast model would, and
 // returns the CPU time it cost to show it in VIEW. Not inlined, so that a profile can be limited
 // to it: valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*streamAnswer*'.
@@ -168,6 +187,102 @@ __attribute__((noinline)) double streamAnswer(ConversationSession &session, QWid
     return cpuMs() - before;
 }
 
+struct Figures {
+    QList<std::pair<QString, double>> rows; // what the table shows
+    QJsonObject json;
+
+    void add(const char *label, double value, const char *key = nullptr)
+    {
+        rows.append({QString::fromLatin1(label), value});
+        if (key)
+            json.insert(QLatin1String(key), value);
+    }
+};
+
+// Start-up: a separate process each time, from exec to the first painted main window.
+void measureStartup(const QTemporaryDir &dir, Figures &figures)
+{
+    QList<double> startup;
+    for (int run = 0; run < 7; ++run) {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SANDPIPER_EXIT_AFTER_FIRST_PAINT"), QStringLiteral("1"));
+        process.setProcessEnvironment(environment);
+        QElapsedTimer timer;
+        timer.start();
+        process.start(QStringLiteral(SANDPIPER_APP_EXECUTABLE),
+                      {QStringLiteral("--profile"), dir.filePath(QStringLiteral("startup")), QStringLiteral("--set"),
+                       QStringLiteral("sandbox/enabled=false")});
+        if (!process.waitForReadyRead(30000))
+            qFatal("the app did not paint");
+        startup << double(timer.nsecsElapsed()) / 1e6;
+        process.waitForFinished(10000);
+    }
+    figures.add("startup to first paint (ms, median)", median(startup), "startup_ms");
+}
+
+// Opening a stored conversation of 500 messages and 50 figures, and switching between two.
+void measureOpenAndSwitch(Settings &settings, ConversationStore &store, qint64 emptyId, Figures &figures)
+{
+    const qint64 longId = createLongConversation(store, 500, 50);
+    const qint64 secondLongId = createLongConversation(store, 500, 50);
+    QList<double> open;
+    QList<double> switching;
+    MainWindow window(&settings, &store);
+    window.show();
+    paintNow(&window);
+    // Opening: the conversation's session and page are made from the store each time.
+    for (int run = 0; run < 5; ++run) {
+        window.openConversation(emptyId);
+        paintNow(&window);
+        QElapsedTimer timer;
+        timer.start();
+        window.openConversation(longId);
+        paintNow(&window);
+        open << double(timer.nsecsElapsed()) / 1e6;
+        window.openConversation(emptyId);
+        window.sessions()->close(longId); // the next opening reads the store again
+    }
+    const double rss = rssMb();
+    // Switching between two open conversations: another page shows, nothing is rebuilt.
+    window.openConversation(longId);
+    window.openConversation(secondLongId);
+    paintNow(&window);
+    for (int run = 0; run < 20; ++run) {
+        QElapsedTimer timer;
+        timer.start();
+        window.openConversation(run % 2 == 0 ? longId : secondLongId);
+        paintNow(&window);
+        switching << double(timer.nsecsElapsed()) / 1e6;
+    }
+    figures.add("open 500 msgs + 50 figures (ms)", median(open), "open_500_ms");
+    figures.add("resident memory after that (MB)", rss, "open_500_rss_mb");
+    figures.add("switch 500-msg chats (ms, median)", median(switching), "switch_500_ms");
+}
+
+// Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
+void measureStreaming(Settings &settings, ConversationStore &store, qint64 emptyId, Figures &figures)
+{
+    const QString answer = longMarkdown(20000);
+    ConversationSession session(emptyId, &store, settings.agent());
+    (void)session.load();
+    ChatView view;
+    view.setSession(&session);
+    view.resize(900, 700);
+    view.show();
+    paintNow(&view);
+    const double renderOnce = renderOnceMs(answer);
+    QSignalSpy frames(session.messages(), &QAbstractItemModel::dataChanged);
+    QElapsedTimer wall;
+    wall.start();
+    const double streamCpu = streamAnswer(session, &view, answer);
+    figures.add("render 20k chars once (CPU ms)", renderOnce);
+    figures.add("stream them in 2000 pieces (CPU ms)", streamCpu);
+    figures.add("  over (wall ms)", double(wall.elapsed()));
+    figures.add("  in frames", double(frames.count()));
+    figures.add("stream / render once", streamCpu / renderOnce, "stream_cpu_ratio");
+}
+
 // The table a 1 000 000-row DataFrame shows as (what the kernel sends: 200 rows, its shape).
 DataTable millionRowTable()
 {
@@ -181,18 +296,17 @@ DataTable millionRowTable()
     const QStringList regions{QStringLiteral("North"), QStringLiteral("South"), QStringLiteral("East"),
                               QStringLiteral("West")};
     for (int row = 0; row < 200; ++row)
-        table.rows << QJsonArray{
-            100001 + row,        QStringLiteral("2024-%1-%2 00:00:00").arg(1 + row % 12).arg(1 + row % 28),
-            regions.at(row % 4), QStringLiteral("Kayak"),
-            1 + row % 19,        (1 + row % 19) * 49.5};
+        table.rows << QJsonArray{100001 + row,        QStringLiteral("2024-%1-%2").arg(1 + row % 12).arg(1 + row % 28),
+                                 regions.at(row % 4), QStringLiteral("Kayak"),
+                                 1 + row % 19,        (1 + row % 19) * 49.5};
     table.totalRows = 1000000;
     table.totalColumns = 6;
     table.exportable = true;
     return table;
 }
 
-// Shows a finished run of code in VIEW: a call whose result carries TABLE (or only text without
-// one) and returns the wall time until it is painted.
+// Shows a finished run of code in VIEW, its result carrying TABLE (or only text without one), and
+// returns the wall time until it is painted.
 double showRun(ConversationSession &session, QWidget *view, const QString &callId,
                const std::optional<DataTable> &table)
 {
@@ -219,125 +333,47 @@ double showRun(ConversationSession &session, QWidget *view, const QString &callI
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+// A 1 000 000-row DataFrame's table shown in the chat, against the same card without it.
+void measureTable(Settings &settings, ConversationStore &store, qint64 emptyId, Figures &figures)
 {
-    QApplication app(argc, argv);
-    QTemporaryDir dir;
-
-    // Start-up: a separate process each time, from exec to the first painted main window.
-    QList<double> startup;
-    for (int run = 0; run < 7; ++run) {
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("SANDPIPER_EXIT_AFTER_FIRST_PAINT"), QStringLiteral("1"));
-        process.setProcessEnvironment(environment);
-        QElapsedTimer timer;
-        timer.start();
-        process.start(QStringLiteral(SANDPIPER_APP_EXECUTABLE),
-                      {QStringLiteral("--profile"), dir.filePath(QStringLiteral("startup")), QStringLiteral("--set"),
-                       QStringLiteral("sandbox/enabled=false")});
-        if (!process.waitForReadyRead(30000))
-            qFatal("the app did not paint");
-        startup << double(timer.nsecsElapsed()) / 1e6;
-        process.waitForFinished(10000);
-    }
-
-    // Opening a stored conversation of 500 messages and 50 figures.
-    Settings settings(dir.filePath(QStringLiteral("open")));
-    QString error;
-    settings.addOverride(QStringLiteral("sandbox/enabled=false"), &error);
-    ConversationStore store(settings.dataDirectory());
-    (void)store.open();
-    const qint64 longId = createLongConversation(store, 500, 50);
-    const qint64 secondLongId = createLongConversation(store, 500, 50);
-    const auto other = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
-    QList<double> open;
-    QList<double> switching;
-    double rss = 0;
-    {
-        MainWindow window(&settings, &store);
-        window.show();
-        paintNow(&window);
-        // Opening: the conversation's session and page are made from the store each time.
-        for (int run = 0; run < 5; ++run) {
-            window.openConversation(other->id);
-            paintNow(&window);
-            QElapsedTimer timer;
-            timer.start();
-            window.openConversation(longId);
-            paintNow(&window);
-            open << double(timer.nsecsElapsed()) / 1e6;
-            window.openConversation(other->id);
-            window.sessions()->close(longId); // the next opening reads the store again
-        }
-        rss = rssMb();
-        // Switching between two open conversations: another page shows, nothing is rebuilt.
-        window.openConversation(longId);
-        window.openConversation(secondLongId);
-        paintNow(&window);
-        for (int run = 0; run < 20; ++run) {
-            QElapsedTimer timer;
-            timer.start();
-            window.openConversation(run % 2 == 0 ? longId : secondLongId);
-            paintNow(&window);
-            switching << double(timer.nsecsElapsed()) / 1e6;
-        }
-    }
-
-    // Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
-    const QString answer = longMarkdown(20000);
-    ConversationSession streamed(other->id, &store, settings.agent());
-    (void)streamed.load();
+    ConversationSession session(emptyId, &store, settings.agent());
+    (void)session.load();
     ChatView view;
-    view.setSession(&streamed);
+    view.setSession(&session);
     view.resize(900, 700);
     view.show();
     paintNow(&view);
-    double renderOnce = 0;
-    {
-        ChatMessage complete;
-        complete.role = ChatMessage::Role::Assistant;
-        complete.content = answer;
-        const double before = cpuMs();
-        auto *widget = new MessageWidget(complete, QString());
-        widget->resize(880, 400);
-        widget->show();
-        paintNow(widget);
-        renderOnce = cpuMs() - before;
-        delete widget;
-    }
-    QElapsedTimer wall;
-    wall.start();
-    const double streamCpu = streamAnswer(streamed, &view, answer);
-    const double ratio = streamCpu / renderOnce;
-
-    // A 1 000 000-row DataFrame's table shown in the chat, against the same card without it.
+    const DataTable table = millionRowTable();
     QList<double> tableShow;
     QList<double> plainShow;
-    const DataTable table = millionRowTable();
-    const double heapBeforeTables = heapMb();
+    const double heapBefore = heapMb();
     for (int run = 0; run < 10; ++run)
-        tableShow << showRun(streamed, &view, QStringLiteral("table_%1").arg(run), table);
-    const double tableHeapMb = (heapMb() - heapBeforeTables) / 10.0;
+        tableShow << showRun(session, &view, QStringLiteral("table_%1").arg(run), table);
+    const double heapPerTable = (heapMb() - heapBefore) / 10.0;
     for (int run = 0; run < 10; ++run)
-        plainShow << showRun(streamed, &view, QStringLiteral("plain_%1").arg(run), std::nullopt);
+        plainShow << showRun(session, &view, QStringLiteral("plain_%1").arg(run), std::nullopt);
+    figures.add("show a 1M-row table (ms, median)", median(tableShow), "table_show_ms");
+    figures.add("  the same card without it (ms)", median(plainShow), "plain_card_show_ms");
+    figures.add("  heap per table shown (MB)", heapPerTable, "table_heap_mb");
+}
 
-    // Closing the window while five conversations stream: how long the GUI thread is held.
+// Closing the window while five conversations stream: how long the GUI thread is held.
+void measureClosing(const QTemporaryDir &dir, Figures &figures)
+{
     FakeLlmServer server;
     server.listen();
-    Settings busySettings(dir.filePath(QStringLiteral("close")));
+    Settings settings(dir.filePath(QStringLiteral("close")));
+    QString error;
     for (const QString &assignment :
          QStringList{QStringLiteral("sandbox/enabled=false"), QStringLiteral("provider=custom"),
                      QStringLiteral("providers/custom/base_url=") + server.baseUrl().toString(),
                      QStringLiteral("providers/custom/model=bench")})
-        busySettings.addOverride(assignment, &error);
-    ConversationStore busyStore(busySettings.dataDirectory());
-    (void)busyStore.open();
+        settings.addOverride(assignment, &error);
+    ConversationStore store(settings.dataDirectory());
+    (void)store.open();
     QList<double> closing;
     for (int run = 0; run < 5; ++run) {
-        auto window = std::make_unique<MainWindow>(&busySettings, &busyStore);
+        auto window = std::make_unique<MainWindow>(&settings, &store);
         window->show();
         paintNow(window.get());
         const qsizetype requestsBefore = server.requests().size();
@@ -359,30 +395,43 @@ int main(int argc, char *argv[])
         closing << double(timer.nsecsElapsed()) / 1e6;
         AgentThread::waitForRetiredThreads(std::chrono::seconds(20));
     }
+    figures.add("close, 5 busy chats (GUI ms, median)", median(closing), "close_5_busy_ms");
+}
+
+} // namespace
+
+// scripts/bench ui [startup] [open] [stream] [table] [close]: the measures named, or all of them.
+// Targets of the table: shown in <= 50 ms, <= 20 MB.
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStringList chosen = app.arguments().mid(1);
+    if (chosen.isEmpty())
+        chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"), QStringLiteral("table"),
+                  QStringLiteral("close")};
+    QTemporaryDir dir;
+    Settings settings(dir.filePath(QStringLiteral("open")));
+    QString error;
+    settings.addOverride(QStringLiteral("sandbox/enabled=false"), &error);
+    ConversationStore store(settings.dataDirectory());
+    (void)store.open();
+    const auto empty = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
+
+    Figures figures;
+    if (chosen.contains(QLatin1String("startup")))
+        measureStartup(dir, figures);
+    if (chosen.contains(QLatin1String("open")))
+        measureOpenAndSwitch(settings, store, empty->id, figures);
+    if (chosen.contains(QLatin1String("stream")))
+        measureStreaming(settings, store, empty->id, figures);
+    if (chosen.contains(QLatin1String("table")))
+        measureTable(settings, store, empty->id, figures);
+    if (chosen.contains(QLatin1String("close")))
+        measureClosing(dir, figures);
 
     std::printf("%-36s %10s\n", "measure", "value");
-    std::printf("%-36s %10.1f\n", "startup to first paint (ms, median)", median(startup));
-    std::printf("%-36s %10.1f\n", "open 500 msgs + 50 figures (ms)", median(open));
-    std::printf("%-36s %10.1f\n", "resident memory after that (MB)", rss);
-    std::printf("%-36s %10.1f\n", "render 20k chars once (CPU ms)", renderOnce);
-    std::printf("%-36s %10.1f\n", "stream them in 2000 pieces (CPU ms)", streamCpu);
-    std::printf("%-36s %10.1f\n", "  over (wall ms)", double(wall.elapsed()));
-    std::printf("%-36s %10.2f\n", "stream / render once", ratio);
-    std::printf("%-36s %10.1f\n", "switch 500-msg chats (ms, median)", median(switching));
-    std::printf("%-36s %10.1f\n", "close, 5 busy chats (GUI ms, median)", median(closing));
-    std::printf("%-36s %10.1f\n", "show a 1M-row table (ms, median)", median(tableShow));
-    std::printf("%-36s %10.1f\n", "  the same card without it (ms)", median(plainShow));
-    std::printf("%-36s %10.2f\n", "  heap per table shown (MB)", tableHeapMb);
-    std::printf("targets: a table shows in <= 50 ms and takes <= 20 MB\n");
-    const QJsonObject figures{{QStringLiteral("startup_ms"), median(startup)},
-                              {QStringLiteral("open_500_ms"), median(open)},
-                              {QStringLiteral("open_500_rss_mb"), rss},
-                              {QStringLiteral("stream_cpu_ratio"), ratio},
-                              {QStringLiteral("switch_500_ms"), median(switching)},
-                              {QStringLiteral("close_5_busy_ms"), median(closing)},
-                              {QStringLiteral("table_show_ms"), median(tableShow)},
-                              {QStringLiteral("plain_card_show_ms"), median(plainShow)},
-                              {QStringLiteral("table_heap_mb"), tableHeapMb}};
-    std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
+    for (const auto &[label, value] : std::as_const(figures.rows))
+        std::printf("%-36s %10.2f\n", qPrintable(label), value);
+    std::printf("%s\n", QJsonDocument(figures.json).toJson(QJsonDocument::Compact).constData());
     return 0;
 }

@@ -1,0 +1,108 @@
+#pragma once
+
+#include "llm/textcallparser.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QStringList>
+
+namespace Sandpiper {
+
+// Sits between the streamed content of an answer and what the user sees. Local servers often
+// hand over the model's tool-call markup and its <think> block as plain content; this splits
+// them off while the answer streams:
+//  - <think>…</think> (or <thinking>) at the start becomes reasoning, also when the stream is
+//    cut before it closes;
+//  - tool calls written as text (Hermes/Qwen2.5 <tool_call> JSON, Qwen3-Coder XML, Mistral
+//    [TOOL_CALLS], Llama 3.x <|python_tag|> or an answer that is one JSON call) become
+//    ToolCalls, when they name a declared tool and stand outside Markdown code.
+// Text is held back from the first character that could open markup until it is decided, and
+// released unchanged when it turns out to be prose, so markup never shows, not even for a frame.
+class ContentFilter
+{
+    Q_DECLARE_TR_FUNCTIONS(ContentFilter)
+
+public:
+    // What may be shown now.
+    struct Output {
+        QString text;
+        QString reasoning;
+    };
+    struct Result {
+        Output released;   // what the end of the stream let out: show it like any delta
+        QString content;   // the visible answer: all text ever released
+        QString reasoning; // the reasoning that was written into the content
+        QList<ToolCall> calls;
+        QStringList problems; // markup that could not be used, for the user
+    };
+
+    // DECLARATIONS: the request's "tools"; without any, or with RECOVERCALLS off, only the
+    // <think> block is taken apart.
+    ContentFilter(const QJsonArray &declarations, bool recoverCalls);
+
+    Output feed(QStringView delta);
+    // The stream ended (or broke off). KEEPCALLS false: the server sent structured calls of its
+    // own, so the recovered ones are given back as the text they were.
+    Result finish(bool keepCalls = true);
+
+private:
+    enum class State { Start, Think, Prose, Markup };
+    enum class Markup { ToolCallTag, FunctionTag, Mistral, PythonTag, BareJson };
+    enum class MarkerMatch { None, Partial, Full };
+    enum class Verdict { Incomplete, Complete, NotMarkup };
+    struct Extent {
+        Verdict verdict = Verdict::Incomplete;
+        qsizetype end = 0;
+    };
+
+    bool callsEnabled() const { return m_recover && !m_parser.isEmpty(); }
+    void process(Output &out, bool atEnd);
+    bool processStart(bool atEnd);
+    bool processThink(Output &out, bool atEnd);
+    bool processProse(Output &out, bool atEnd);
+    bool processMarkup(Output &out, bool atEnd);
+    MarkerMatch matchMarker(QStringView rest);
+    Extent extentOf(bool atEnd) const;
+    Extent closedAt(qsizetype end, bool atEnd) const;
+    Extent toolCallTagExtent(bool atEnd) const;
+    Extent functionTagExtent(bool atEnd) const;
+    Extent mistralExtent(bool atEnd) const;
+    Extent bareJsonExtent(bool atEnd) const;
+    TextCallParser::Result parse(QStringView markup) const;
+
+    void advance(QChar c);
+    void endRun();
+    bool insideCode() const { return !m_fence.isEmpty() || m_inlineTicks > 0; }
+    void emitProse(QStringView text, Output &out);
+    void emitVerbatim(QStringView text, Output &out);
+    void emitReasoning(QStringView text, Output &out);
+
+    TextCallParser m_parser;
+    bool m_recover;
+    State m_state = State::Start;
+    bool m_atAnswerStart = true; // a <think> block opens only here
+    bool m_afterThink = false;
+    QString m_buffer; // text not yet decided on
+    QString m_closer; // of the open <think> block
+    Markup m_markup = Markup::ToolCallTag;
+    qsizetype m_markerLength = 0;
+    QString m_segment;     // the markup being read, from its marker on
+    QString m_softSpace;   // white space at the end of the visible text, shown once text follows
+    QString m_softThought; // the same for reasoning
+    QString m_content;
+    QString m_reasoning;
+    QList<ToolCall> m_calls;
+    QString m_callMarkup; // the text of the recognised calls, for finish(false)
+    QStringList m_problems;
+
+    // Markdown code, where markup is only an example: a fence or an inline code span.
+    QString m_fence;
+    int m_inlineTicks = 0;
+    QChar m_runChar;
+    int m_run = 0;
+    bool m_runAtLineStart = false;
+    bool m_lineStart = true;
+    int m_indent = 0;
+};
+
+} // namespace Sandpiper

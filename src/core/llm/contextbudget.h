@@ -1,0 +1,74 @@
+#pragma once
+
+#include "llm/chatclient.h"
+#include "llm/contextuse.h"
+#include "llm/contextwindowprobe.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <QCoroTask>
+
+namespace Sandpiper {
+
+// Keeps every request within the model's context window. It learns the window from the user's
+// setting, the server (ContextWindowProbe) or the server's own context error, estimates each
+// request's tokens (counted exactly by the server near the limit, else estimated with a factor
+// calibrated from the server's usage.prompt_tokens), and shortens what is sent when it would
+// not fit with room for the answer (ContextShortener). When the server still refuses with a
+// context error it shortens harder and tries once more by itself; when a server silently cut
+// the prompt instead (Ollama does), it warns. The conversation itself is never changed.
+class ContextBudget : public QObject
+{
+    Q_OBJECT
+
+public:
+    // The window assumed when neither the user, the server nor the preset says.
+    static constexpr qint64 defaultWindow = 8192;
+
+    explicit ContextBudget(ChatClient *client, QObject *parent = nullptr);
+    ~ContextBudget() override;
+
+    // Sends MESSAGES and TOOLS through the client, fitted to the window.
+    QCoro::Task<ChatResponse> complete(QList<ChatMessage> messages, QJsonArray tools);
+
+    // Tokens of WINDOW kept free for the answer.
+    static qint64 answerReserve(qint64 window);
+
+Q_SIGNALS:
+    // Before each request.
+    void contextUsed(const Sandpiper::ContextUse &use);
+    // Something the user should do about the window, such as Ollama's silent truncation.
+    void warning(const QString &text);
+
+private:
+    struct Model {
+        bool discovered = false;
+        bool askAgain = false; // the server's first figure was not final
+        ContextWindowProbe::Finding finding;
+        qint64 learntWindow = 0; // from the server's context error or its silent truncation
+        double tokensPerUnit = 1.25;
+        bool calibrated = false;
+        bool truncationWarned = false;
+    };
+    struct Plan {
+        QList<ChatMessage> messages;
+        qint64 units = 0;
+        qint64 budget = 0; // tokens the prompt may take
+        ContextUse use;
+    };
+
+    QCoro::Task<> discover(QString model);
+    Plan plan(const QList<ChatMessage> &messages, const QJsonArray &tools, const Model &model, double margin) const;
+    QCoro::Task<Plan> count(Plan plan, QList<ChatMessage> messages, QJsonArray tools, QString modelName);
+    void learnFromUsage(Model &model, const Plan &plan, const TokenUsage &usage);
+    void learnFromOverflow(Model &model, const Plan &plan, const ContextOverflow &overflow);
+    ChatResponse cancelled() const;
+
+    ChatClient *m_client;
+    ContextWindowProbe *m_probe;
+    QHash<QString, Model> m_models;
+    bool m_cancelled = false;
+};
+
+} // namespace Sandpiper

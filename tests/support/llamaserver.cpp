@@ -1,0 +1,185 @@
+#include "llamaserver.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTcpServer>
+#include <QTimer>
+
+namespace Sandpiper::Test {
+
+namespace {
+
+// Where tests/llama/setup.sh keeps the sid root and the model (as scripts/lib/common.sh has it).
+QString llamaFolder()
+{
+    QString cache = qEnvironmentVariable("SANDPIPER_CACHE");
+    if (cache.isEmpty()) {
+        QString xdg = qEnvironmentVariable("XDG_CACHE_HOME");
+        if (xdg.isEmpty())
+            xdg = QDir::homePath() + QStringLiteral("/.cache");
+        cache = xdg + QStringLiteral("/sandpiper");
+    }
+    return cache + QStringLiteral("/llama");
+}
+
+QString root()
+{
+    return llamaFolder() + QStringLiteral("/root");
+}
+
+QString model()
+{
+    return llamaFolder() + QStringLiteral("/tiny.gguf");
+}
+
+// The multiarch folder of the root's libraries (x86_64-linux-gnu, aarch64-linux-gnu, ...), the
+// one that holds its dynamic loader.
+QString libraryFolder(QString *loader)
+{
+    const QDir lib(root() + QStringLiteral("/usr/lib"));
+    for (const QString &triplet : lib.entryList({QStringLiteral("*-linux-gnu*")}, QDir::Dirs)) {
+        const QDir folder(lib.filePath(triplet));
+        const QStringList loaders = folder.entryList({QStringLiteral("ld-linux*.so*")}, QDir::Files);
+        if (!loaders.isEmpty()) {
+            *loader = folder.filePath(loaders.first());
+            return folder.path();
+        }
+    }
+    return {};
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+} // namespace
+
+LlamaServer::LlamaServer() = default;
+
+LlamaServer::~LlamaServer()
+{
+    stop();
+}
+
+QString LlamaServer::unavailableReason()
+{
+    QFile unavailable(llamaFolder() + QStringLiteral("/unavailable"));
+    if (unavailable.open(QIODevice::ReadOnly))
+        return QStringLiteral("the llama.cpp test server could not be set up: %1")
+            .arg(QString::fromUtf8(unavailable.readAll()).trimmed());
+    if (!QFile::exists(root() + QStringLiteral("/usr/bin/llama-server")) || !QFile::exists(model()))
+        return QStringLiteral("the llama.cpp test server is not set up in %1 (scripts/test runs tests/llama/setup.sh)")
+            .arg(llamaFolder());
+    return {};
+}
+
+bool LlamaServer::start(const QStringList &extraArguments)
+{
+    m_error.clear();
+    QString loader;
+    const QString libraries = libraryFolder(&loader);
+    if (libraries.isEmpty()) {
+        m_error = QStringLiteral("no dynamic loader in %1").arg(root());
+        return false;
+    }
+    // Debian's ggml picks its CPU code from a folder compiled in as an absolute path, which
+    // outside the root is not there; the variant for every x86-64 (or the first one) will do.
+    const QDir backends(libraries + QStringLiteral("/ggml/backends0"));
+    QStringList cpu = backends.entryList({QStringLiteral("libggml-cpu-x64.so")}, QDir::Files);
+    if (cpu.isEmpty())
+        cpu = backends.entryList({QStringLiteral("libggml-cpu*.so")}, QDir::Files, QDir::Name);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!cpu.isEmpty())
+        environment.insert(QStringLiteral("GGML_BACKEND_PATH"), backends.filePath(cpu.first()));
+
+    m_port = freePort();
+    const QStringList arguments =
+        QStringList{QStringLiteral("--library-path"),
+                    QStringList{libraries, libraries + QStringLiteral("/llama"),
+                                root() + QStringLiteral("/lib/") + QDir(libraries).dirName()}
+                        .join(QLatin1Char(':')),
+                    root() + QStringLiteral("/usr/bin/llama-server"),
+                    // One slot and one thread keep the CPU quiet; the sampling is the model's own.
+                    QStringLiteral("-m"), model(), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                    QStringLiteral("--port"), QString::number(m_port), QStringLiteral("-c"), QStringLiteral("4096"),
+                    QStringLiteral("-np"), QStringLiteral("1"), QStringLiteral("-t"), QStringLiteral("1"),
+                    QStringLiteral("-tb"), QStringLiteral("1"), QStringLiteral("--jinja"), QStringLiteral("--temp"),
+                    QStringLiteral("1.0"), QStringLiteral("--top-k"), QStringLiteral("0"), QStringLiteral("--top-p"),
+                    QStringLiteral("1.0"), QStringLiteral("--min-p"), QStringLiteral("0.0"), QStringLiteral("--seed"),
+                    QStringLiteral("42"), QStringLiteral("-n"), QStringLiteral("256"), QStringLiteral("--alias"),
+                    QStringLiteral("tiny"), QStringLiteral("--no-webui")} +
+        extraArguments;
+    m_process.setProcessEnvironment(environment);
+    m_process.setStandardOutputFile(m_logDir.filePath(QStringLiteral("llama-server.log")));
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.start(loader, arguments);
+    if (!m_process.waitForStarted(10000)) {
+        m_error = QStringLiteral("llama-server did not start: %1").arg(m_process.errorString());
+        return false;
+    }
+    if (!waitForHealth()) {
+        stop();
+        return false;
+    }
+    return true;
+}
+
+bool LlamaServer::waitForHealth()
+{
+    QNetworkAccessManager network;
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 60000) {
+        if (m_process.state() == QProcess::NotRunning) {
+            m_error = QStringLiteral("llama-server exited (%1):\n%2").arg(m_process.exitCode()).arg(logTail());
+            return false;
+        }
+        QNetworkReply *reply =
+            network.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_port))));
+        QEventLoop wait;
+        QObject::connect(reply, &QNetworkReply::finished, &wait, &QEventLoop::quit);
+        QTimer::singleShot(2000, &wait, &QEventLoop::quit);
+        wait.exec();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->abort();
+        reply->deleteLater();
+        if (status == 200)
+            return true;
+        QTest::qWait(100);
+    }
+    m_error = QStringLiteral("llama-server did not answer /health within 60 s:\n%1").arg(logTail());
+    return false;
+}
+
+void LlamaServer::stop()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.terminate();
+    if (!m_process.waitForFinished(5000)) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+}
+
+QUrl LlamaServer::baseUrl() const
+{
+    return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
+}
+
+QString LlamaServer::logTail() const
+{
+    QFile log(m_logDir.filePath(QStringLiteral("llama-server.log")));
+    if (!log.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray all = log.readAll();
+    return QString::fromUtf8(all.right(2000));
+}
+
+} // namespace Sandpiper::Test

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "dockertest.h"
+
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+namespace Sandpiper::Test {
+
+// Debian's real llama.cpp server with the tiny test model, as tests/llama/setup.sh prepared
+// them under ~/.cache/sandpiper/llama: started on a free port of 127.0.0.1, stopped when this
+// object goes. The sid binaries run through the sid root's own dynamic loader, so neither a
+// chroot nor bubblewrap is needed (the tests may already run inside the build root's).
+class LlamaServer
+{
+public:
+    LlamaServer();
+    ~LlamaServer();
+
+    // Starts llama-server with EXTRAARGUMENTS (such as {"-c", "2048"}); waits until /health
+    // answers. False, with error() saying why, when it does not come up.
+    bool start(const QStringList &extraArguments = {});
+    void stop();
+
+    // http://127.0.0.1:PORT/v1; the model is called "tiny".
+    QUrl baseUrl() const;
+    QString error() const { return m_error; }
+    // The end of the server's log, for failure messages.
+    QString logTail() const;
+
+    // Empty when the server and the model are set up, else why not.
+    static QString unavailableReason();
+
+private:
+    bool waitForHealth();
+
+    QProcess m_process;
+    QTemporaryDir m_logDir;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+} // namespace Sandpiper::Test
+
+// Tests of the real server fail in CI (CI=true) when it is missing, and skip elsewhere.
+#define SANDPIPER_REQUIRE_LLAMA() SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::LlamaServer::unavailableReason())
