@@ -260,17 +260,29 @@ void measureOpenAndSwitch(Settings &settings, ConversationStore &store, qint64 e
     figures.add("switch 500-msg chats (ms, median)", median(switching), "switch_500_ms");
 }
 
+// A conversation shown in a chat view on screen.
+struct ShownConversation {
+    ConversationSession session;
+    ChatView view;
+
+    ShownConversation(Settings &settings, ConversationStore &store, qint64 id)
+        : session(id, &store, settings.agent())
+    {
+        (void)session.load();
+        view.setSession(&session);
+        view.resize(900, 700);
+        view.show();
+        paintNow(&view);
+    }
+};
+
 // Streaming 20 000 characters of Markdown in 2 000 pieces, against rendering them once.
 void measureStreaming(Settings &settings, ConversationStore &store, qint64 emptyId, Figures &figures)
 {
     const QString answer = longMarkdown(20000);
-    ConversationSession session(emptyId, &store, settings.agent());
-    (void)session.load();
-    ChatView view;
-    view.setSession(&session);
-    view.resize(900, 700);
-    view.show();
-    paintNow(&view);
+    ShownConversation shown(settings, store, emptyId);
+    ConversationSession &session = shown.session;
+    ChatView &view = shown.view;
     const double renderOnce = renderOnceMs(answer);
     QSignalSpy frames(session.messages(), &QAbstractItemModel::dataChanged);
     QElapsedTimer wall;
@@ -336,13 +348,9 @@ double showRun(ConversationSession &session, QWidget *view, const QString &callI
 // A 1 000 000-row DataFrame's table shown in the chat, against the same card without it.
 void measureTable(Settings &settings, ConversationStore &store, qint64 emptyId, Figures &figures)
 {
-    ConversationSession session(emptyId, &store, settings.agent());
-    (void)session.load();
-    ChatView view;
-    view.setSession(&session);
-    view.resize(900, 700);
-    view.show();
-    paintNow(&view);
+    ShownConversation shown(settings, store, emptyId);
+    ConversationSession &session = shown.session;
+    ChatView &view = shown.view;
     const DataTable table = millionRowTable();
     QList<double> tableShow;
     QList<double> plainShow;
