@@ -8,11 +8,16 @@ or its subprocesses do can corrupt the protocol.
 
   -> {"id", "op": "execute", "code", "timeout"?, "output_limit"?, "max_figures"?}
   -> {"id", "op": "preload", "modules": [...]}
+  -> {"id", "op": "export_table", "table", "format": "csv"|"xlsx", "path"}   (a table shown earlier)
+  -> {"id", "op": "describe", "files": [...], "timeout"?}     (attachments: value is a preview)
   -> {"op": "shutdown"}                      (EOF on stdin does the same)
   <- {"event": "ready", "python", "pid"}
   <- {"id", "event": "stream", "name": "stdout"|"stderr", "text"}
   <- {"id", "event": "display", "mime": "image/png", "path": "figures/..."}
-  <- {"id", "event": "display", "mime": "text/html", "data"}
+  <- {"id", "event": "display", "mime": "text/markdown"|"image/svg+xml", "data"}
+  <- {"id", "event": "display", "mime": "application/vnd.sandpiper.table+json", "table":
+      {"table_id", "kind", "columns", "dtypes", "index_columns", "rows", "total_rows",
+       "total_columns", "exportable"}}
   <- {"id", "event": "result", "status": "ok"|"error"|"interrupted", "value", "error",
       "duration_ms", "files", "dropped": {"stdout", "stderr"}, "figures_dropped", "reason"?}
 
@@ -380,6 +385,7 @@ class Kernel:
         # Pickle and friends look classes up in sys.modules["__main__"].
         sys.modules["__main__"] = self._main
         sys.meta_path.append(BackendFinder(self._show_figures))
+        self._install_display()
         self._restore_process_state()
 
         try:
@@ -428,6 +434,10 @@ class Kernel:
                 self._execute(rid, request)
             elif op == "preload":
                 self._preload(rid, request)
+            elif op == "export_table":
+                self._export_table(rid, request)
+            elif op == "describe":
+                self._describe(rid, request)
             elif op == "shutdown":
                 self._shutdown()
             else:
@@ -547,6 +557,7 @@ class Kernel:
         """Compile a cell like IPython's 'last_expr': the last expression is shown."""
         if "\0" in source:
             raise _null_byte_error(source, filename)  # compile() reports this inconsistently
+        source, lines = _without_magics(source, lines, filename)
         tree = compile(source, filename, "exec", ast.PyCF_ONLY_AST | COMPILE_FLAGS,
                        dont_inherit=True)
         body = tree.body
@@ -679,16 +690,7 @@ class Kernel:
                     self._display_png(rel)
         except Exception as exc:
             self._display_failed(kind, "image", exc)
-        try:
-            if callable(getattr(kind, "_repr_html_", None)):
-                html = value._repr_html_()
-                if isinstance(html, str) and len(html) > self._output_limit:
-                    print("could not display %s as HTML: %d characters are more than the %d allowed"
-                          % (kind.__name__, len(html), self._output_limit), file=sys.stderr)
-                elif isinstance(html, str) and html:
-                    self._display(mime="text/html", data=html)
-        except Exception as exc:
-            self._display_failed(kind, "HTML", exc)
+        self._display_formats(value, kind)
 
     def _display_failed(self, kind, what, exc):
         print("could not display %s as %s: %s: %s" % (kind.__name__, what, type(exc).__name__, exc),
@@ -757,6 +759,7 @@ class Kernel:
     def _display(self, **fields):
         """Emit a display event from the main thread, after the output that preceded it."""
         self._sync_output()
+        self._display_count += 1
         event = dict({"id": self.current_id, "event": "display"}, **fields)
         self._shielded = True  # an interrupt mid-write would leave half a JSON line
         try:
@@ -770,7 +773,8 @@ class Kernel:
     # ----- files ----------------------------------------------------------------
 
     def _snapshot(self):
-        """{relative path: (mtime_ns, size)} for files under the data dir, figures/ excluded."""
+        """{relative path: (mtime_ns, size)} for files under the data dir, figures/ and the
+        kernel's own .sandpiper/ (packages) excluded."""
         state = {}
         dirs = [""]
         while dirs and len(state) < MAX_SNAPSHOT_ENTRIES:
@@ -780,7 +784,7 @@ class Kernel:
                     for entry in entries:
                         rel = rel_dir + entry.name
                         if entry.is_dir(follow_symlinks=False):
-                            if rel != FIGURES:
+                            if rel not in (FIGURES, PRIVATE_DIR):
                                 dirs.append(rel + "/")
                             continue
                         st = entry.stat(follow_symlinks=False)
@@ -790,6 +794,943 @@ class Kernel:
             except OSError:
                 continue  # vanished or unreadable: not worth failing the cell for
         return state
+
+    # ----- rich display: display(), tables, Markdown, SVG, HTML, JSON ------------
+
+    def _install_display(self):
+        """display() as a builtin, an IPython.display stand-in, %pip and ! lines."""
+        builtins.display = self._display_objects
+        builtins.__sandpiper_shell__ = self._shell
+        builtins.__sandpiper_magic__ = self._magic
+        sys.meta_path.insert(0, IPythonShimFinder(self))
+        self._tables = {}  # table id -> the frame, for "Save as CSV/Excel" (the latest TABLES_KEPT)
+        self._table_count = 0
+        self._display_count = 0
+
+    def _display_objects(self, *objs, **kwargs):
+        """display(): each object shown as Jupyter would, in order with what is printed."""
+        raw = kwargs.get("raw")
+        for obj in objs:
+            if raw and isinstance(obj, dict):
+                self._display_bundle(obj)
+                continue
+            before = self._display_count
+            self._display_rich(obj)
+            if self._display_count == before:
+                self._display_text(repr(obj))
+        if kwargs.get("display_id"):
+            return DisplayHandle(self, kwargs["display_id"])
+        return None
+
+    def _display_bundle(self, bundle):
+        """A raw MIME bundle, {"text/markdown": ..., ...}: the richest part we can show."""
+        handlers = (("text/markdown", self._show_markdown), ("image/svg+xml", self._show_svg),
+                    ("text/html", self._show_html), ("application/json", self._show_json))
+        for mime, handler in handlers:
+            if bundle.get(mime):
+                handler(bundle[mime])
+                return
+        if "text/plain" in bundle:
+            self._display_text(str(bundle["text/plain"]))
+
+    def _display_formats(self, value, kind):
+        """Tables, SVG, Markdown, HTML and JSON of VALUE (after its image, if any)."""
+        try:
+            frame = _pandas_frame(value)
+            if frame is not None:
+                self._show_table(_table_from_pandas(*frame), frame[0])
+                return
+            for method, handler in (("_repr_svg_", self._show_svg),
+                                    ("_repr_markdown_", self._show_markdown),
+                                    ("_repr_html_", self._show_html),
+                                    ("_repr_json_", self._show_json)):
+                if not callable(getattr(kind, method, None)):
+                    continue
+                data = getattr(value, method)()
+                if isinstance(data, tuple):  # IPython allows (data, metadata)
+                    data = data[0]
+                if data:
+                    handler(data)
+                    return
+        except Exception as exc:
+            self._display_failed(kind, "rich output", exc)
+
+    def _display_text(self, text):
+        """Plain text shown as output, in order with prints."""
+        self._display_count += 1
+        sys.stdout.write(_capped(text, self._output_limit) + "\n")
+
+    def _show_table(self, table, frame=None):
+        self._table_count += 1
+        table["table_id"] = "t-%s-%d" % (self._figure_token, self._table_count)
+        table["exportable"] = frame is not None
+        if frame is not None:
+            self._tables[table["table_id"]] = frame
+            while len(self._tables) > TABLES_KEPT:
+                del self._tables[next(iter(self._tables))]
+        self._display(mime=TABLE_MIME, table=table)
+
+    def _show_svg(self, data):
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", "replace")
+        self._show_capped("SVG", "image/svg+xml", str(data))
+
+    def _show_markdown(self, data):
+        self._show_capped("Markdown", "text/markdown", str(data))
+
+    def _show_capped(self, what, mime, data):
+        if len(data) > self._output_limit:
+            print("%s not shown: %d characters are more than the %d allowed"
+                  % (what, len(data), self._output_limit), file=sys.stderr)
+            return
+        self._display(mime=mime, data=data)
+
+    def _show_html(self, data):
+        """HTML tables become tables; any other HTML is shown as its text, never as HTML."""
+        parser = html_tables_parser()
+        try:
+            parser.feed(str(data))
+            parser.close()
+        except Exception:  # html.parser copes with almost anything; give up on the rest
+            parser.tables = []
+        tables = [t for t in parser.tables if t["columns"] or t["rows"]]
+        if not tables:
+            self._display_text(parser.text().strip() or "(empty HTML)")
+        for table in tables[:TABLES_PER_HTML]:
+            self._show_table(table)
+
+    def _show_json(self, data):
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                pass
+        self._display_text(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+    # ----- tables on request: Save as CSV / Excel -------------------------------
+
+    def _export_table(self, rid, request):
+        table_id, fmt, name = request.get("table"), request.get("format"), request.get("path")
+        if not isinstance(table_id, str) or fmt not in ("csv", "xlsx"):
+            raise ProtocolError("export_table needs 'table' and a 'format' of csv or xlsx")
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            raise ProtocolError("export_table needs 'path', a plain file name")
+        started, before = self._begin(rid, DEFAULT_OUTPUT_LIMIT)
+        status, error = "ok", None
+        try:
+            frame = self._tables.get(table_id)
+            if frame is None:
+                raise LookupError("the table is no longer in the kernel (it was restarted, or many "
+                                  "tables were shown since); run its cell again to save it")
+            keep_index = not _default_index(frame)
+            if fmt == "csv":
+                frame.to_csv(name, index=keep_index)
+            else:
+                rows, columns = frame.shape[0], (frame.shape[1] if frame.ndim > 1 else 1)
+                if rows + 1 > EXCEL_ROWS or columns > EXCEL_COLUMNS:
+                    raise ValueError("Excel holds at most %d rows and %d columns; this table has %d "
+                                     "rows and %d columns: save it as CSV instead"
+                                     % (EXCEL_ROWS - 1, EXCEL_COLUMNS, rows, columns))
+                frame.to_excel(name, index=keep_index)
+            self._value = name
+        except Exception as exc:
+            status, error = "error", _format_error(exc)
+        self._finish(rid, started, before, status, error, None)
+
+    # ----- %pip and ! lines ------------------------------------------------------
+
+    def _expand(self, text):
+        """{expression} and $name in a ! or % line, as IPython expands them; the rest stays."""
+        import re
+
+        def evaluate(match):
+            try:
+                return str(eval(match.group(1), self.namespace))
+            except Exception:
+                return match.group(0)
+
+        def lookup(match):
+            value = self.namespace.get(match.group(1), match)
+            return match.group(0) if value is match else str(value)
+
+        text = re.sub(r"(?<!\{)\{([^{}]+)\}(?!\})", evaluate, text)
+        return re.sub(r"(?<!\$)\$([A-Za-z_][A-Za-z0-9_]*)", lookup, text)
+
+    def _shell(self, command):
+        """A ! line: pip goes to _pip, anything else runs in a shell, output shown."""
+        command = self._expand(command)
+        words = _split(command)
+        if words[:1] in (["pip"], ["pip3"]):
+            return self._pip(words[1:])
+        if len(words) > 2 and words[0] in ("python", "python3") and words[1:3] == ["-m", "pip"]:
+            return self._pip(words[3:])
+        import subprocess
+        sys.stdout.flush()
+        sys.stderr.flush()
+        subprocess.run(command, shell=True, stdin=subprocess.DEVNULL)
+        return None
+
+    def _magic(self, line):
+        """A % line: %pip, and %matplotlib (figures show by themselves)."""
+        name, _, rest = line.partition(" ")
+        if name in ("pip", "pip3"):
+            return self._pip(_split(self._expand(rest)))
+        if name == "matplotlib":
+            return None
+        raise NameError("%%%s: only %%pip and %%matplotlib work in this sandbox (it is not "
+                        "IPython); write plain Python instead" % name)
+
+    def _pip(self, args):
+        """pip into the conversation's package folder, visible at once; or why it cannot."""
+        import subprocess
+        if args[:1] in (["install"], ["download"], ["wheel"]) and not _network_allowed() \
+                and not _local_only(args[1:]):
+            print(OFFLINE_PIP_MESSAGE, file=sys.stderr)
+            return None
+        sys.stdout.flush()
+        sys.stderr.flush()
+        subprocess.run([sys.executable, "-m", "pip"] + list(args), stdin=subprocess.DEVNULL)
+        _refresh_packages()
+        return None
+
+    # ----- attachments -------------------------------------------------------------
+
+    def _describe(self, rid, request):
+        """What each attached file is: size, type and a short preview, as text for the model."""
+        names = request.get("files")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProtocolError("describe needs 'files', a list of file names")
+        timeout = request.get("timeout", DESCRIBE_SECONDS)
+        if not (_is_number(timeout) and timeout > 0):
+            raise ProtocolError("timeout must be a positive number of seconds")
+        started, before = self._begin(rid, DEFAULT_OUTPUT_LIMIT)
+        texts = []
+        try:
+            self._arm(timeout)
+            for name in names[:MAX_DESCRIBED]:
+                texts.append(describe_file(self.data_dir, name))
+        except KeyboardInterrupt:
+            texts.append("(the preview of the other files took too long)")
+        finally:
+            self._disarm()
+        self._value = "\n".join(texts)
+        self._finish(rid, started, before, "ok", None, None)
+
+
+# ===== rich display, tables, packages and attachments =========================
+# display() and the IPython.display stand-in, DataFrames as tables, %pip and ! lines,
+# the conversation's package folder, and what an attached file is.
+
+TABLE_MIME = "application/vnd.sandpiper.table+json"
+TABLE_ROWS = 200  # rows of a frame sent to the host; the shape says how many there are
+TABLE_COLUMNS = 100  # columns sent of a wider frame
+TABLE_BYTES = 512 * 1024  # at most, per table; fewer rows are sent beyond it
+TABLE_CELL_CHARS = 200
+TABLES_KEPT = 20  # frames the host can still ask to save
+TABLES_PER_HTML = 5
+EXCEL_ROWS, EXCEL_COLUMNS = 1048576, 16384
+EXACT_INTEGER = 2 ** 53  # beyond it a JSON number loses digits on the host: sent as text
+PRIVATE_DIR = ".sandpiper"  # the kernel's own things in the data folder: packages
+DESCRIBE_SECONDS = 20
+MAX_DESCRIBED = 20
+DESCRIPTION_CHARS = 1500
+PREVIEW_ROWS = 5
+COUNT_BYTES = 512 << 20  # lines counted at most, per file
+OFFLINE_PIP_MESSAGE = (
+    "pip cannot download packages: this conversation's sandbox has no network access. The user "
+    "can allow it with the \"Network in sandbox\" switch below the message box (the sandbox then "
+    "restarts: variables are lost, installed packages stay). A wheel file in /mnt/data installs "
+    "without network: %pip install /mnt/data/NAME.whl")
+
+
+def _capped(text, limit):
+    if len(text) <= limit:
+        return text
+    return "%s... [%d more characters]" % (text[:limit], len(text) - limit)
+
+
+def _split(command):
+    import shlex
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _pandas_frame(value):
+    """(frame, kind) for a DataFrame, Series or Styler; None for anything else."""
+    if _is_instance(value, "pandas", "DataFrame"):
+        return value, "DataFrame"
+    if _is_instance(value, "pandas", "Series"):
+        return value, "Series"
+    if _is_instance(value, "pandas.io.formats.style", "Styler"):
+        return value.data, "DataFrame"
+    return None
+
+
+def _default_index(frame):
+    index = frame.index
+    return (index.nlevels == 1 and index.name is None
+            and type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1)
+
+
+def _label(value):
+    if isinstance(value, tuple):  # a MultiIndex level's labels
+        return " / ".join(_label(v) for v in value)
+    return value if isinstance(value, str) else str(value)
+
+
+def _generic_cell(value):
+    """A cell as JSON: numbers, booleans and text as themselves, missing values as null."""
+    if value is None:
+        return None
+    if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        try:
+            value = value.item()  # a numpy scalar in an object column
+        except (ValueError, TypeError):
+            pass
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -EXACT_INTEGER <= value <= EXACT_INTEGER else str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, str):
+        return _capped(value, TABLE_CELL_CHARS)
+    if isinstance(value, (bytes, bytearray)):
+        return _capped(repr(bytes(value)), TABLE_CELL_CHARS)
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and (value is pandas.NaT or value is getattr(pandas, "NA", None)):
+        return None
+    try:
+        return _capped(str(value), TABLE_CELL_CHARS)
+    except Exception as exc:
+        return "<unprintable %s: %s>" % (type(value).__name__, type(exc).__name__)
+
+
+def _column_cells(series, rows):
+    """The first ROWS values of a pandas Series as JSON cells, fast for the common dtypes."""
+    kind = getattr(series.dtype, "kind", "O")
+    head = series.iloc[:rows]
+    if kind == "b" and not head.hasnans:
+        return head.tolist()
+    if kind in "iu":
+        return [v if -EXACT_INTEGER <= v <= EXACT_INTEGER else str(v) for v in head.tolist()]
+    if kind == "f":
+        return [v if math.isfinite(v) else (None if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+                for v in head.tolist()]
+    if kind in "mM":
+        values = head.tolist()
+        if kind == "M" and all(v != v or v == v.normalize() for v in values):
+            return [None if v != v else str(v.date()) for v in values]  # dates, as pandas shows them
+        return [None if v != v else str(v) for v in values]  # NaT != NaT
+    return [_generic_cell(v) for v in head.tolist()]
+
+
+def _table_from_pandas(frame, kind):
+    """The head of a DataFrame or Series as a table event's payload, capped in bytes."""
+    if kind == "Series":
+        name = frame.name
+        frame = frame.to_frame(name=_label(name) if name is not None else "value")
+    total_rows, total_columns = frame.shape
+    shown = frame.iloc[:TABLE_ROWS, :TABLE_COLUMNS]
+    columns, dtypes, cells = [], [], []
+    index_columns = 0
+    if not _default_index(frame):
+        index = shown.index
+        index_columns = index.nlevels
+        for level in range(index.nlevels):
+            values = index.get_level_values(level)
+            columns.append(_label(values.name) if values.name is not None else "")
+            dtypes.append(str(values.dtype))
+            cells.append([_generic_cell(v) for v in values.tolist()])
+    for position in range(shown.shape[1]):
+        series = shown.iloc[:, position]
+        columns.append(_label(shown.columns[position]))
+        dtypes.append(str(series.dtype))
+        cells.append(_column_cells(series, TABLE_ROWS))
+    rows = [list(row) for row in zip(*cells)] if cells else []
+    rows = _rows_within(rows, TABLE_BYTES - len(json.dumps(columns)) - len(json.dumps(dtypes)))
+    return {"kind": kind, "columns": columns, "dtypes": dtypes, "index_columns": index_columns,
+            "rows": rows, "total_rows": total_rows,
+            "total_columns": total_columns + index_columns}
+
+
+def _rows_within(rows, budget):
+    """As many leading ROWS as fit in BUDGET bytes of JSON."""
+    used = 0
+    for count, row in enumerate(rows):
+        used += len(json.dumps(row, ensure_ascii=False, default=str)) + 1
+        if used > budget:
+            return rows[:count]
+    return rows
+
+
+def html_tables_parser():
+    """A parser for the tables in a piece of HTML and its text: HTML is never shown as HTML."""
+    import html.parser
+
+    class Parser(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.tables, self._text, self._stack = [], [], []
+            self._cell = None
+            self._skip = 0
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("script", "style"):
+                self._skip += 1
+            elif tag == "table":
+                self._stack.append({"head": [], "body": [], "row": None, "in_head": False})
+            elif self._stack:
+                table = self._stack[-1]
+                if tag == "thead":
+                    table["in_head"] = True
+                elif tag == "tbody":
+                    table["in_head"] = False
+                elif tag == "tr":
+                    table["row"] = []
+                    (table["head"] if table["in_head"] else table["body"]).append(table["row"])
+                elif tag in ("td", "th") and table["row"] is not None:
+                    self._cell = []
+            elif tag in ("br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4"):
+                self._text.append("\n")
+
+        def handle_endtag(self, tag):
+            if tag in ("script", "style"):
+                self._skip = max(0, self._skip - 1)
+            elif tag in ("td", "th") and self._cell is not None and self._stack:
+                row = self._stack[-1]["row"]
+                if row is not None:
+                    row.append(" ".join("".join(self._cell).split()))
+                self._cell = None
+            elif tag == "table" and self._stack:
+                self.tables.append(_html_table(self._stack.pop()))
+
+        def handle_data(self, data):
+            if self._skip:
+                return
+            if self._cell is not None:
+                self._cell.append(data)
+            elif not self._stack:
+                self._text.append(data)
+
+        def text(self):
+            lines = ("".join(self._text)).split("\n")
+            return "\n".join(" ".join(line.split()) for line in lines if line.strip())
+
+    return Parser()
+
+
+def _html_table(parsed):
+    head = [row for row in parsed["head"] if row]
+    body = [row for row in parsed["body"] if row]
+    if not head and body and len(body) > 1:
+        head = [body.pop(0)]
+    columns = head[0] if head else []
+    width = max([len(columns)] + [len(row) for row in body])
+    columns = columns + [""] * (width - len(columns))
+    rows = [(row + [None] * (width - len(row)))[:TABLE_COLUMNS] for row in body[:TABLE_ROWS]]
+    rows = [[_html_cell(c) for c in row] for row in rows]
+    return {"kind": "HTML", "columns": columns[:TABLE_COLUMNS], "dtypes": [""] * min(width, TABLE_COLUMNS),
+            "index_columns": 0, "rows": _rows_within(rows, TABLE_BYTES), "total_rows": len(body),
+            "total_columns": width}
+
+
+def _html_cell(text):
+    """Numbers in an HTML table become numbers, so that they sort as numbers."""
+    if text is None or text in ("", "NaN", "nan", "None", "NaT", "<NA>"):
+        return None if text != "" else ""
+    try:
+        number = float(text.replace(",", ""))
+    except ValueError:
+        return _capped(text, TABLE_CELL_CHARS)
+    if math.isfinite(number) and number == int(number) and "." not in text and "e" not in text.lower():
+        return int(number) if abs(number) <= EXACT_INTEGER else text
+    return number if math.isfinite(number) else text
+
+
+class DisplayHandle:
+    """What display(..., display_id=...) returns: update() shows the new object below."""
+
+    def __init__(self, kernel, display_id):
+        self._kernel = kernel
+        self.display_id = display_id
+
+    def display(self, obj, **kwargs):
+        self._kernel._display_objects(obj)
+
+    def update(self, obj, **kwargs):
+        self._kernel._display_objects(obj)
+
+
+# The IPython.display stand-in, for code written for Jupyter when IPython is not installed.
+IPYTHON_DISPLAY_SOURCE = '''
+import base64 as _base64
+import builtins as _builtins
+import json as _json
+import os as _os
+
+__all__ = ["display", "clear_output", "update_display", "DisplayHandle", "DisplayObject", "HTML",
+           "Markdown", "Image", "JSON", "SVG", "Latex", "Math", "Pretty", "Code"]
+
+
+def display(*objs, **kwargs):
+    return _builtins.display(*objs, **kwargs)
+
+
+def update_display(obj, *, display_id, **kwargs):
+    _builtins.display(obj)
+
+
+def clear_output(wait=False):
+    """Output cannot be taken back in the sandbox's chat; nothing happens."""
+
+
+class DisplayObject:
+    def __init__(self, data=None, url=None, filename=None, **kwargs):
+        if isinstance(data, str) and filename is None and url is None and len(data) < 4096 \\
+                and _os.path.isfile(data) and not isinstance(self, (Markdown, Latex, Math, Code)):
+            filename, data = data, None
+        self.data, self.url, self.filename = data, url, filename
+        if filename is not None:
+            with open(filename, "rb" if isinstance(self, Image) else "r") as f:
+                self.data = f.read()
+        elif url is not None and data is None:
+            raise ValueError("the sandbox does not fetch URLs for display; download the file first")
+
+    def _text(self):
+        return self.data if isinstance(self.data, str) else ("" if self.data is None else str(self.data))
+
+
+class HTML(DisplayObject):
+    def _repr_html_(self):
+        return self._text()
+
+
+class Markdown(DisplayObject):
+    def _repr_markdown_(self):
+        return self._text()
+
+
+class SVG(DisplayObject):
+    def _repr_svg_(self):
+        data = self.data
+        return data.decode("utf-8", "replace") if isinstance(data, bytes) else self._text()
+
+
+class Latex(DisplayObject):
+    def _repr_markdown_(self):
+        return self._text()
+
+
+class Math(Latex):
+    def _repr_markdown_(self):
+        return "$$%s$$" % self._text().strip("$")
+
+
+class Code(DisplayObject):
+    def __init__(self, data=None, url=None, filename=None, language="python"):
+        super().__init__(data, url, filename)
+        self.language = language
+
+    def _repr_markdown_(self):
+        return "```%s\\n%s\\n```" % (self.language or "", self._text())
+
+
+class Pretty(DisplayObject):
+    def __repr__(self):
+        return self._text()
+
+
+class JSON(DisplayObject):
+    def __init__(self, data=None, url=None, filename=None, expanded=False, metadata=None, root="root",
+                 **kwargs):
+        super().__init__(data, url, filename)
+        if isinstance(self.data, str):
+            self.data = _json.loads(self.data)
+
+    def _repr_json_(self):
+        return self.data
+
+
+class Image(DisplayObject):
+    def __init__(self, data=None, url=None, filename=None, format=None, embed=None, width=None,
+                 height=None, **kwargs):
+        if isinstance(data, str) and not _os.path.isfile(data) and len(data) > 100:
+            data = _base64.b64decode(data)  # base64 text, as Jupyter accepts
+        super().__init__(data, url, filename)
+        self.format, self.width, self.height = format, width, height
+
+    def _repr_png_(self):
+        data = self.data
+        if not isinstance(data, (bytes, bytearray)):
+            return None
+        if data[:8] == b"\\x89PNG\\r\\n\\x1a\\n":
+            return bytes(data)
+        import io
+        from PIL import Image as _PILImage  # JPEG, GIF, ...: shown as PNG
+        out = io.BytesIO()
+        image = _PILImage.open(io.BytesIO(data))
+        image.convert("RGBA").save(out, format="PNG")
+        return out.getvalue()
+
+
+DisplayHandle = None  # set by the kernel
+'''
+
+
+class IPythonShimFinder:
+    """IPython.display for code written for Jupyter: the stand-in when IPython is not installed,
+    and the real one's display() pointed at the kernel's when it is (outside a notebook it prints).
+    """
+
+    NAMES = ("IPython", "IPython.display", "IPython.core", "IPython.core.display")
+    REAL_DISPLAY = "IPython.core.display_functions"
+
+    def __init__(self, kernel):
+        self._kernel = kernel
+        self._real = None
+
+    def _has_real(self):
+        if self._real is None:
+            import importlib.machinery
+            self._real = importlib.machinery.PathFinder.find_spec("IPython") is not None
+        return self._real
+
+    def find_spec(self, name, path=None, target=None):
+        if name == self.REAL_DISPLAY:
+            import importlib.machinery
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _DisplayPatch(spec.loader, self._kernel._display_objects)
+            return spec
+        if name not in self.NAMES or self._has_real():
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, self, is_package=name in ("IPython", "IPython.core"))
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        import importlib
+        name = module.__name__
+        if name == "IPython":
+            module.get_ipython = lambda: None  # "not in a notebook", as libraries check
+            module.version_info = (0, 0, 0)
+            module.__version__ = "0"  # not IPython: the sandbox's stand-in
+            module.display = importlib.import_module("IPython.display")
+        elif name == "IPython.display":
+            exec(compile(IPYTHON_DISPLAY_SOURCE, "<IPython.display>", "exec"), module.__dict__)
+            module.DisplayHandle = DisplayHandle
+        elif name == "IPython.core.display":  # the same objects
+            module.__dict__.update(importlib.import_module("IPython.display").__dict__)
+
+
+class _DisplayPatch:
+    """Loads IPython's display functions, then makes display() the kernel's."""
+
+    def __init__(self, loader, display):
+        self._loader, self._display = loader, display
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        module.display = self._display
+
+
+def _without_magics(source, lines, filename):
+    """SOURCE with its %pip, %matplotlib and ! lines turned into calls; unchanged without any.
+
+    Only lines that start a statement count: the same text inside a string stays text.
+    """
+    if not any(line.lstrip()[:1] in ("!", "%") for line in lines):
+        return source, lines
+    try:
+        compile(source, filename, "exec", ast.PyCF_ONLY_AST | COMPILE_FLAGS, dont_inherit=True)
+        return source, lines
+    except (SyntaxError, ValueError):
+        pass
+    import tokenize
+    translated = list(lines)
+    replaced = {}
+    for number, line in enumerate(lines):
+        body = line.strip()
+        indent = line[:len(line) - len(line.lstrip())]
+        if body.startswith("!"):
+            call = "__sandpiper_shell__(%r)" % body[1:].strip()
+        elif body.startswith("%"):
+            call = "__sandpiper_magic__(%r)" % body.lstrip("%").strip()
+        else:
+            continue
+        translated[number] = indent + call + "\n"
+        replaced[number + 1] = len(indent)
+    found = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO("".join(translated)).readline):
+            if token.type == tokenize.NAME and token.string.startswith("__sandpiper_"):
+                found.add(token.start)
+    except (tokenize.TokenError, SyntaxError):
+        return source, lines
+    for row, column in replaced.items():
+        if (row, column) not in found:  # inside a string: not a magic after all
+            translated[row - 1] = lines[row - 1]
+    return "".join(translated)[:-1], translated
+
+
+# ----- the conversation's package folder -----------------------------------------
+
+def _network_allowed():
+    # The host says whether the container has network; without its word, pip is not held back.
+    return os.environ.get("SANDPIPER_NETWORK") != "0"
+
+
+def _local_only(args):
+    """Whether a pip install needs no index: --no-index, or only files and folders to install."""
+    if "--no-index" in args:
+        return True
+    if any(a in ("-r", "--requirement") or a.startswith("--requirement=") for a in args):
+        return False
+    targets = [a for a in args if not a.startswith("-")]
+    return bool(targets) and all(os.path.exists(a) for a in targets)
+
+
+def _user_site():
+    base = os.environ.get("PYTHONUSERBASE")
+    if not base:
+        return None
+    return os.path.join(base, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
+
+
+def _prepare_packages(data_dir):
+    """pip installs into DATA_DIR/.sandpiper/python, as for `pip install --user`.
+
+    /tmp is a noexec tmpfs (compiled extensions cannot load from it) and goes with the container;
+    the data folder is the conversation's own, keeps what is installed across restarts, and
+    counts against the conversation's disk limit. The kernel and every Python it starts see it.
+    """
+    base = os.path.join(os.path.abspath(data_dir), PRIVATE_DIR, "python")
+    env = {"PYTHONUSERBASE": base, "PIP_USER": "1", "PIP_BREAK_SYSTEM_PACKAGES": "1",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PIP_NO_CACHE_DIR": "1",
+           "PIP_PROGRESS_BAR": "off", "PIP_ROOT_USER_ACTION": "ignore"}
+    if not _network_allowed():
+        env.update({"PIP_RETRIES": "0", "PIP_TIMEOUT": "5"})  # fail at once, not after minutes
+    os.environ.update(env)
+    os.environ["PATH"] = os.path.join(base, "bin") + os.pathsep + os.environ.get("PATH", "")
+    site_dir = _user_site()
+    try:
+        os.makedirs(site_dir, exist_ok=True)
+    except OSError:
+        return
+    import site
+    site.USER_BASE, site.USER_SITE = base, site_dir
+    # Before the system's packages, as Python puts a user's: an upgrade installed here wins.
+    system = [i for i, p in enumerate(sys.path) if p.endswith(("dist-packages", "site-packages"))]
+    sys.path.insert(system[0] if system else len(sys.path), site_dir)
+    _refresh_packages()
+
+
+def _refresh_packages():
+    """Makes what pip just installed importable in the running kernel."""
+    site_dir = _user_site()
+    if site_dir and os.path.isdir(site_dir):
+        import importlib
+        import site
+        site.addsitedir(site_dir)  # runs the .pth files of new packages; the path is known
+        importlib.invalidate_caches()
+
+
+# ----- what an attached file is --------------------------------------------------
+
+FILE_KINDS = {
+    ".csv": "CSV table", ".tsv": "TSV table", ".tab": "TSV table", ".xlsx": "Excel workbook",
+    ".xlsm": "Excel workbook", ".xls": "Excel 97-2003 workbook", ".ods": "OpenDocument spreadsheet",
+    ".json": "JSON", ".jsonl": "JSON lines", ".ndjson": "JSON lines", ".parquet": "Parquet table",
+    ".pdf": "PDF document", ".docx": "Word document", ".txt": "text", ".md": "Markdown text",
+    ".log": "text", ".xml": "XML", ".html": "HTML", ".htm": "HTML", ".py": "Python source",
+    ".png": "image", ".jpg": "image", ".jpeg": "image", ".gif": "image", ".bmp": "image",
+    ".webp": "image", ".tif": "image", ".tiff": "image",
+}
+
+
+def _human_size(size):
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return ("%d %s" % (size, unit)) if unit == "bytes" else ("%.1f %s" % (size, unit))
+        size /= 1024.0
+    return ""
+
+
+def _count_lines(path):
+    """Lines in PATH, or (at least this many, True) beyond COUNT_BYTES."""
+    count, read = 0, 0
+    with open(path, "rb") as f:
+        while read < COUNT_BYTES:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                return count, False
+            read += len(chunk)
+            count += chunk.count(b"\n")
+    return count, True
+
+
+def _frame_preview(frame, total_rows=None, more=False):
+    rows = frame.shape[0] if total_rows is None else total_rows
+    columns = ", ".join("%s (%s)" % (_label(c), frame[c].dtype) for c in list(frame.columns)[:30])
+    if frame.shape[1] > 30:
+        columns += ", ... (%d more)" % (frame.shape[1] - 30)
+    rows_text = ("at least %d" % rows) if more else ("%d" % rows)
+    head = frame.head(PREVIEW_ROWS).to_string(max_cols=12, max_colwidth=30, show_dimensions=False)
+    return ["%s rows x %d columns: %s" % (rows_text, frame.shape[1], columns), "first rows:"] + \
+        ["    " + line for line in head.split("\n")]
+
+
+def _describe_csv(path, sep):
+    import pandas
+    frame = pandas.read_csv(path, sep=sep, nrows=PREVIEW_ROWS, engine="python" if sep is None else "c")
+    lines, more = _count_lines(path)
+    return _frame_preview(frame, max(0, lines - 1), more)
+
+
+def _describe_excel(path):
+    import pandas
+    book = pandas.ExcelFile(path)
+    out = ["sheets: %s" % ", ".join(repr(s) for s in book.sheet_names[:20])]
+    for sheet in book.sheet_names[:3]:
+        frame = book.parse(sheet, nrows=PREVIEW_ROWS)
+        rows = None
+        try:
+            if hasattr(book.book, "sheet_by_name"):  # xlrd
+                rows = book.book.sheet_by_name(sheet).nrows - 1
+            elif hasattr(book.book, "worksheets"):  # openpyxl
+                rows = (book.book[sheet].max_row or 1) - 1
+        except Exception:
+            rows = None  # odf, or a sheet that does not say
+        out.append("sheet %r:" % sheet)
+        preview = _frame_preview(frame, rows if rows is not None else frame.shape[0], rows is None)
+        out += ["  " + line for line in preview]
+    return out
+
+
+def _describe_json(path, lines_format):
+    if lines_format:
+        lines, more = _count_lines(path)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = json.loads(f.readline() or "null")
+        keys = ", ".join(list(first)[:30]) if isinstance(first, dict) else type(first).__name__
+        return ["%s%d records; the first has: %s" % ("at least " if more else "", lines, keys)]
+    if os.path.getsize(path) > 64 << 20:
+        return ["too large to look into here (read it with pandas or ijson)"]
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if isinstance(data, list):
+        first = data[0] if data else None
+        keys = (": records with " + ", ".join(map(str, list(first)[:30]))) if isinstance(first, dict) else ""
+        return ["a list of %d items%s" % (len(data), keys)]
+    if isinstance(data, dict):
+        return ["an object with keys: %s" % ", ".join(map(str, list(data)[:30]))]
+    return ["a single %s" % type(data).__name__]
+
+
+def _describe_pdf(path):
+    try:
+        from pypdf import PdfReader
+    except ImportError:
+        return ["(pypdf is not installed: no preview)"]
+    reader = PdfReader(path)
+    if reader.is_encrypted:
+        try:
+            opened = reader.decrypt("")
+        except Exception:
+            opened = 0
+        if not opened:
+            return ["encrypted: it cannot be read without its password (ask the user for it; "
+                    "pypdf's PdfReader.decrypt(password) opens it)"]
+    pages = len(reader.pages)
+    text = ""
+    for page in reader.pages[:3]:
+        text += (page.extract_text() or "") + "\n"
+        if len(text) > 600:
+            break
+    first = [line.strip() for line in text.split("\n") if line.strip()][:8]
+    out = ["%d pages" % pages]
+    out += ["first lines:"] + ["    " + _capped(line, 120) for line in first] if first else \
+        ["no text layer on the first pages (a scan?)"]
+    return out
+
+
+def _describe_docx(path):
+    import docx
+    document = docx.Document(path)
+    paragraphs = [p.text.strip() for p in document.paragraphs if p.text.strip()]
+    out = ["%d paragraphs, %d tables" % (len(paragraphs), len(document.tables))]
+    if paragraphs:
+        out += ["first lines:"] + ["    " + _capped(p, 120) for p in paragraphs[:6]]
+    return out
+
+
+def _describe_image(path):
+    from PIL import Image as PILImage
+    with PILImage.open(path) as image:
+        return ["%s, %d x %d pixels, mode %s" % (image.format, image.width, image.height, image.mode)]
+
+
+def _describe_text(path):
+    lines, more = _count_lines(path)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        first = [f.readline().rstrip("\n") for _ in range(PREVIEW_ROWS)]
+    return ["%s%d lines" % ("at least " if more else "", lines), "first lines:"] + \
+        ["    " + _capped(line, 160) for line in first if line]
+
+
+def describe_file(data_dir, name):
+    """One attached file for the model: where, how big, what kind, and a short preview."""
+    path = os.path.join(data_dir, name)
+    shown = "/mnt/data/" + name
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        return "- %s: cannot be read (%s)" % (shown, exc.strerror)
+    extension = os.path.splitext(name)[1].lower()
+    kind = FILE_KINDS.get(extension, "file")
+    head = "- %s: %s, %s" % (shown, kind, _human_size(size))
+    readers = {".csv": lambda: _describe_csv(path, ","), ".tsv": lambda: _describe_csv(path, "\t"),
+               ".tab": lambda: _describe_csv(path, "\t"), ".xlsx": lambda: _describe_excel(path),
+               ".xlsm": lambda: _describe_excel(path), ".xls": lambda: _describe_excel(path),
+               ".ods": lambda: _describe_excel(path), ".json": lambda: _describe_json(path, False),
+               ".jsonl": lambda: _describe_json(path, True), ".ndjson": lambda: _describe_json(path, True),
+               ".pdf": lambda: _describe_pdf(path), ".docx": lambda: _describe_docx(path),
+               ".parquet": lambda: _describe_parquet(path)}
+    if kind == "image":
+        reader = lambda: _describe_image(path)  # noqa: E731
+    elif kind in ("text", "Markdown text", "XML", "HTML", "Python source") or extension == "":
+        reader = lambda: _describe_text(path)  # noqa: E731
+    else:
+        reader = readers.get(extension)
+    if reader is None or size == 0:
+        return head + ("" if size else " (empty)")
+    try:
+        lines = reader()
+    except ImportError as exc:
+        lines = ["(no preview: %s is not installed)" % exc.name]
+    except Exception as exc:
+        lines = ["could not be read as %s: %s: %s" % (kind, type(exc).__name__, _capped(str(exc), 200))]
+    return _capped("\n".join([head + ";"] + ["  " + line for line in lines]), DESCRIPTION_CHARS)
+
+
+def _describe_parquet(path):
+    import pandas
+    try:
+        frame = pandas.read_parquet(path)
+    except ImportError:
+        return ["(no Parquet reader in the sandbox: pyarrow or fastparquet is needed; "
+                "%pip install pyarrow works when the network is on)"]
+    return _frame_preview(frame)
 
 
 def _prepare_environment():
@@ -819,6 +1760,7 @@ def main():
     # Under `python3 -c SOURCE --data DIR`, sys.argv is ['-c', '--data', 'DIR'].
     data_dir = _parse_args(sys.argv[1:])
     _prepare_environment()
+    _prepare_packages(data_dir)
     kernel = Kernel(data_dir)
     try:
         kernel.serve()

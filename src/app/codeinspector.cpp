@@ -1,7 +1,9 @@
 #include "codeinspector.h"
 
 #include "chat/codeeditor.h"
+#include "chat/datatableview.h"
 #include "chat/figureview.h"
+#include "tools/pythonpresenter.h"
 
 #include <session/conversationsession.h>
 #include <session/executionmodel.h>
@@ -51,6 +53,7 @@ CodeInspector::CodeInspector(QWidget *parent)
     , m_stdout(nullptr)
     , m_stderr(nullptr)
     , m_value(new QTextBrowser)
+    , m_tables(new QWidget)
     , m_figures(new QWidget)
     , m_figureLayout(new QHBoxLayout(m_figures))
     , m_files(new QLabel)
@@ -99,6 +102,10 @@ CodeInspector::CodeInspector(QWidget *parent)
     layout->addWidget(m_stderr, 1);
     layout->addWidget(caption(tr("Value")));
     layout->addWidget(m_value, 1);
+    auto *tableLayout = new QVBoxLayout(m_tables);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    m_tables->setAccessibleName(tr("Tables"));
+    layout->addWidget(m_tables);
     auto *figureScroll = new QScrollArea;
     figureScroll->setWidget(m_figures);
     figureScroll->setWidgetResizable(true);
@@ -215,6 +222,7 @@ void CodeInspector::showRow(int row)
 void CodeInspector::refreshSelected()
 {
     qDeleteAll(m_figures->findChildren<FigureView *>());
+    qDeleteAll(m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly));
     if (!model() || m_row < 0 || m_row >= model()->rowCount()) {
         m_status->setText(tr("No code has run in this conversation yet."));
         m_code->clear();
@@ -248,10 +256,9 @@ void CodeInspector::refreshSelected()
     m_status->setText(status);
     m_stdout->setPlainText(r.standardOutput);
     m_stderr->setPlainText(r.traceback.isEmpty() ? r.standardError : r.standardError + r.traceback);
-    if (!r.html.isEmpty())
-        m_value->setHtml(r.html.constLast());
-    else
-        m_value->setPlainText(r.value);
+    // Never live HTML: a table shows as a table below, the value as its text.
+    m_value->setPlainText(r.value);
+    showTables(r, item.callId);
     for (const QString &figure : r.figures)
         m_figureLayout->insertWidget(m_figureLayout->count() - 1, new FigureView(m_session->folder(), figure, 220));
     QStringList notes;
@@ -262,6 +269,25 @@ void CodeInspector::refreshSelected()
     if (!r.refused.isEmpty())
         notes << tr("Refused by Sandpiper: %1").arg(r.refused.join(QLatin1Char(' ')));
     m_files->setText(notes.join(QLatin1Char('\n')));
+}
+
+void CodeInspector::showTables(const ExecutionResult &result, const QString &callId)
+{
+    PythonPresenter::addTables(result, callId, m_session->folder(), static_cast<QVBoxLayout *>(m_tables->layout()),
+                               nullptr);
+    const QList<DataTableView *> views = m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly);
+    for (int index = 0; index < views.size(); ++index) {
+        DataTableView *view = views.at(index);
+        connect(view, &DataTableView::saveRequested, this, [this, callId, index](const QString &format) {
+            if (m_session)
+                m_session->exportTable(callId, index, format);
+        });
+        connect(m_session, &ConversationSession::tableExported, view,
+                [view, callId, index](const QString &call, int table, const QString &fileName, const QString &error) {
+                    if (call == callId && table == index)
+                        view->showSaved(fileName, error);
+                });
+    }
 }
 
 } // namespace Sandpiper

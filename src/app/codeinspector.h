@@ -15,6 +15,7 @@ namespace Sandpiper {
 class CodeEditor;
 class ConversationSession;
 class ExecutionModel;
+struct ExecutionResult;
 
 // The side panel: every piece of code that ran in the conversation and what it printed,
 // newest first, live while it runs (the session's execution model); "Edit and run" sends a
@@ -43,6 +44,7 @@ Q_SIGNALS:
 private:
     void showRow(int row);
     void refreshSelected();
+    void showTables(const ExecutionResult &result, const QString &callId);
 
     QPointer<ConversationSession> m_session;
     QListView *m_list;
@@ -51,6 +53,7 @@ private:
     QPlainTextEdit *m_stdout;
     QPlainTextEdit *m_stderr;
     QTextBrowser *m_value;
+    QWidget *m_tables; // DataTableViews of the selected execution
     QWidget *m_figures;
     QHBoxLayout *m_figureLayout;
     QLabel *m_files;

@@ -7,6 +7,7 @@
 #include "conversationfiles.h"
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
+#include "desktopnotifier.h"
 #include "prompttemplates.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_providerLabel(new QLabel)
     , m_dockerLabel(new QLabel)
     , m_tokenLabel(new QLabel)
+    , m_notifier(new DesktopNotifier(QDBusConnection::sessionBus(), this))
 {
     setWindowTitle(tr("Sandpiper"));
     resize(1280, 800);
@@ -139,6 +141,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
             m_chat->scrollToMessage(messageId);
     });
     connect(m_sessions, &SessionManager::conversationChanged, m_sidebar, &ConversationSidebar::refresh);
+    connect(m_sessions, &SessionManager::turnFinished, this, &MainWindow::announceFinished);
 
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
     connect(m_composer, &Composer::stopRequested, this, &MainWindow::stop);
@@ -500,6 +503,25 @@ void MainWindow::checkHealth()
         if (removed > 0)
             qCInfo(lcApp) << "removed" << removed << "sandbox containers left behind";
     });
+}
+
+// A long answer that ended while the user worked elsewhere: the desktop says so, and the taskbar
+// entry asks for attention.
+void MainWindow::announceFinished(qint64 id, AgentEvent::End end, qint64 durationMs)
+{
+    if (!DesktopNotifier::worthNotifying(durationMs, isActiveWindow(),
+                                         m_settings->boolean(QStringLiteral("notifications/enabled"))) ||
+        end == AgentEvent::End::Cancelled)
+        return;
+    ConversationSession *session = m_sessions->find(id);
+    const QString title = session && !session->state().title.isEmpty() ? session->state().title : tr("Sandpiper");
+    QString body = end == AgentEvent::End::Failed
+                       ? tr("The answer failed.")
+                       : (session ? session->lastAnswer().simplified().left(160) : QString());
+    if (body.isEmpty())
+        body = tr("The answer is ready.");
+    m_notifier->notify(title, body);
+    QApplication::alert(this);
 }
 
 void MainWindow::restoreLayout()

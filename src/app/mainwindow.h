@@ -1,5 +1,6 @@
 #pragma once
 
+#include <agent/agentevent.h>
 #include <sandbox/sandboxhealth.h>
 
 #include <QMainWindow>
@@ -20,6 +21,7 @@ class Composer;
 class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
+class DesktopNotifier;
 class McpServerRegistry;
 class SessionManager;
 class Settings;
@@ -88,6 +90,7 @@ private:
     void hideWelcome();
     void restoreLayout();
     void saveLayout();
+    void announceFinished(qint64 id, AgentEvent::End end, qint64 durationMs);
 
     Settings *m_settings;
     ConversationStore *m_store;
@@ -109,6 +112,7 @@ private:
     QLabel *m_providerLabel;
     QLabel *m_dockerLabel;
     QLabel *m_tokenLabel;
+    DesktopNotifier *m_notifier;
 };
 
 } // namespace Sandpiper

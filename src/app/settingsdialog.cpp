@@ -349,6 +349,9 @@ QWidget *SettingsDialog::buildAppearanceTab()
     form->addRow(tr("&Theme:"), m_theme);
     form->addRow(tr("Chat &font size:"), m_fontSize);
     form->addRow(tr("&Language:"), m_language);
+    m_notifications = new QCheckBox(tr("&Notify me when an answer that took over 10 s ends in the background"));
+    m_notifications->setAccessibleName(tr("Desktop notifications"));
+    form->addRow(QString(), m_notifications);
     auto *restartNote = new QLabel(tr("A new language shows after a restart."));
     restartNote->setWordWrap(true);
     form->addRow(QString(), restartNote);
@@ -436,6 +439,7 @@ void SettingsDialog::load()
     selectData(m_theme, m_settings->string(QStringLiteral("appearance/theme")));
     m_fontSize->setValue(m_settings->integer(QStringLiteral("appearance/chat_font_size")));
     selectData(m_language, m_settings->string(QStringLiteral("appearance/language")));
+    m_notifications->setChecked(m_settings->boolean(QStringLiteral("notifications/enabled")));
 
     m_systemPrompt->setPlainText(m_settings->string(QStringLiteral("agent/system_prompt")));
 }
@@ -501,6 +505,7 @@ bool SettingsDialog::save()
     m_settings->setValue(QStringLiteral("appearance/theme"), m_theme->currentData());
     m_settings->setValue(QStringLiteral("appearance/chat_font_size"), m_fontSize->value());
     m_settings->setValue(QStringLiteral("appearance/language"), m_language->currentData());
+    m_settings->setValue(QStringLiteral("notifications/enabled"), m_notifications->isChecked());
 
     // The default prompt saved word for word would freeze it; empty follows future defaults.
     const QString prompt = m_systemPrompt->toPlainText().trimmed();

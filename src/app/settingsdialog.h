@@ -118,6 +118,7 @@ private:
     QComboBox *m_theme;
     QSpinBox *m_fontSize;
     QComboBox *m_language;
+    QCheckBox *m_notifications;
 
     McpSettingsPage *m_mcpPage;
 

@@ -88,6 +88,9 @@ void CliSession::printJson(const AgentEvent &event)
         QJsonArray figures;
         for (const QString &figure : r.figures)
             figures.append(QString(m_folder + QLatin1Char('/') + figure));
+        QJsonArray tables;
+        for (const DataTable &table : r.tables)
+            tables.append(table.toCliJson());
         object.insert(QStringLiteral("execution"),
                       QJsonObject{{QStringLiteral("status"), ExecutionResult::statusName(r.status)},
                                   {QStringLiteral("stdout"), r.standardOutput},
@@ -97,6 +100,7 @@ void CliSession::printJson(const AgentEvent &event)
                                   {QStringLiteral("error_message"), r.errorMessage},
                                   {QStringLiteral("duration_ms"), r.durationMs},
                                   {QStringLiteral("figures"), figures},
+                                  {QStringLiteral("tables"), tables},
                                   {QStringLiteral("files"), QJsonArray::fromStringList(r.files)}});
     }
     if (event.kind == AgentEvent::Kind::Usage) {
@@ -217,6 +221,7 @@ void CliSession::printText(const AgentEvent &event)
     case AgentEvent::Kind::ToolCallProposed:
     case AgentEvent::Kind::TitleChanged:
     case AgentEvent::Kind::KernelChanged:
+    case AgentEvent::Kind::TableExported:
     case AgentEvent::Kind::Usage:
     case AgentEvent::Kind::TurnStarted:
     case AgentEvent::Kind::MessageAdded:

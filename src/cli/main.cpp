@@ -82,6 +82,10 @@ int main(int argc, char *argv[])
                                                 QStringLiteral("Continue the conversation with this id."),
                                                 QStringLiteral("ID"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON event per line."));
+    const QCommandLineOption attachOption(
+        QStringLiteral("attach"),
+        QStringLiteral("Hand the model FILE with the message (it lands in /mnt/data); repeatable."),
+        QStringLiteral("FILE"));
     const QCommandLineOption mcpConfigOption(
         QStringLiteral("mcp-config"),
         QStringLiteral("Read the MCP servers from FILE instead of the mcp.json beside the settings."),
@@ -92,7 +96,7 @@ int main(int argc, char *argv[])
             "Connect to every enabled MCP server, print one line per tool (NAME<TAB>description) and exit: 0 "
             "when every server answered, 1 otherwise."));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
-                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption});
+                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -197,6 +201,10 @@ int main(int argc, char *argv[])
         ConversationSession session(conversationId, &store, config);
         if (auto loaded = session.load(); !loaded)
             return fail(loaded.error().message, 1);
+        for (const QString &path : parser.values(attachOption)) {
+            if (auto attached = session.attach(path); !attached)
+                return fail(QStringLiteral("cannot attach %1: %2").arg(path, attached.error().message));
+        }
         if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
             std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
         CliSession printer(&session, parser.isSet(jsonOption) ? CliSession::Output::Json : CliSession::Output::Text);

@@ -305,6 +305,93 @@ private Q_SLOTS:
         QVERIFY2(toolText.contains(QLatin1String("Figures shown to the user: figures/")) &&
                      toolText.contains(QLatin1String("and 22 more figures that were not kept")),
                  qPrintable(toolText));
+    // --attach hands the model a file: it lands in /mnt/data, the model is told what it is (from the
+    // sandbox: columns and first rows), and the DataFrame the code shows comes out as "tables".
+    void attachesAFileAndPrintsTables()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString csv = m_profile->filePath(QStringLiteral("cities.csv"));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("city,people\nOslo,700000\nRome,2800000\nLima,10000000\n");
+        file.close();
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+              QStringLiteral("{\"code\": \"import pandas as pd\\npd.read_csv('/mnt/data/cities.csv')\"}")}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Three cities.")));
+        const Run r = run(baseArguments(true) << QStringLiteral("--json") << QStringLiteral("--attach") << csv
+                                              << QStringLiteral("what is in it?"));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray messages = m_server->requests().constFirst().json()[QLatin1String("messages")].toArray();
+        const QString question = messages.last()[QLatin1String("content")].toString();
+        QVERIFY2(question.contains(QLatin1String("/mnt/data/cities.csv: CSV table")), qPrintable(question));
+        QVERIFY2(question.contains(QLatin1String("3 rows x 2 columns: city (object), people (int64)")),
+                 qPrintable(question));
+        QVERIFY(question.endsWith(QLatin1String("what is in it?")));
+        QJsonObject finished;
+        for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            if (event[QLatin1String("event")].toString() == QLatin1String("tool_finished"))
+                finished = event;
+        }
+        const QJsonArray tables = finished[QLatin1String("execution")][QLatin1String("tables")].toArray();
+        QCOMPARE(tables.size(), 1);
+        const QJsonObject table = tables.first().toObject();
+        QCOMPARE(table.keys(), (QStringList{QStringLiteral("columns"), QStringLiteral("rows"),
+                                            QStringLiteral("total_columns"), QStringLiteral("total_rows")}));
+        QCOMPARE(table[QLatin1String("columns")].toArray(),
+                 (QJsonArray{QStringLiteral("city"), QStringLiteral("people")}));
+        QCOMPARE(table[QLatin1String("rows")].toArray().at(2).toArray(),
+                 (QJsonArray{QStringLiteral("Lima"), 10000000}));
+        QCOMPARE(table[QLatin1String("total_rows")].toInt(), 3);
+        QCOMPARE(table[QLatin1String("total_columns")].toInt(), 2);
+    }
+
+    // Without the sandbox the host says what it can: name, size, type and the first lines.
+    void attachesAFileWithoutTheSandbox()
+    {
+        const QString notes = m_profile->filePath(QStringLiteral("notes.txt"));
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("first line\nsecond line\n");
+        file.close();
+        m_server->enqueue(FS::openAiText(QStringLiteral("Noted.")));
+        const Run r = run(baseArguments() << QStringLiteral("--attach") << notes << QStringLiteral("read it"));
+        QCOMPARE(r.exitCode, 0);
+        const QString question = m_server->requests()
+                                     .constFirst()
+                                     .json()[QLatin1String("messages")]
+                                     .toArray()
+                                     .last()[QLatin1String("content")]
+                                     .toString();
+        QVERIFY2(question.startsWith(QLatin1String("Attached files (in /mnt/data):\n- /mnt/data/notes.txt: ")),
+                 qPrintable(question));
+        QVERIFY2(question.contains(QLatin1String("first line")), qPrintable(question));
+    }
+
+    void refusesAttachmentsItCannotTake_data()
+    {
+        QTest::addColumn<bool>("huge");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing") << false << QStringLiteral("is not a file");
+        QTest::newRow("5 GB, past the disk limit") << true << QStringLiteral("would take the conversation's files past their");
+    }
+
+    void refusesAttachmentsItCannotTake()
+    {
+        QFETCH(bool, huge);
+        QFETCH(QString, message);
+        QString path = m_profile->filePath(QStringLiteral("no-such.csv"));
+        if (huge) {
+            path = m_profile->filePath(QStringLiteral("huge.csv"));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.resize(qint64(5) << 30)); // sparse: it takes no disk
+        }
+        const Run r = run(baseArguments() << QStringLiteral("--attach") << path << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String("cannot attach")) && r.err.contains(message), qPrintable(r.err));
+        QVERIFY(m_server->requests().isEmpty());
     }
 
     // kill -9 in the middle of an answer loses at most the last moment of it.

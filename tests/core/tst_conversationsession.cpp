@@ -12,6 +12,7 @@
 #include <storage/conversationstore.h>
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -162,6 +163,35 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
         QVERIFY(session->messages()->item(row).message.content.startsWith(QLatin1String("word0 word1 ")));
         QVERIFY(session->messages()->item(row).message.content.endsWith(QLatin1String("word499 ")));
+    }
+
+    // A progress bar's redraws replace its line in the card and in the inspector alike, and the
+    // card knows when the run started.
+    void progressOutputUpdatesInPlace()
+    {
+        auto session = newSession();
+        QVERIFY(session);
+        AgentEvent event;
+        event.call = {QStringLiteral("call_bar"), QStringLiteral("execute_python_code"), QStringLiteral("{}")};
+        event.kind = AgentEvent::Kind::ToolCallProposed;
+        session->handle(event);
+        event.kind = AgentEvent::Kind::ToolStarted;
+        event.preview = QStringLiteral("for i in tqdm(range(3)): pass");
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        session->handle(event);
+        event.kind = AgentEvent::Kind::ToolOutput;
+        event.stream = QStringLiteral("stderr");
+        for (const QString &text : {QStringLiteral("loading\n  0%|"), QStringLiteral("\r 50%|#"),
+                                    QStringLiteral("\r100%|##"), QStringLiteral("\n")}) {
+            event.text = text;
+            session->handle(event);
+        }
+        const int row = session->messages()->rowOfCall(QStringLiteral("call_bar"));
+        QTRY_COMPARE(session->messages()->item(row).liveOutput, QStringLiteral("loading\n100%|##\n"));
+        QVERIFY(session->messages()->item(row).startedMs >= before);
+        const ExecutionModel *executions = session->executions();
+        QCOMPARE(executions->item(executions->rowOf(QStringLiteral("call_bar"))).liveStderr,
+                 QStringLiteral("loading\n100%|##\n"));
     }
 
     void aStoppedAnswerThatSaidNothingLeavesNoBubble()

@@ -199,6 +199,10 @@ void compareExecutions(const QList<StoredExecution> &actual, const QList<StoredE
         QCOMPARE(a.result.figuresNotKept, e.result.figuresNotKept);
         QCOMPARE(a.result.refused, e.result.refused);
         QCOMPARE(a.result.stopReason, e.result.stopReason);
+        QCOMPARE(a.result.tables, e.result.tables);
+        QCOMPARE(a.result.markdown, e.result.markdown);
+        QCOMPARE(a.result.svg, e.result.svg);
+        QCOMPARE(a.result.notes, e.result.notes);
     }
 }
 
@@ -241,6 +245,20 @@ ConversationSnapshot richSnapshot()
     model.result.standardError = QStringLiteral("warning: deprecated\n");
     model.result.figures = {QStringLiteral("figures/plot 1.png")};
     model.result.html = {QStringLiteral("<table></table>")};
+    // A DataFrame's table, with missing values, text and numbers; Markdown, SVG and a note.
+    DataTable table;
+    table.tableId = QStringLiteral("t-abc-1");
+    table.kind = QStringLiteral("DataFrame");
+    table.columns = {QStringLiteral("name"), QStringLiteral("value")};
+    table.dtypes = {QStringLiteral("object"), QStringLiteral("float64")};
+    table.rows = {QJsonArray{QStringLiteral("a"), 1.5}, QJsonArray{QStringLiteral("b"), QJsonValue(QJsonValue::Null)}};
+    table.totalRows = 1234567;
+    table.totalColumns = 2;
+    table.exportable = true;
+    model.result.tables = {table};
+    model.result.markdown = {QStringLiteral("**Summary**")};
+    model.result.svg = {QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\"/>")};
+    model.result.notes = {QStringLiteral("pip could not download packages.")};
     model.result.files = {QStringLiteral("out.csv")};
     model.result.droppedStdoutBytes = 10;
     model.result.figuresNotKept = 380;

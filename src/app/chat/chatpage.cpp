@@ -153,6 +153,12 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         connect(card, &ToolCallCard::approvedEdited, m_session, &ConversationSession::approveEdited);
         connect(card, &ToolCallCard::alwaysAllowed, m_session, &ConversationSession::alwaysAllow);
         connect(card, &ToolCallCard::denied, m_session, &ConversationSession::deny);
+        connect(card, &ToolCallCard::tableSaveRequested, m_session, &ConversationSession::exportTable);
+        connect(m_session, &ConversationSession::tableExported, card,
+                [card](const QString &callId, int tableIndex, const QString &fileName, const QString &error) {
+                    if (callId == card->callId())
+                        card->showTableSaved(tableIndex, fileName, error);
+                });
         connect(card, &ToolCallCard::activated, this, [this](const QString &callId) {
             selectToolCall(callId);
             Q_EMIT toolCallActivated(callId);

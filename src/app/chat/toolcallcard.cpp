@@ -1,8 +1,10 @@
 #include "chat/toolcallcard.h"
 
 #include "chat/codeeditor.h"
+#include "chat/datatableview.h"
 #include "tools/toolpresenter.h"
 
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -24,6 +26,7 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     , m_details(new QWidget)
     , m_code(new CodeEditor)
     , m_output(new QPlainTextEdit)
+    , m_liveLine(new QLabel)
     , m_attachments(new QVBoxLayout)
     , m_approval(new QWidget)
     , m_runButton(new QPushButton(tr("Run")))
@@ -32,6 +35,7 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     , m_progress(new QProgressBar)
 {
     const QString title = m_presenter.title(item.call);
+    m_title = title;
     setObjectName(QStringLiteral("toolCallCard"));
     setFrameShape(QFrame::StyledPanel);
     setAccessibleName(tr("Tool call %1").arg(title));
@@ -54,6 +58,11 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     m_output->setFixedHeight(120);
     m_output->setVisible(false);
     m_output->setTabChangesFocus(true);
+
+    m_liveLine->setFont(m_code->font());
+    m_liveLine->setAccessibleName(tr("Latest output"));
+    m_liveLine->setTextFormat(Qt::PlainText);
+    m_liveLine->setVisible(false);
 
     auto *details = new QVBoxLayout(m_details);
     details->setContentsMargins(0, 0, 0, 0);
@@ -118,12 +127,15 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     layout->setContentsMargins(8, 4, 8, 6);
     layout->setSpacing(4);
     layout->addWidget(m_header, 0, Qt::AlignLeft);
+    layout->addWidget(m_liveLine);
     m_progress->setAccessibleName(tr("Progress of %1").arg(title));
     m_progress->setVisible(false);
     layout->addWidget(m_details);
     layout->addWidget(m_progress);
     layout->addWidget(m_approval);
     layout->addLayout(m_attachments);
+    m_elapsed.setInterval(1000);
+    connect(&m_elapsed, &QTimer::timeout, this, &ToolCallCard::showElapsed);
     m_state = TurnItem::ToolState::Interrupted; // differs from any state, so the first showItem() shows it all
     showItem(item);
 }
@@ -134,6 +146,10 @@ void ToolCallCard::showItem(const TurnItem &item)
     const QString title = m_presenter.title(item.call);
     const bool entered = std::exchange(m_state, item.toolState) != item.toolState;
     const QString arguments = item.preview.isEmpty() ? m_presenter.argumentsText(item.call) : item.preview;
+    if (item.toolState != State::Running) {
+        m_elapsed.stop();
+        m_liveLine->setVisible(false);
+    }
     if (!m_editing && m_code->toPlainText() != arguments)
         m_code->setPlainText(arguments);
 
@@ -151,8 +167,12 @@ void ToolCallCard::showItem(const TurnItem &item)
         break;
     case State::Running:
         showApproval(false);
-        setHeader(tr("Running %1…").arg(title));
+        m_startedMs = item.startedMs;
+        showElapsed();
+        if (!m_elapsed.isActive() && m_startedMs > 0)
+            m_elapsed.start();
         setOutput(item.liveOutput);
+        showLiveLine(item.liveOutput);
         showProgress(item);
         break;
     case State::Finished:
@@ -174,6 +194,37 @@ void ToolCallCard::showItem(const TurnItem &item)
         setOutput(item.modelText);
         break;
     }
+}
+
+// "Running Python… 1:05", updated every second while it runs.
+void ToolCallCard::showElapsed()
+{
+    const QString &title = m_title;
+    if (m_startedMs <= 0) {
+        setHeader(tr("Running %1…").arg(title));
+        return;
+    }
+    const qint64 seconds = std::max<qint64>(0, (QDateTime::currentMSecsSinceEpoch() - m_startedMs) / 1000);
+    const QString elapsed = seconds < 60
+                                ? tr("%n s", nullptr, int(seconds))
+                                : QStringLiteral("%1:%2").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    setHeader(tr("Running %1… %2").arg(title, elapsed));
+}
+
+void ToolCallCard::showLiveLine(const QString &output)
+{
+    const QString trimmed = output.trimmed();
+    const QString line = trimmed.mid(trimmed.lastIndexOf(QLatin1Char('\n')) + 1).trimmed().left(300);
+    if (m_liveLine->text() != line)
+        m_liveLine->setText(line);
+    m_liveLine->setVisible(!line.isEmpty());
+}
+
+void ToolCallCard::showTableSaved(int tableIndex, const QString &fileName, const QString &error)
+{
+    const QList<DataTableView *> tables = findChildren<DataTableView *>();
+    if (tableIndex >= 0 && tableIndex < tables.size())
+        tables.at(tableIndex)->showSaved(fileName, error);
 }
 
 void ToolCallCard::showProgress(const TurnItem &item)

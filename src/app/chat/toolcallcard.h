@@ -3,6 +3,7 @@
 #include <session/turnitem.h>
 
 #include <QFrame>
+#include <QTimer>
 
 class QLabel;
 class QLineEdit;
@@ -37,6 +38,8 @@ public:
     bool isExpanded() const;
     bool isAwaitingApproval() const { return m_state == TurnItem::ToolState::AwaitingApproval; }
     void setSelected(bool selected);
+    // An export asked for with tableSaveRequested() ended (see DataTableView::showSaved).
+    void showTableSaved(int tableIndex, const QString &fileName, const QString &error);
 
 Q_SIGNALS:
     void approved(const QString &callId);
@@ -45,6 +48,8 @@ Q_SIGNALS:
     void alwaysAllowed(const QString &callId);
     void denied(const QString &callId, const QString &reason);
     void activated(const QString &callId);
+    // Table TABLEINDEX of the result is to be written whole by the sandbox, as "csv" or "xlsx".
+    void tableSaveRequested(const QString &callId, int tableIndex, const QString &format);
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;
@@ -53,6 +58,8 @@ private:
     void setHeader(const QString &text);
     void setOutput(const QString &text);
     void showApproval(bool visible);
+    void showElapsed();
+    void showLiveLine(const QString &output);
     void showProgress(const TurnItem &item);
 
     const ToolPresenter &m_presenter;
@@ -63,6 +70,7 @@ private:
     QWidget *m_details;
     CodeEditor *m_code;
     QPlainTextEdit *m_output;
+    QLabel *m_liveLine;         // while it runs: the last line it printed (a progress bar), seen folded too
     QVBoxLayout *m_attachments; // what the call produced
     QWidget *m_approval;
     QPushButton *m_runButton;
@@ -72,6 +80,9 @@ private:
     QString m_shownOutput;
     bool m_editing = false;
     bool m_resultShown = false;
+    QString m_title;
+    qint64 m_startedMs = 0; // while it runs
+    QTimer m_elapsed;       // ticks the running time in the header
 };
 
 } // namespace Sandpiper

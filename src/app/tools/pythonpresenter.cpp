@@ -1,7 +1,10 @@
 #include "tools/pythonpresenter.h"
 
+#include "chat/datatableview.h"
 #include "chat/figureview.h"
+#include "chat/markdownview.h"
 #include "chat/sandboxfilerow.h"
+#include "chat/toolcallcard.h"
 
 #include <session/executionmodel.h>
 
@@ -9,6 +12,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLocale>
+#include <QPainter>
+#include <QSvgRenderer>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
@@ -76,16 +81,66 @@ QString PythonPresenter::resultText(const TurnItem &item) const
     if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
         r.status == ExecutionResult::Status::Unavailable)
         output += QLatin1Char('\n') + (r.traceback.isEmpty() ? r.errorMessage : r.traceback);
+    for (const QString &note : r.notes)
+        output += QStringLiteral("\n") + tr("Note: %1").arg(note);
     return output.trimmed();
 }
 
+QWidget *PythonPresenter::svgImage(const QString &svg, int maxWidth)
+{
+    auto *label = new QLabel;
+    label->setAccessibleName(tr("SVG image"));
+    // Qt's SVG renderer treats the text as untrusted by default (no external files, bounded work).
+    QSvgRenderer renderer(svg.toUtf8());
+    if (!renderer.isValid() || renderer.defaultSize().isEmpty()) {
+        label->setText(tr("(an SVG image that could not be drawn)"));
+        return label;
+    }
+    QSize size = renderer.defaultSize();
+    if (size.width() > maxWidth)
+        size = size.scaled(maxWidth, maxWidth * 4, Qt::KeepAspectRatio);
+    QImage image(size.boundedTo(QSize(maxWidth, maxWidth * 4)) * label->devicePixelRatioF(),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(label->devicePixelRatioF());
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    renderer.render(&painter, QRectF(QPointF(), QSizeF(size)));
+    painter.end();
+    label->setPixmap(QPixmap::fromImage(image));
+    return label;
+}
+
+void PythonPresenter::addTables(const ExecutionResult &result, const QString &callId, const QString &folder,
+                                QVBoxLayout *layout, QWidget *card)
+{
+    auto *toolCard = qobject_cast<ToolCallCard *>(card);
+    for (int index = 0; index < result.tables.size(); ++index) {
+        auto *view = new DataTableView(result.tables.at(index), folder);
+        layout->addWidget(view);
+        if (toolCard)
+            QObject::connect(view, &DataTableView::saveRequested, toolCard,
+                             [toolCard, callId, index](const QString &format) {
+                                 Q_EMIT toolCard->tableSaveRequested(callId, index, format);
+                             });
+    }
+}
+
 void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
-                                       QWidget *) const
+                                       QWidget *card) const
 {
     const auto *result = std::get_if<ExecutionResult>(&item.result);
     if (!result)
         return;
     const QString name = tr("Warning");
+    for (const QString &markdown : result->markdown) {
+        auto *view = new MarkdownView;
+        view->setConversationFolder(folder);
+        view->setMarkdownText(markdown);
+        layout->addWidget(view);
+    }
+    addTables(*result, item.call.id, folder, layout, card);
+    for (const QString &svg : result->svg)
+        layout->addWidget(svgImage(svg, 640), 0, Qt::AlignLeft);
     for (const QString &figure : result->figures)
         layout->addWidget(new FigureView(folder, figure, 640), 0, Qt::AlignLeft);
     if (result->figuresNotKept > 0)

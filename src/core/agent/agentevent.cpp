@@ -39,6 +39,8 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("title_changed");
     case Kind::KernelChanged:
         return QStringLiteral("kernel_changed");
+    case Kind::TableExported:
+        return QStringLiteral("table_exported");
     case Kind::TurnFinished:
         return QStringLiteral("turn_finished");
     }

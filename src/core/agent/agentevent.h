@@ -29,6 +29,7 @@ struct AgentEvent {
         MessageAdded,     // message: a message joined the history (complete or partial)
         TitleChanged,     // text: the conversation's new title (written by the model)
         KernelChanged,    // kernelAlive: the conversation's Python kernel started or stopped
+        TableExported,    // call.id (the request), success, text: the file written in the folder, or why not
         TurnFinished,     // end
     };
     enum class End { Completed, Cancelled, Failed, RoundLimit };

@@ -1,5 +1,6 @@
 #include "agent/agentloop.h"
 
+#include "agent/attachmentdescriber.h"
 #include "llm/chatclient.h"
 #include "llm/contextbudget.h"
 #include "logging.h"
@@ -219,6 +220,60 @@ void AgentLoop::send(const QString &text)
     QCoro::connect(runTurn(text), this, [] {});
 }
 
+void AgentLoop::sendWithAttachments(const QString &text, const QStringList &attachments)
+{
+    if (m_busy) {
+        emitEvent(AgentEvent::Kind::Error, tr("Wait for the current answer to finish, or stop it, before sending."));
+        return;
+    }
+    QCoro::connect(runTurn(text, attachments), this, [] {});
+}
+
+void AgentLoop::exportTable(const QString &requestId, const QString &tableId, const QString &format,
+                            const QString &fileName)
+{
+    QCoro::connect(exportTableTask(requestId, tableId, format, fileName), this, [] {});
+}
+
+QCoro::Task<> AgentLoop::exportTableTask(QString requestId, QString tableId, QString format, QString fileName)
+{
+    QPointer<AgentLoop> self(this);
+    AgentEvent done;
+    done.kind = AgentEvent::Kind::TableExported;
+    done.call.id = requestId;
+    if (!m_sandbox) {
+        done.text = tr("Python is not available: the sandbox is switched off.");
+        Q_EMIT event(done);
+        co_return;
+    }
+    const ExecutionResult result = co_await m_sandbox->exportTable(tableId, format, fileName);
+    if (!self)
+        co_return;
+    done.success = result.status == ExecutionResult::Status::Ok && result.files.contains(fileName);
+    done.text = done.success                    ? fileName
+                : result.errorMessage.isEmpty() ? tr("The sandbox did not write the file.")
+                                                : result.errorMessage;
+    Q_EMIT event(done);
+}
+
+// What the model is told about the files that come with a message: from the sandbox, which reads
+// spreadsheets, PDFs and documents safely; from the host (name, size, type) when it cannot.
+QCoro::Task<QString> AgentLoop::describeAttachments(QStringList attachments)
+{
+    QPointer<AgentLoop> self(this);
+    if (m_sandbox) {
+        const ExecutionResult described = co_await m_sandbox->describeFiles(attachments);
+        if (!self)
+            co_return {};
+        if (described.status == ExecutionResult::Status::Ok && !described.value.isEmpty())
+            co_return described.value;
+    }
+    QStringList lines;
+    for (const QString &name : std::as_const(attachments))
+        lines << AttachmentDescriber::hostDescription(m_config.sandbox.dataDirectory, name);
+    co_return lines.join(QLatin1Char('\n'));
+}
+
 void AgentLoop::approve(const QString &callId)
 {
     m_decisions.insert(callId, Decision{});
@@ -387,7 +442,7 @@ ApprovalPolicy AgentLoop::policyFor(const Tool &tool) const
     return m_config.approval.value(tool.name(), tool.defaultApproval());
 }
 
-QCoro::Task<> AgentLoop::runTurn(QString text)
+QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
 {
     QPointer<AgentLoop> self(this);
     m_busy = true;
@@ -399,6 +454,12 @@ QCoro::Task<> AgentLoop::runTurn(QString text)
     ChatMessage user;
     user.role = ChatMessage::Role::User;
     user.content = text;
+    if (!attachments.isEmpty()) {
+        const QString described = co_await describeAttachments(attachments);
+        if (!self)
+            co_return;
+        user.content = AttachmentDescriber::message(text, described);
+    }
     addMessage(user); // the store names the conversation after its first message
 
     auto finishTurn = [this](AgentEvent::End end, const QString &note = {}) {

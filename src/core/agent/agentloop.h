@@ -44,6 +44,12 @@ public:
 
 public Q_SLOTS:
     void send(const QString &text);
+    // Sends TEXT with the files ATTACHMENTS (names in the conversation's folder): the model is told
+    // what each is, with a short preview, before the text.
+    void sendWithAttachments(const QString &text, const QStringList &attachments);
+    // Asks the sandbox to write the whole frame behind table TABLEID into the folder as FILENAME
+    // ("csv" or "xlsx"); answers with a TableExported event for REQUESTID.
+    void exportTable(const QString &requestId, const QString &tableId, const QString &format, const QString &fileName);
     void approve(const QString &callId);
     // Runs the call with ARGUMENTS (JSON text, e.g. {"code": "..."}) instead of the model's.
     void approveEdited(const QString &callId, const QString &arguments);
@@ -79,7 +85,9 @@ private:
         std::optional<QString> editedArguments;
     };
 
-    QCoro::Task<> runTurn(QString text);
+    QCoro::Task<> runTurn(QString text, QStringList attachments = {});
+    QCoro::Task<QString> describeAttachments(QStringList attachments);
+    QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
     QCoro::Task<> improveTitle(QString question, QString answer);
     QCoro::Task<ChatMessage> runToolCall(ToolCall call);

@@ -1,5 +1,7 @@
 #include "sandbox/executionresult.h"
 
+#include <QJsonArray>
+
 namespace Sandpiper {
 
 QString ExecutionResult::statusName(Status status)
@@ -17,6 +19,42 @@ QString ExecutionResult::statusName(Status status)
         return QStringLiteral("unavailable");
     }
     return {};
+}
+
+QJsonObject ExecutionResult::richOutputJson() const
+{
+    QJsonObject object;
+    if (!tables.isEmpty()) {
+        QJsonArray tableArray;
+        for (const DataTable &table : tables)
+            tableArray.append(table.toJson());
+        object.insert(QStringLiteral("tables"), tableArray);
+    }
+    if (!markdown.isEmpty())
+        object.insert(QStringLiteral("markdown"), QJsonArray::fromStringList(markdown));
+    if (!svg.isEmpty())
+        object.insert(QStringLiteral("svg"), QJsonArray::fromStringList(svg));
+    if (!notes.isEmpty())
+        object.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+    return object;
+}
+
+void ExecutionResult::setRichOutput(const QJsonObject &object)
+{
+    auto strings = [&object](QLatin1StringView key) {
+        QStringList list;
+        for (const QJsonValue &value : object.value(key).toArray())
+            list << value.toString();
+        return list;
+    };
+    tables.clear();
+    for (const QJsonValue &value : object.value(QLatin1String("tables")).toArray()) {
+        if (auto table = DataTable::fromJson(value.toObject()))
+            tables << *table;
+    }
+    markdown = strings(QLatin1StringView("markdown"));
+    svg = strings(QLatin1StringView("svg"));
+    notes = strings(QLatin1StringView("notes"));
 }
 
 } // namespace Sandpiper

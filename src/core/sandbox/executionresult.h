@@ -1,5 +1,8 @@
 #pragma once
 
+#include "sandbox/datatable.h"
+
+#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -11,6 +14,9 @@ namespace Sandpiper {
 struct ExecuteOptions {
     // Overrides the session's execution timeout when positive.
     std::chrono::milliseconds timeout{0};
+    // Another request than running the code: its op and fields (see kernel.py). It does not
+    // take the note that the kernel was restarted, which is for the next run of code.
+    QJsonObject request;
 };
 
 // What one execution in the sandbox produced. A value type: it crosses threads by copy.
@@ -32,9 +38,14 @@ struct ExecutionResult {
     QString standardError;
     qint64 droppedStdoutBytes = 0; // beyond the output limit
     qint64 droppedStderrBytes = 0;
-    QStringList figures; // PNG paths relative to the data folder, in display order, checked by the host
-    QStringList html;    // rich displays such as a DataFrame's table
-    QStringList files;   // new or changed regular files relative to the data folder, checked by the host
+    QStringList figures;     // PNG paths relative to the data folder, in display order, checked by the host
+    QStringList html;        // rich displays such as a DataFrame's table
+    QStringList files;       // new or changed regular files relative to the data folder, checked by the host
+    QList<DataTable> tables; // DataFrames, Series and HTML tables shown, in display order
+    QStringList markdown;    // display(Markdown(...)) and _repr_markdown_, in display order
+    QStringList svg;         // _repr_svg_ images, as SVG text
+    // What Sandpiper adds for the user and the model, e.g. that pip needs the network.
+    QStringList notes;
     // Figures beyond the per-execution limit: counted, neither kept nor shown.
     int figuresNotKept = 0;
     // What the host refused of what the sandbox reported (names outside the folder, links,
@@ -52,6 +63,9 @@ struct ExecutionResult {
     bool stateReset = false;
 
     static QString statusName(Status status);
+    // The tables, Markdown, SVG and notes as one JSON object (how the store keeps them), and back.
+    QJsonObject richOutputJson() const;
+    void setRichOutput(const QJsonObject &object);
 };
 
 } // namespace Sandpiper

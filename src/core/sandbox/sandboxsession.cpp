@@ -3,6 +3,7 @@
 #include "logging.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/sandboxfigure.h"
+#include "sandbox/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QCoroProcess>
@@ -40,6 +41,9 @@ constexpr qsizetype maxLineBytes = 16 * 1024 * 1024;
 constexpr int maxListedFiles = 1000;
 // Refusals kept per execution, a sentence each; the rest are only counted.
 constexpr int maxRefusals = 20;
+// Rich displays kept per execution; the rest are counted in a note.
+constexpr int maxTables = 20;
+const auto tableMime = QLatin1String("application/vnd.sandpiper.table+json");
 
 QString kernelSource()
 {
@@ -181,50 +185,24 @@ QCoro::Task<int> SandboxSession::removeAllContainers()
 QStringList SandboxSession::dockerArguments() const
 {
     const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
-    return {QStringLiteral("run"),
-            QStringLiteral("-i"),
-            QStringLiteral("--rm"),
-            QStringLiteral("--init"),
-            QStringLiteral("--pull"),
-            QStringLiteral("never"),
-            QStringLiteral("--name"),
-            m_containerName,
-            QStringLiteral("--label"),
-            QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
+    return {QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--init"),
+            QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"), m_containerName,
+            QStringLiteral("--label"), QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
             QStringLiteral("--label"),
             QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
-            QStringLiteral("--network"),
-            m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
-            QStringLiteral("--read-only"),
-            QStringLiteral("--tmpfs"),
-            QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize),
-            QStringLiteral("--cap-drop"),
-            QStringLiteral("ALL"),
-            QStringLiteral("--security-opt"),
-            QStringLiteral("no-new-privileges"),
-            QStringLiteral("--pids-limit"),
-            QString::number(m_config.pidsLimit),
-            QStringLiteral("--memory"),
-            m_config.memory,
-            QStringLiteral("--memory-swap"),
-            m_config.memory,
-            QStringLiteral("--cpus"),
-            QString::number(cpus, 'f', 2),
-            QStringLiteral("--user"),
-            sandboxUser(),
+            QStringLiteral("--network"), m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
+            QStringLiteral("--read-only"), QStringLiteral("--tmpfs"),
+            QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize), QStringLiteral("--cap-drop"), QStringLiteral("ALL"),
+            QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges"), QStringLiteral("--pids-limit"),
+            QString::number(m_config.pidsLimit), QStringLiteral("--memory"), m_config.memory,
+            QStringLiteral("--memory-swap"), m_config.memory, QStringLiteral("--cpus"), QString::number(cpus, 'f', 2),
+            QStringLiteral("--user"), sandboxUser(), QStringLiteral("-e"), QStringLiteral("HOME=/tmp"),
             QStringLiteral("-e"),
-            QStringLiteral("HOME=/tmp"),
-            QStringLiteral("-v"),
-            QStringLiteral("%1:/mnt/data").arg(QDir(m_config.dataDirectory).absolutePath()),
-            QStringLiteral("-w"),
-            QStringLiteral("/mnt/data"),
-            m_config.image,
-            QStringLiteral("python3"),
-            QStringLiteral("-u"),
-            QStringLiteral("-c"),
-            kernelSource(),
-            QStringLiteral("--data"),
-            QStringLiteral("/mnt/data")};
+            // The kernel tells the model at once that pip needs the network, instead of pip retrying.
+            QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0), QStringLiteral("-v"),
+            QStringLiteral("%1:/mnt/data").arg(QDir(m_config.dataDirectory).absolutePath()), QStringLiteral("-w"),
+            QStringLiteral("/mnt/data"), m_config.image, QStringLiteral("python3"), QStringLiteral("-u"),
+            QStringLiteral("-c"), kernelSource(), QStringLiteral("--data"), QStringLiteral("/mnt/data")};
 }
 
 void SandboxSession::setState(State state)
@@ -310,7 +288,7 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
             co_return {};
     }
 
-    const QString resetReason = std::exchange(m_resetReason, QString());
+    const QString resetReason = options.request.isEmpty() ? std::exchange(m_resetReason, QString()) : QString();
     if (m_state == State::Stopped) {
         const bool started = co_await start();
         if (!self)
@@ -335,12 +313,14 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     const auto timeout = options.timeout > 0ms ? options.timeout : m_config.executionTimeout;
     if (m_diskWatch)
         m_diskWatch->rebase(true);
-    writeRequest({{QStringLiteral("id"), id},
-                  {QStringLiteral("op"), QStringLiteral("execute")},
-                  {QStringLiteral("code"), code},
-                  {QStringLiteral("timeout"), double(timeout.count()) / 1000.0},
-                  {QStringLiteral("output_limit"), double(m_config.outputLimitBytes)},
-                  {QStringLiteral("max_figures"), m_config.maxFigures}});
+    QJsonObject request = options.request.isEmpty() ? QJsonObject{{QStringLiteral("op"), QStringLiteral("execute")},
+                                                                  {QStringLiteral("code"), code}}
+                                                    : options.request;
+    request.insert(QStringLiteral("id"), id);
+    request.insert(QStringLiteral("timeout"), double(timeout.count()) / 1000.0);
+    request.insert(QStringLiteral("output_limit"), double(m_config.outputLimitBytes));
+    request.insert(QStringLiteral("max_figures"), m_config.maxFigures);
+    writeRequest(request);
     // The kernel enforces the timeout itself; the watchdog steps in only when it cannot.
     m_watchdog.start(timeout + 2s);
 
@@ -637,6 +617,8 @@ void SandboxSession::handleEvent(const QJsonObject &event)
             acceptFigure(event.value(QLatin1String("path")).toString());
         else if (mime == QLatin1String("text/html"))
             acceptHtml(event.value(QLatin1String("data")).toString());
+        else
+            acceptRichDisplay(mime, event);
     } else if (kind == QLatin1String("result")) {
         const QString status = event.value(QLatin1String("status")).toString();
         result.status = status == QLatin1String("ok")            ? ExecutionResult::Status::Ok
@@ -656,6 +638,9 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         result.droppedStderrBytes += std::max<qint64>(0, dropped.value(QLatin1String("stderr")).toInteger());
         result.figuresNotKept +=
             int(std::clamp<qint64>(event.value(QLatin1String("figures_dropped")).toInteger(), 0, 1000000));
+        if (!m_config.network && pipWantedNetwork(result))
+            result.notes << tr("pip could not download packages: this conversation's sandbox has no network access. "
+                               "Allow it with the \"Network in sandbox\" switch below the message box.");
         result.timedOut = event.value(QLatin1String("reason")).toString() == QLatin1String("timeout") ||
                           (result.status == ExecutionResult::Status::Interrupted && m_pending->interruptedByTimeout);
         // Before the waiting coroutine resumes: it may start the next execution at once.
@@ -674,12 +659,13 @@ void SandboxSession::appendStream(const QString &name, const QString &text)
     qint64 &kept = isStdout ? m_pending->stdoutBytes : m_pending->stderrBytes;
     qint64 &dropped = isStdout ? m_pending->result.droppedStdoutBytes : m_pending->result.droppedStderrBytes;
     const qint64 size = text.size();
+    // Kept as a terminal shows it: a progress bar's redraws replace its line.
     if (kept + size <= m_config.outputLimitBytes) {
-        target += text;
+        TerminalText::append(target, text);
         kept += size;
     } else {
         const qint64 room = std::max<qint64>(0, m_config.outputLimitBytes - kept);
-        target += text.left(room);
+        TerminalText::append(target, QStringView(text).left(room));
         kept += room;
         dropped += size - room;
     }
@@ -708,10 +694,59 @@ void SandboxSession::finishPending()
             tr("Events from the sandbox for requests that are not running were ignored: %1.").arg(pending.strayEvents));
     if (pending.unlistedRefusals > 0)
         result.refused << tr("Further refusals, not listed: %1.").arg(pending.unlistedRefusals);
+    if (pending.tablesDropped > 0)
+        result.notes << tr("%n more tables were shown than are kept (%1 per run).", nullptr, pending.tablesDropped)
+                            .arg(maxTables);
     const QString id = pending.id;
     // Mark it answered so that a late crash of the same request is not reported twice.
     m_pending->id.clear();
     Q_EMIT executionFinished(id);
+}
+
+QCoro::Task<ExecutionResult> SandboxSession::exportTable(QString tableId, QString format, QString fileName)
+{
+    return execute({}, ExecuteOptions{.timeout = {},
+                                      .request = {{QStringLiteral("op"), QStringLiteral("export_table")},
+                                                  {QStringLiteral("table"), tableId},
+                                                  {QStringLiteral("format"), format},
+                                                  {QStringLiteral("path"), fileName}}});
+}
+
+QCoro::Task<ExecutionResult> SandboxSession::describeFiles(QStringList fileNames)
+{
+    return execute({}, ExecuteOptions{.timeout = describeTimeout,
+                                      .request = {{QStringLiteral("op"), QStringLiteral("describe")},
+                                                  {QStringLiteral("files"), QJsonArray::fromStringList(fileNames)}}});
+}
+
+void SandboxSession::acceptRichDisplay(const QString &mime, const QJsonObject &event)
+{
+    ExecutionResult &result = m_pending->result;
+    const QString data = event.value(QLatin1String("data")).toString();
+    qint64 &shown = m_pending->richChars;
+    if (mime == tableMime) {
+        if (result.tables.size() >= maxTables) {
+            ++m_pending->tablesDropped;
+            return;
+        }
+        if (auto table = DataTable::fromJson(event.value(QLatin1String("table")).toObject()))
+            result.tables << *table;
+    } else if ((mime == QLatin1String("text/markdown") || mime == QLatin1String("image/svg+xml")) &&
+               shown + data.size() <= m_config.outputLimitBytes) {
+        shown += data.size();
+        (mime == QLatin1String("text/markdown") ? result.markdown : result.svg) << data;
+    }
+}
+
+bool SandboxSession::pipWantedNetwork(const ExecutionResult &result)
+{
+    const QString output = result.standardOutput + result.standardError;
+    if (output.contains(QLatin1String("Network in sandbox")))
+        return false; // the kernel said so already
+    return output.contains(QLatin1String("No matching distribution found")) ||
+           output.contains(QLatin1String("Could not find a version that satisfies the requirement")) ||
+           (output.contains(QLatin1String("pip")) &&
+            output.contains(QLatin1String("Temporary failure in name resolution")));
 }
 
 QString SandboxSession::crashCause(int exitCode) const

@@ -51,6 +51,12 @@ public:
     void prewarm(QStringList modules = defaultPreloadModules());
     // Runs CODE; executions are served one after another.
     QCoro::Task<ExecutionResult> execute(QString code, ExecuteOptions options = {});
+    // Writes the whole frame behind table TABLEID (shown by an earlier execution) into the data
+    // folder as FILENAME, "csv" or "xlsx"; the result names the file, or says why not.
+    QCoro::Task<ExecutionResult> exportTable(QString tableId, QString format, QString fileName);
+    // What each of FILENAMES (in the data folder) is, with a short preview: the result's value.
+    QCoro::Task<ExecutionResult> describeFiles(QStringList fileNames);
+    static constexpr std::chrono::milliseconds describeTimeout{20000};
     // Interrupts the running execution (KeyboardInterrupt); if the kernel does not come back
     // within the grace period, its container is replaced and the state is lost.
     void interrupt();
@@ -103,6 +109,8 @@ private:
         int unlistedFiles = 0;
         int unlistedRefusals = 0;
         bool htmlCapped = false;
+        qint64 richChars = 0; // Markdown and SVG kept so far
+        int tablesDropped = 0;
     };
 
     QStringList dockerArguments() const;
@@ -119,6 +127,9 @@ private:
     void refuse(const QString &sentence);
     void handleDiskBreach(DiskWatch::Breach breach);
     void appendStream(const QString &name, const QString &text);
+    void acceptRichDisplay(const QString &mime, const QJsonObject &event);
+    // Whether pip failed for want of the network (it was called some other way than %pip).
+    static bool pipWantedNetwork(const ExecutionResult &result);
     void processEnded(int exitCode);
     void finishPending();
     // Lets go of the current container at once (it is removed in the background); a running

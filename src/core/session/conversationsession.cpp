@@ -2,11 +2,14 @@
 
 #include "agent/agentthread.h"
 #include "mcp/mcptoolname.h"
+#include "sandbox/terminaltext.h"
 #include "session/executionmodel.h"
 #include "session/messagemodel.h"
 #include "storage/conversationstore.h"
 #include "tools/pythontool.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QJsonObject>
 
 namespace Sandpiper {
@@ -102,19 +105,16 @@ void ConversationSession::send(const QString &text)
                   tr("Wait for the current answer to finish, or stop it, before sending."));
         return;
     }
-    QString message = text;
-    if (!m_state.pendingAttachments.isEmpty()) {
-        QStringList lines;
-        for (const QString &name : std::as_const(m_state.pendingAttachments))
-            lines << QStringLiteral("[Attached file: /mnt/data/%1]").arg(name);
-        message = lines.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + text;
-    }
+    const QStringList attachments = m_state.pendingAttachments;
     m_turnTimer.start();
     changeState([](SessionState &state) {
         state.pendingAttachments.clear();
         state.phase = SessionState::Phase::Waiting;
     });
-    agent()->post(&AgentLoop::send, message);
+    if (attachments.isEmpty())
+        agent()->post(&AgentLoop::send, text);
+    else
+        agent()->post(&AgentLoop::sendWithAttachments, text, attachments);
 }
 
 void ConversationSession::stop()
@@ -223,6 +223,25 @@ StoreResult<void> ConversationSession::attach(const QString &path)
     return {};
 }
 
+void ConversationSession::exportTable(const QString &callId, int tableIndex, const QString &format)
+{
+    const int row = m_messages->rowOfCall(callId);
+    const auto *result = row < 0 ? nullptr : std::get_if<ExecutionResult>(&m_messages->item(row).result);
+    if (!result || tableIndex < 0 || tableIndex >= result->tables.size() || !result->tables.at(tableIndex).exportable) {
+        Q_EMIT tableExported(callId, tableIndex, {}, tr("This table cannot be saved from the sandbox."));
+        return;
+    }
+    // A name of its own, so that saving twice keeps both files.
+    const QString extension = format == QLatin1String("xlsx") ? QStringLiteral("xlsx") : QStringLiteral("csv");
+    const QDir dir(folder());
+    QString fileName = QStringLiteral("table-%1.%2").arg(tableIndex + 1).arg(extension);
+    for (int n = 2; dir.exists(fileName); ++n)
+        fileName = QStringLiteral("table-%1 (%2).%3").arg(tableIndex + 1).arg(n).arg(extension);
+    const QString requestId = QStringLiteral("export-%1").arg(++m_nextExport);
+    m_exports.insert(requestId, {callId, tableIndex});
+    agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);
+}
+
 StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QString &text)
 {
     if (isBusy())
@@ -313,9 +332,8 @@ void ConversationSession::flushFrame()
     }
     for (const PendingOutput &output : std::as_const(m_pendingOutput)) {
         m_messages->update(m_messages->rowOfCall(output.callId), [&output](TurnItem &item) {
-            item.liveOutput += output.text;
-            if (item.liveOutput.size() > liveOutputKept)
-                item.liveOutput = item.liveOutput.right(liveOutputKept);
+            TerminalText::append(item.liveOutput, output.text);
+            TerminalText::keepTail(item.liveOutput, liveOutputKept);
         });
         m_executions->appendOutput(output.callId, output.stream, output.text);
     }
@@ -375,6 +393,7 @@ void ConversationSession::handle(const AgentEvent &event)
             item.toolState = TurnItem::ToolState::Running;
             item.preview = event.preview;
             item.origin = event.origin;
+            item.startedMs = QDateTime::currentMSecsSinceEpoch();
         });
         if (event.call.name == PythonTool::toolName())
             m_executions->addRunning(event.call.id, event.preview, event.origin);
@@ -425,6 +444,11 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::TurnFinished:
         finishTurn(event);
+        break;
+    case Kind::TableExported:
+        if (const auto request = m_exports.take(event.call.id); !request.callId.isEmpty())
+            Q_EMIT tableExported(request.callId, request.tableIndex, event.success ? event.text : QString(),
+                                 event.success ? QString() : event.text);
         break;
     }
     if (collects && !m_frame.isActive())

@@ -7,6 +7,7 @@
 #include "storage/storeresult.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -62,8 +63,12 @@ public:
     StoreResult<void> setModel(const QString &model);
     // Takes effect in a fresh sandbox: a running one is replaced.
     StoreResult<void> setNetworkAllowed(bool allowed);
-    // Copies PATH into the conversation's folder; it goes with the next message.
+    // Copies PATH into the conversation's folder; it goes with the next message, and the model is
+    // told what it is. Refused when the folder would pass its disk limit.
     StoreResult<void> attach(const QString &path);
+    // Asks the sandbox to write all of table TABLEINDEX of call CALLID (as "csv" or "xlsx") into the
+    // folder; tableExported() tells how it went.
+    void exportTable(const QString &callId, int tableIndex, const QString &format);
     // Drops MESSAGEID and every later message, then sends TEXT in its place.
     StoreResult<void> resendFrom(qint64 messageId, const QString &text);
     // Asks again for the answer to the last question.
@@ -89,6 +94,8 @@ Q_SIGNALS:
     // A message joined the conversation (its place in the conversation list may change).
     void historyChanged();
     void turnFinished(Sandpiper::AgentEvent::End end, qint64 durationMs);
+    // An exportTable() ended: FILENAME is in the folder, or ERROR says why not.
+    void tableExported(const QString &callId, int tableIndex, const QString &fileName, const QString &error);
     // Every event of the agent, after the models took it in (the terminal prints them).
     void agentEvent(const Sandpiper::AgentEvent &event);
     // "Always allow" for an MCP tool: the settings keep it for every conversation (see McpTrust).
@@ -123,6 +130,12 @@ private:
     QString m_pendingReasoning;
     QList<PendingOutput> m_pendingOutput;
     QTimer m_frame;
+    struct PendingExport {
+        QString callId;
+        int tableIndex = 0;
+    };
+    QHash<QString, PendingExport> m_exports; // by request
+    int m_nextExport = 0;
 };
 
 } // namespace Sandpiper

@@ -1,5 +1,7 @@
 #include "session/executionmodel.h"
 
+#include "sandbox/terminaltext.h"
+
 #include <QLocale>
 
 namespace Sandpiper {
@@ -30,7 +32,9 @@ void ExecutionModel::appendOutput(const QString &callId, const QString &stream, 
     if (row < 0)
         return;
     Item &item = m_items[row];
-    (stream == QLatin1String("stderr") ? item.liveStderr : item.liveStdout) += text;
+    QString &live = stream == QLatin1String("stderr") ? item.liveStderr : item.liveStdout;
+    TerminalText::append(live, text);
+    TerminalText::keepTail(live, liveOutputKept);
     Q_EMIT dataChanged(index(row), index(row));
 }
 

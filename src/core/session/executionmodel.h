@@ -27,6 +27,8 @@ public:
     using QAbstractListModel::QAbstractListModel;
 
     int rowOf(const QString &callId) const;
+    // What the inspector keeps of a running execution's output, per stream (as a terminal shows it).
+    static constexpr qsizetype liveOutputKept = 1024 * 1024;
     const Item &item(int row) const { return m_items.at(row); }
     // The status as the user reads it (translated), e.g. "ok", "error", "crashed".
     static QString statusLabel(ExecutionResult::Status status);

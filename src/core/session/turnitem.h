@@ -38,7 +38,8 @@ struct TurnItem {
     ToolState toolState = ToolState::Proposed;
     RunOrigin origin = RunOrigin::Model;
     QString preview;          // what the user approves and what ran: the code, the query, a summary
-    QString liveOutput;       // while it runs: the output so far (the tail, when there is a lot)
+    QString liveOutput;       // while it runs: the output so far as a terminal shows it (the tail, when long)
+    qint64 startedMs = 0;     // while it runs: when it started (ms since the epoch), for the elapsed time
     double progress = -1;     // while it runs: how far it is, when the tool says (-1: it does not)
     double progressTotal = 0; // 0: the tool does not know the total
     QString progressMessage;

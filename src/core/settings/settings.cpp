@@ -112,6 +112,8 @@ const QList<Settings::Spec> &Settings::specs()
         // What a conversation's files may take (MiB, 0: no limit), and figures kept per run.
         {QStringLiteral("sandbox/disk_limit_mb"), Type::Integer, 1024},
         {QStringLiteral("sandbox/max_figures"), Type::Integer, 20},
+        // A desktop notification when a long answer ends while the window is in the background.
+        {QStringLiteral("notifications/enabled"), Type::Boolean, true},
         {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
         {QStringLiteral("network/idle_timeout_seconds"), Type::Integer, 180},
         {QStringLiteral("network/max_retries"), Type::Integer, 3},

@@ -20,6 +20,9 @@ namespace Sandpiper::ConversationExport {
 
 namespace {
 
+// Rows of a table written into a Markdown export; the JSON export keeps all the chat had.
+constexpr int exportedTableRows = 50;
+
 QJsonValue isoTime(const QDateTime &time)
 {
     return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
@@ -207,8 +210,34 @@ private:
                       (result.errorType.isEmpty() || result.errorMessage.isEmpty() ? QString() : QStringLiteral(": ")) +
                       result.errorMessage + QLatin1String("\n\n");
         }
+        for (const QString &markdown : result.markdown)
+            m_text += markdown + QLatin1String("\n\n");
+        for (const DataTable &table : result.tables)
+            writeTable(table);
         for (const QString &figure : result.figures)
             writeFigure(figure);
+    }
+
+    // The rows the chat showed, as a Markdown table, and how many there are in all.
+    void writeTable(const DataTable &table)
+    {
+        auto cell = [](QString text) {
+            return text.replace(QLatin1Char('|'), QLatin1String("\\|")).simplified();
+        };
+        QStringList header;
+        for (const QString &column : table.columns)
+            header << cell(column);
+        m_text += QLatin1String("| ") + header.join(QLatin1String(" | ")) + QLatin1String(" |\n|") +
+                  QStringLiteral(" --- |").repeated(table.columns.size()) + QLatin1Char('\n');
+        const int shown = std::min<int>(int(table.rows.size()), exportedTableRows);
+        for (int row = 0; row < shown; ++row) {
+            QStringList cells;
+            for (int column = 0; column < table.columns.size(); ++column)
+                cells << cell(table.cellText(row, column));
+            m_text += QLatin1String("| ") + cells.join(QLatin1String(" | ")) + QLatin1String(" |\n");
+        }
+        m_text +=
+            QStringLiteral("\n*%1 of %2 rows, %3 columns*\n\n").arg(shown).arg(table.totalRows).arg(table.totalColumns);
     }
 
     void writeFigure(const QString &figure)
@@ -308,6 +337,7 @@ QJsonObject executionToJson(const StoredExecution &execution)
         {QStringLiteral("refused"), QJsonArray::fromStringList(result.refused)},
         {QStringLiteral("stop_reason"), result.stopReason},
         {QStringLiteral("created"), isoTime(execution.created)},
+        {QStringLiteral("rich_output"), result.richOutputJson()},
     };
 }
 

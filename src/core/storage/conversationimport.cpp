@@ -268,6 +268,10 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
             return error;
     }
     result.figuresNotKept = int(std::clamp<qint64>(figuresNotKept, 0, std::numeric_limits<int>::max()));
+    const QJsonValue rich = object.value(QLatin1String("rich_output"));
+    if (!rich.isUndefined() && !rich.isNull() && !rich.isObject())
+        return QStringLiteral("%1 has a \"rich_output\" that is not an object.").arg(where);
+    result.setRichOutput(rich.toObject());
     return std::nullopt;
 }
 

@@ -2,6 +2,8 @@
 
 #include "storage/rowcodec.h"
 
+#include <QJsonDocument>
+
 namespace Sandpiper {
 
 namespace {
@@ -9,7 +11,7 @@ namespace {
 const QString ExecutionColumns = QStringLiteral(
     "id, conversation_id, tool_call_id, origin, code, status, stdout, stderr, value, error_type, error_message, "
     "traceback, dropped_stdout_bytes, dropped_stderr_bytes, duration_ms, timed_out, state_lost, state_reset, figures, "
-    "html, files, created, figures_not_kept, refused, stop_reason");
+    "html, files, created, figures_not_kept, refused, stop_reason, rich_output");
 
 StoredExecution executionFromRow(const QSqlQuery &query)
 {
@@ -41,6 +43,7 @@ StoredExecution executionFromRow(const QSqlQuery &query)
     result.figuresNotKept = query.value(22).toInt();
     result.refused = RowCodec::stringListFromJson(query.value(23).toString());
     result.stopReason = query.value(24).toString();
+    result.setRichOutput(QJsonDocument::fromJson(query.value(25).toString().toUtf8()).object());
     return execution;
 }
 
@@ -59,8 +62,8 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
                 "INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, stdout, stderr, "
                 "value, error_type, error_message, traceback, dropped_stdout_bytes, dropped_stderr_bytes, "
                 "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created, figures_not_kept, "
-                "refused, stop_reason) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "refused, stop_reason, rich_output) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId,
              execution.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : execution.toolCallId,
              StoredExecution::originName(execution.origin),
@@ -84,7 +87,8 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
              stored.created.toMSecsSinceEpoch(),
              result.figuresNotKept,
              RowCodec::stringListToJson(result.refused),
-             result.stopReason}))
+             result.stopReason,
+             RowCodec::compactJson(result.richOutputJson())}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;

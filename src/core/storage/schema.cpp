@@ -124,6 +124,13 @@ QStringList hostChecks()
     };
 }
 
+// Version 4: what an execution showed beside figures (tables, Markdown, SVG) and Sandpiper's notes
+// on it, as one JSON object (ExecutionResult::richOutputJson).
+QStringList richOutput()
+{
+    return {QStringLiteral("ALTER TABLE executions ADD COLUMN rich_output TEXT NOT NULL DEFAULT '{}'")};
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -135,6 +142,8 @@ QStringList migrationTo(int version)
         return fullTextSearch();
     case 3:
         return hostChecks();
+    case 4:
+        return richOutput();
     }
     return {};
 }

@@ -73,8 +73,10 @@ QString PythonTool::description() const
     return QStringLiteral(
         "Run Python 3 code in a persistent sandbox, like a Jupyter cell: variables, imports and functions persist "
         "between calls; the value of the last expression is shown (no print() needed); matplotlib figures are shown "
-        "to the user automatically. numpy, pandas, matplotlib, scipy, sympy, seaborn and pillow are installed. Files "
-        "live in /mnt/data (the user's uploads are there). No network access unless the user enabled it.");
+        "to the user automatically, DataFrames as tables (display() works too). numpy, pandas, matplotlib, scipy, "
+        "sympy, seaborn, pillow, scikit-learn, statsmodels, networkx, openpyxl, pypdf, python-docx, bs4, requests and "
+        "tqdm are installed; %pip install adds more when the network is on. Files live in /mnt/data (the user's "
+        "uploads are there). No network access unless the user enabled it.");
 }
 
 QJsonObject PythonTool::parameters() const
@@ -174,8 +176,23 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
         lines << QStringLiteral("Value of the last expression:") << keepHeadAndTail(result.value, limits.valueChars);
     if (const QString figures = figureLine(result); !figures.isEmpty())
         lines << figures;
-    if (!result.html.isEmpty())
+    if (!result.html.isEmpty() && result.tables.isEmpty())
         lines << QStringLiteral("A table was shown to the user.");
+    for (const DataTable &table : result.tables) {
+        // A frame's text is in the value already (or printed); an HTML table has nothing else.
+        lines << (table.kind == QLatin1String("HTML")
+                      ? QStringLiteral("Table shown to the user: %1").arg(table.summary())
+                      : QStringLiteral("Table shown to the user (%1, %2 rows × %3 columns).")
+                            .arg(table.kind)
+                            .arg(table.totalRows)
+                            .arg(table.totalColumns));
+    }
+    for (const QString &markdown : result.markdown)
+        lines << QStringLiteral("Markdown shown to the user:") << keepHeadAndTail(markdown, limits.valueChars);
+    if (!result.svg.isEmpty())
+        lines << QStringLiteral("SVG images shown to the user: %1").arg(result.svg.size());
+    for (const QString &note : result.notes)
+        lines << QStringLiteral("Note: %1").arg(note);
     if (!result.files.isEmpty()) {
         lines << QStringLiteral("New or changed files in /mnt/data: %1")
                      .arg(listSome(result.files, maxListedNames, QStringLiteral(", ")));
@@ -193,7 +210,7 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
     }
     if (result.status == Status::Ok && result.standardOutput.isEmpty() && result.standardError.isEmpty() &&
         result.value.isEmpty() && result.figures.isEmpty() && result.files.isEmpty() && result.refused.isEmpty() &&
-        result.figuresNotKept == 0)
+        result.figuresNotKept == 0 && result.tables.isEmpty() && result.markdown.isEmpty() && result.svg.isEmpty())
         lines << QStringLiteral("(no output: nothing was printed and the last line was not an expression)");
     return lines.join(QLatin1Char('\n'));
 }

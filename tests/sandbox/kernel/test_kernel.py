@@ -28,6 +28,7 @@ KERNEL = os.environ.get("SANDPIPER_KERNEL") or os.path.normpath(
 REQUIRE_SCIENCE = os.environ.get("SANDPIPER_REQUIRE_SCIENCE") == "1"
 EVENT_TIMEOUT = 30.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TABLE_MIME = "application/vnd.sandpiper.table+json"
 
 
 def needs(*modules):
@@ -64,12 +65,17 @@ class Reply:
     def displays(self):
         return [e for e in self.events if e["event"] == "display"]
 
+    @property
+    def tables(self):
+        return [e["table"] for e in self.displays if e["mime"] == TABLE_MIME]
+
 
 class KernelProcess:
     """A kernel subprocess with a private data dir, read by a thread so reads can time out."""
 
-    def __init__(self, env=None, via_source=False):
-        self.data_dir = tempfile.mkdtemp(prefix="sandpiper-kernel-test-")
+    def __init__(self, env=None, via_source=False, data_dir=None):
+        self._own_data_dir = data_dir is None
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="sandpiper-kernel-test-")
         if via_source:
             with open(KERNEL, encoding="utf-8") as f:
                 command = [sys.executable, "-c", f.read(), "--data", self.data_dir]
@@ -150,7 +156,8 @@ class KernelProcess:
                 self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             stream.close()
-        shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self._own_data_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
 class KernelTestCase(unittest.TestCase):
@@ -624,10 +631,10 @@ class RichDisplayTest(KernelTestCase):
         self.assert_png(reply.displays[0])
         self.assertEqual(reply.result["files"], [])
 
-    def test_repr_html_object(self):
+    def test_repr_html_object_is_shown_as_text(self):
         reply = self.run_ok("class H:\n    def _repr_html_(self):\n        return '<b>hi</b>'\nH()")
-        self.assertEqual(reply.displays, [{"id": reply.result["id"], "event": "display",
-                                           "mime": "text/html", "data": "<b>hi</b>"}])
+        self.assertEqual(reply.displays, [])  # never live HTML
+        self.assertEqual(reply.stdout, "hi\n")
         self.assertTrue(reply.value.startswith("<__main__.H object"))
 
     def test_html_beyond_the_output_limit_is_not_sent(self):
@@ -868,12 +875,12 @@ class FigureTest(KernelTestCase):
 
 @needs("pandas")
 class PandasTest(KernelTestCase):
-    def test_dataframe_value_has_html_and_text(self):
+    def test_dataframe_value_has_table_and_text(self):
         reply = self.run_ok("import pandas as pd\npd.DataFrame({'col': [1, 2]})")
         self.assertIn("col", reply.value)
         self.assertEqual(len(reply.displays), 1)
-        self.assertEqual(reply.displays[0]["mime"], "text/html")
-        self.assertIn("<table", reply.displays[0]["data"])
+        self.assertEqual(reply.tables[0]["columns"], ["col"])
+        self.assertEqual(reply.tables[0]["rows"], [[1], [2]])
 
     def test_preload_science_stack(self):
         reply = self.kernel.collect(self.kernel.request(
@@ -895,6 +902,399 @@ class PillowTest(KernelTestCase):
                 reply = self.run_ok("from PIL import Image\nImage.new(%r, (4, 4))" % mode)
                 self.assertEqual(len(reply.displays), 1)
                 self.assert_png(reply.displays[0])
+
+
+class DisplayFunctionTest(KernelTestCase):
+    def test_display_is_builtin_and_keeps_order_with_prints(self):
+        reply = self.run_ok("print('a')\ndisplay(1, 'two')\nprint('b')\ndisplay([3])")
+        self.assertEqual(reply.stdout, "a\n1\n'two'\nb\n[3]\n")
+        self.assertIsNone(reply.value)
+
+    def test_ipython_display_module(self):
+        reply = self.run_ok("from IPython.display import display, Markdown, HTML, Image, JSON\n"
+                            "print('before')\n"
+                            "display(Markdown('# Title'))\n"
+                            "print('after')\n"
+                            "display(JSON({'a': [1, 2]}))")
+        kinds = [(e["event"], e.get("mime") or e.get("text")) for e in reply.events]
+        self.assertEqual(kinds[:2], [("stream", "before\n"), ("display", "text/markdown")])
+        self.assertTrue(kinds[2][1].startswith("after\n"), kinds)
+        self.assertEqual(reply.displays[0]["data"], "# Title")
+        self.assertIn('"a": [', reply.stdout)
+
+    def test_html_tables_become_tables_other_html_becomes_text(self):
+        reply = self.run_ok(
+            "from IPython.display import HTML, display\n"
+            "display(HTML('<table><thead><tr><th>name</th><th>n</th></tr></thead>'\n"
+            "             '<tbody><tr><td>a</td><td>1,200</td></tr><tr><td>b</td><td>2.5</td></tr>'\n"
+            "             '</tbody></table>'))\n"
+            "display(HTML('<p>Hello <b>world</b></p><script>alert(1)</script><style>p{}</style>'))")
+        self.assertEqual(len(reply.tables), 1)
+        table = reply.tables[0]
+        self.assertEqual(table["columns"], ["name", "n"])
+        self.assertEqual(table["rows"], [["a", 1200], ["b", 2.5]])
+        self.assertFalse(table["exportable"])
+        self.assertEqual(reply.stdout, "Hello world\n")
+        self.assertNotIn("text/html", [d["mime"] for d in reply.displays])
+
+    def test_repr_methods(self):
+        reply = self.run_ok(
+            "class R:\n"
+            "    def _repr_svg_(self):\n"
+            "        return '<svg xmlns=\"http://www.w3.org/2000/svg\"/>'\n"
+            "class M:\n"
+            "    def _repr_markdown_(self):\n"
+            "        return ('**bold**', {})\n"
+            "class J:\n"
+            "    def _repr_json_(self):\n"
+            "        return {'k': 1}\n"
+            "display(R(), M(), J())")
+        self.assertEqual([d["mime"] for d in reply.displays], ["image/svg+xml", "text/markdown"])
+        self.assertEqual(reply.displays[1]["data"], "**bold**")
+        self.assertIn('"k": 1', reply.stdout)
+
+    @unittest.skipIf(importlib.util.find_spec("IPython") is not None,
+                     "IPython's own Image sends base64 text, which the kernel does not take")
+    def test_image_from_bytes_and_plain_objects(self):
+        reply = self.run_ok(TINY_PNG_CODE.replace("Dot()", "")
+                            + "from IPython.display import Image\n"
+                            "display(Image(data=tiny_png()))\n"
+                            "display(object)")
+        self.assertEqual(len(reply.displays), 1)
+        self.assert_png(reply.displays[0])
+        self.assertEqual(reply.stdout, "<class 'object'>\n")
+
+    def test_failing_repr_method_is_reported_not_raised(self):
+        reply = self.run_ok("class Bad:\n    def _repr_markdown_(self):\n        raise ValueError('no')\n"
+                            "display(Bad())\n'still here'")
+        self.assertIn("could not display Bad", reply.stderr)
+        self.assertEqual(reply.value, "'still here'")
+
+    def test_markdown_as_last_value(self):
+        reply = self.run_ok("from IPython.display import Markdown\nMarkdown('*x*')")
+        self.assertEqual(reply.displays, [{"id": reply.result["id"], "event": "display",
+                                           "mime": "text/markdown", "data": "*x*"}])
+
+
+class MagicTest(KernelTestCase):
+    def test_shell_lines(self):
+        reply = self.run_ok("!echo from the shell\nprint('python')")
+        self.assertEqual(reply.stdout, "from the shell\npython\n")
+
+    def test_magic_text_inside_a_string_stays_text(self):
+        reply = self.run_ok("!true\ntext = '''\n!not a command\n%not a magic\n'''\ntext")
+        self.assertEqual(reply.value, repr("\n!not a command\n%not a magic\n"))
+
+    def test_variables_expand_in_shell_lines(self):
+        reply = self.run_ok("word = 'expanded'\n!echo {word.upper()} $word {nothing_here} $unknown")
+        self.assertEqual(reply.stdout, "EXPANDED expanded {nothing_here}\n")
+
+    def test_matplotlib_magic_is_accepted(self):
+        self.assertEqual(self.run_ok("%matplotlib inline\n1 + 1").value, "2")
+
+    def test_unknown_magic_is_a_clear_error(self):
+        reply = self.run_error("%timeit sum(range(10))", "NameError")
+        self.assertIn("only %pip and %matplotlib", reply.error["message"])
+
+    def test_syntax_error_without_magics_is_unchanged(self):
+        reply = self.run_error("x = (1,", "SyntaxError")
+        self.assertNotIn("sandpiper", reply.error["message"])
+
+
+def make_wheel(folder, name="sandpiper_demo", version="1.0", body="VALUE = 42\n"):
+    """A pure-Python wheel built by hand: pip installs it like any other."""
+    import base64
+    import hashlib
+    import zipfile
+    dist = "%s-%s" % (name, version)
+    files = {
+        "%s/__init__.py" % name: body,
+        "%s.dist-info/METADATA" % dist: "Metadata-Version: 2.1\nName: %s\nVersion: %s\n"
+                                        % (name.replace("_", "-"), version),
+        "%s.dist-info/WHEEL" % dist: "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                                     "Tag: py3-none-any\n",
+    }
+    record = []
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append("%s,sha256=%s,%d" % (path, digest.decode(), len(text.encode())))
+    record.append("%s.dist-info/RECORD,," % dist)
+    path = os.path.join(folder, "%s-py3-none-any.whl" % dist)
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name_in_zip, text in files.items():
+            wheel.writestr(name_in_zip, text)
+        wheel.writestr("%s.dist-info/RECORD" % dist, "\n".join(record) + "\n")
+    return path
+
+
+class LocalIndex:
+    """A package index on 127.0.0.1 serving one wheel: the network path without the internet."""
+
+    def __init__(self, wheel):
+        import http.server
+        self.root = tempfile.mkdtemp(prefix="sandpiper-index-")
+        project = os.path.join(self.root, "simple", "sandpiper-demo")
+        os.makedirs(project)
+        shutil.copy(wheel, project)
+        with open(os.path.join(project, "index.html"), "w") as f:
+            f.write('<a href="%s">%s</a>' % ((os.path.basename(wheel),) * 2))
+        root = self.root
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=root, **kwargs)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/simple/" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@needs("pip")
+class PackageTest(unittest.TestCase):
+    """pip into the conversation's package folder: with a local index, and without network."""
+
+    def setUp(self):
+        self.data_dir = tempfile.mkdtemp(prefix="sandpiper-packages-")
+        self.wheel = make_wheel(self.data_dir)
+        self.index = LocalIndex(self.wheel)
+        os.remove(self.wheel)
+
+    def tearDown(self):
+        self.index.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def kernel(self, network):
+        env = dict(os.environ, SANDPIPER_NETWORK="1" if network else "0")
+        kernel = KernelProcess(env=env, data_dir=self.data_dir)
+        self.addCleanup(kernel.close)
+        return kernel
+
+    def test_pip_magic_installs_into_the_folder_and_imports_at_once(self):
+        kernel = self.kernel(network=True)
+        reply = kernel.execute("%%pip install --index-url %s sandpiper-demo\n"
+                               "import sandpiper_demo\nsandpiper_demo.VALUE" % self.index.url, wait=120)
+        self.assertEqual(reply.status, "ok", reply.error)
+        self.assertEqual(reply.value, "42", reply.stdout + reply.stderr)
+        self.assertIn("Successfully installed sandpiper-demo", reply.stdout)
+        where = kernel.execute("import sandpiper_demo, os\nos.path.relpath(sandpiper_demo.__file__)").value
+        self.assertTrue(eval(where).startswith(".sandpiper/python/lib/"), where)
+        self.assertEqual(reply.result["files"], [])  # the package folder is not the user's files
+        kernel.close()
+        # A new kernel (an idle stop, a restart) finds what was installed.
+        again = self.kernel(network=True)
+        self.assertEqual(again.execute("import sandpiper_demo\nsandpiper_demo.VALUE").value, "42")
+
+    def test_subprocess_pip_installs_into_the_same_folder(self):
+        kernel = self.kernel(network=True)
+        reply = kernel.execute(
+            "import subprocess, sys\n"
+            "done = subprocess.run([sys.executable, '-m', 'pip', 'install', '--index-url', %r,"
+            " 'sandpiper-demo'], capture_output=True, text=True)\n"
+            "print(done.returncode)\n"
+            "import sandpiper_demo\nsandpiper_demo.VALUE" % self.index.url, wait=120)
+        self.assertEqual(reply.status, "ok", reply.error)
+        self.assertEqual((reply.stdout, reply.value), ("0\n", "42"))
+
+    def test_without_network_pip_says_how_to_allow_it(self):
+        kernel = self.kernel(network=False)
+        for line in ("%pip install requests-toolbelt", "!pip install requests-toolbelt",
+                     "!python3 -m pip install requests-toolbelt"):
+            with self.subTest(line=line):
+                started = time.monotonic()
+                reply = kernel.execute(line)
+                self.assertEqual(reply.status, "ok", reply.error)
+                self.assertIn("Network in sandbox", reply.stderr)
+                self.assertLess(time.monotonic() - started, 5)
+
+    def test_local_wheel_installs_without_network(self):
+        wheel = make_wheel(self.data_dir, name="offline_demo", body="VALUE = 7\n")
+        kernel = self.kernel(network=False)
+        reply = kernel.execute("%%pip install %s\nimport offline_demo\noffline_demo.VALUE"
+                               % os.path.basename(wheel), wait=120)
+        self.assertEqual(reply.value, "7", reply.stdout + reply.stderr)
+
+    def test_package_that_does_not_exist(self):
+        kernel = self.kernel(network=True)
+        reply = kernel.execute("%%pip install --index-url %s no-such-package-xyz" % self.index.url,
+                               wait=120)
+        self.assertEqual(reply.status, "ok", reply.error)
+        self.assertIn("No matching distribution found for no-such-package-xyz", reply.stdout + reply.stderr)
+
+
+@needs("pandas")
+class TableTest(KernelTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        reply = cls.kernel.execute("import pandas as pd, numpy as np", wait=120)
+        assert reply.status == "ok", reply.error
+
+    def table(self, code):
+        reply = self.run_ok(code)
+        self.assertEqual(len(reply.tables), 1, reply.events)
+        return reply, reply.tables[0]
+
+    def test_dataframe_head_shape_and_dtypes(self):
+        reply, table = self.table("pd.DataFrame({'a': range(1000), 'b': ['x'] * 1000})")
+        self.assertEqual(table["columns"], ["a", "b"])
+        self.assertEqual(table["dtypes"], ["int64", "object"])
+        self.assertEqual((table["total_rows"], table["total_columns"]), (1000, 2))
+        self.assertEqual(len(table["rows"]), 200)
+        self.assertEqual(table["rows"][199], [199, "x"])
+        self.assertEqual(table["index_columns"], 0)
+        self.assertTrue(table["exportable"])
+        self.assertIn("[1000 rows x 2 columns]", reply.value)  # the model's text preview
+
+    def test_dates_without_times_show_as_dates(self):
+        _, table = self.table("pd.DataFrame({'d': pd.to_datetime(['2024-01-02', None])})")
+        self.assertEqual(table["rows"], [["2024-01-02"], [None]])
+
+    def test_series_display_and_print(self):
+        reply = self.run_ok("s = pd.Series([1.5, 2.5], name='price')\nprint(s)\ndisplay(s)")
+        self.assertIn("Name: price", reply.stdout)  # print is still text
+        self.assertEqual(reply.tables[0]["columns"], ["price"])
+        self.assertEqual(reply.tables[0]["kind"], "Series")
+
+    def test_missing_and_special_values(self):
+        _, table = self.table(
+            "pd.DataFrame({'f': [np.nan, np.inf, -np.inf, 1.5],"
+            " 't': pd.to_datetime(['2024-01-02 00:00:00', None, '2024-03-04 05:06:07', None]),"
+            " 'o': [None, pd.NA, [1, {'k': b'x'}], b'\\xff\\x00'],"
+            " 'big': [2 ** 62, 1, 2, 3], 'ok': [True, False, True, False]})")
+        self.assertEqual([row[0] for row in table["rows"]], [None, "inf", "-inf", 1.5])
+        self.assertEqual([row[1] for row in table["rows"]], ["2024-01-02 00:00:00", None,
+                                                              "2024-03-04 05:06:07", None])
+        self.assertEqual(table["rows"][0][2], None)
+        self.assertEqual(table["rows"][1][2], None)
+        self.assertEqual(table["rows"][2][2], "[1, {'k': b'x'}]")
+        self.assertEqual(table["rows"][3][2], "b'\\xff\\x00'")
+        self.assertEqual(table["rows"][0][3], str(2 ** 62))
+        self.assertEqual([row[4] for row in table["rows"]], [True, False, True, False])
+
+    def test_multiindex_and_names_that_are_not_strings(self):
+        _, table = self.table(
+            "idx = pd.MultiIndex.from_tuples([('a', 1), ('b', 2)], names=['k', None])\n"
+            "cols = pd.MultiIndex.from_tuples([(2024, 'q1'), (2024, 'q2')])\n"
+            "pd.DataFrame([[1, 2], [3, 4]], index=idx, columns=cols)")
+        self.assertEqual(table["index_columns"], 2)
+        self.assertEqual(table["columns"], ["k", "", "2024 / q1", "2024 / q2"])
+        self.assertEqual(table["rows"], [["a", 1, 1, 2], ["b", 2, 3, 4]])
+        self.assertEqual(table["total_columns"], 4)
+        _, numbered = self.table("pd.DataFrame([[1, 2, 3]], columns=[0, ('a', 1), pd.Timestamp(2024, 1, 2)])")
+        self.assertEqual(numbered["columns"], ["0", "a / 1", "2024-01-02 00:00:00"])
+
+    def test_wide_and_long_frames_are_capped(self):
+        started = time.monotonic()
+        _, wide = self.table("pd.DataFrame(np.zeros((3, 10000)))")
+        self.assertEqual((len(wide["columns"]), wide["total_columns"]), (100, 10000))
+        _, long = self.table("pd.DataFrame({'x': np.arange(1000000)})")
+        self.assertEqual((len(long["rows"]), long["total_rows"]), (200, 1000000))
+        _, fat = self.table("pd.DataFrame({str(i): ['x' * 190] * 200 for i in range(20)})")
+        self.assertLess(len(fat["rows"]), 200)
+        self.assertLessEqual(len(json.dumps(fat)), 512 * 1024 + 2048)
+        self.assertLess(time.monotonic() - started, 10)
+
+    def test_styler_and_mixed_types(self):
+        _, table = self.table("pd.DataFrame({'m': [1, 'two', 3.0, None]}).style")
+        self.assertEqual([row[0] for row in table["rows"]], [1, "two", 3.0, None])
+
+    def test_empty_frame(self):
+        _, table = self.table("pd.DataFrame()")
+        self.assertEqual((table["columns"], table["rows"], table["total_rows"]), ([], [], 0))
+
+    def test_export_table_writes_the_whole_frame(self):
+        _, table = self.table("big = pd.DataFrame({'x': range(5000)})\nbig")
+        for fmt, name in (("csv", "big.csv"), ("xlsx", "big.xlsx")):
+            with self.subTest(format=fmt):
+                reply = self.kernel.collect(self.kernel.request(
+                    "export_table", table=table["table_id"], format=fmt, path=name), wait=120)
+                self.assertEqual(reply.status, "ok", reply.error)
+                self.assertEqual(reply.result["files"], [name])
+        self.assertEqual(self.run_ok("len(pd.read_csv('big.csv'))").value, "5000")
+        self.assertEqual(self.run_ok("len(pd.read_excel('big.xlsx'))").value, "5000")
+
+    def test_export_of_an_unknown_table_is_an_error(self):
+        reply = self.kernel.collect(self.kernel.request(
+            "export_table", table="t-gone-1", format="csv", path="x.csv"))
+        self.assertEqual(reply.status, "error")
+        self.assertIn("no longer in the kernel", reply.error["message"])
+        rid = self.kernel.request("export_table", table="t-1", format="csv", path="../x.csv")
+        self.assertEqual(self.kernel.collect(rid).error["type"], "ProtocolError")
+
+
+@needs("pandas", "openpyxl", "pypdf", "docx", "PIL")
+class DescribeTest(KernelTestCase):
+    """What the model is told about attached files."""
+
+    def describe(self, *names):
+        reply = self.kernel.collect(self.kernel.request("describe", files=list(names)), wait=120)
+        self.assertEqual(reply.status, "ok", reply.error)
+        return reply.value
+
+    def write(self, code):
+        self.run_ok(code)
+
+    def test_tables(self):
+        self.write("import pandas as pd\n"
+                   "frame = pd.DataFrame({'city': ['Oslo', 'Rome', 'Lima'], 'people': [1, 2, 3]})\n"
+                   "frame.to_csv('cities.csv', index=False)\n"
+                   "frame.to_csv('cities.tsv', sep='\\t', index=False)\n"
+                   "frame.to_excel('cities.xlsx', index=False, sheet_name='Data')\n"
+                   "frame.to_json('cities.json', orient='records')")
+        text = self.describe("cities.csv", "cities.tsv", "cities.xlsx", "cities.json")
+        self.assertIn("/mnt/data/cities.csv: CSV table", text)
+        self.assertIn("3 rows x 2 columns: city (object), people (int64)", text)
+        self.assertIn("Oslo", text)
+        self.assertIn("/mnt/data/cities.tsv: TSV table", text)
+        self.assertIn("sheet 'Data'", text)
+        self.assertIn("a list of 3 items: records with city, people", text)
+
+    def test_documents_and_images(self):
+        self.write("import docx\nd = docx.Document()\nd.add_paragraph('Quarterly report')\nd.save('r.docx')\n"
+                   "from PIL import Image\nImage.new('RGB', (30, 20)).save('p.png')\n"
+                   "open('notes.txt', 'w').write('first line\\nsecond line\\n')\n"
+                   "from pypdf import PdfWriter\nw = PdfWriter()\nw.add_blank_page(100, 100)\n"
+                   "w.write('blank.pdf')\nw.encrypt('secret')\nw.write('locked.pdf')")
+        text = self.describe("r.docx", "p.png", "notes.txt", "blank.pdf", "locked.pdf")
+        self.assertIn("1 paragraphs, 0 tables", text)
+        self.assertIn("Quarterly report", text)
+        self.assertIn("PNG, 30 x 20 pixels", text)
+        self.assertIn("2 lines", text)
+        self.assertIn("first line", text)
+        self.assertIn("1 pages", text)
+        self.assertIn("encrypted: it cannot be read without its password", text)
+
+    def test_bad_files(self):
+        self.write("open('broken.xlsx', 'wb').write(b'PK\\x03\\x04 not really a zip')\n"
+                   "open('empty.csv', 'w').close()")
+        text = self.describe("broken.xlsx", "empty.csv", "missing.csv")
+        self.assertIn("broken.xlsx: Excel workbook", text)
+        self.assertIn("could not be read as Excel workbook", text)
+        self.assertIn("empty.csv: CSV table, 0 bytes (empty)", text)
+        self.assertIn("missing.csv: cannot be read", text)
+
+
+# What sandbox/image/packages.txt and sandbox/Dockerfile install beside the science stack.
+IMAGE_LIBRARIES = ["openpyxl", "xlrd", "odf", "tabulate", "pypdf", "pdfminer", "docx", "sklearn",
+                   "statsmodels", "networkx", "bs4", "lxml", "requests", "xlsxwriter", "tqdm", "pip",
+                   "jinja2"]
+
+
+@unittest.skipUnless(REQUIRE_SCIENCE, "the image's libraries are checked inside the image")
+class ImageLibrariesTest(KernelTestCase):
+    def test_every_library_imports(self):
+        reply = self.kernel.collect(self.kernel.request("preload", modules=IMAGE_LIBRARIES), wait=180)
+        self.assertEqual(reply.status, "ok")
+        self.assertNotIn("failed", reply.value)
+        self.assertEqual(reply.value, "imported: " + ", ".join(IMAGE_LIBRARIES))
 
 
 def main():

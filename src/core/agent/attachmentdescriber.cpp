@@ -1,0 +1,33 @@
+#include "agent/attachmentdescriber.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMimeDatabase>
+
+namespace Sandpiper {
+
+QString AttachmentDescriber::hostDescription(const QString &folder, const QString &name)
+{
+    const QString shown = QStringLiteral("/mnt/data/") + name;
+    QFile file(folder + QLatin1Char('/') + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("- %1: cannot be read (%2)").arg(shown, file.errorString());
+    const QByteArray head = file.read(headBytes);
+    const QMimeType type = QMimeDatabase().mimeTypeForFileNameAndData(name, head);
+    QString line =
+        QStringLiteral("- %1: %2, %3").arg(shown, type.comment(), QLocale::c().formattedDataSize(file.size()));
+    if (!type.inherits(QStringLiteral("text/plain")) || head.isEmpty())
+        return line;
+    QStringList lines = QString::fromUtf8(head).split(QLatin1Char('\n')).mid(0, headLines);
+    for (QString &text : lines)
+        text = QStringLiteral("    ") + text.left(160);
+    return line + QStringLiteral(";\n  first lines:\n") + lines.join(QLatin1Char('\n'));
+}
+
+QString AttachmentDescriber::message(const QString &text, const QString &descriptions)
+{
+    return QStringLiteral("Attached files (in /mnt/data):\n%1\n\n%2").arg(descriptions.trimmed(), text);
+}
+
+} // namespace Sandpiper
