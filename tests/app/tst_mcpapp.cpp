@@ -110,7 +110,9 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_sum2"), QStringLiteral("everything__get-sum"),
               QStringLiteral(R"({"a": 1, "b": 1})")},
-             {QStringLiteral("call_image"), QStringLiteral("everything__get-tiny-image"), QStringLiteral("{}")}}));
+             {QStringLiteral("call_image"), QStringLiteral("everything__get-tiny-image"), QStringLiteral("{}")},
+             {QStringLiteral("call_links"), QStringLiteral("everything__get-resource-links"),
+              QStringLiteral(R"({"count": 2})")}}));
         m_server->enqueue(FS::openAiText(QStringLiteral("19 + 23 = 42, and here is the logo.")));
         ConversationStore store(m_settings->dataDirectory());
         QVERIFY(store.open());
@@ -118,6 +120,7 @@ private Q_SLOTS:
         QString error;
         // The image tool is trusted already; the sum asks.
         QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__get-tiny-image=auto"), &error));
+        QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__get-resource-links=auto"), &error));
         {
             MainWindow window(m_settings.get(), &store);
             window.setMcpServers(&registry);
@@ -156,6 +159,17 @@ private Q_SLOTS:
                 },
                 60000));
             QVERIFY(!chat->card(QStringLiteral("call_sum2"))->isAwaitingApproval());
+            // Resource links show as resources with their address.
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    ToolCallCard *links = chat->card(QStringLiteral("call_links"));
+                    int shown = 0;
+                    for (QLabel *label : links ? links->findChildren<QLabel *>() : QList<QLabel *>())
+                        shown += label->text().startsWith(QLatin1String("Resource: ")) &&
+                                 label->text().contains(QLatin1String("demo://"));
+                    return shown == 2;
+                },
+                30000));
             QVERIFY(headerOf(chat->card(QStringLiteral("call_sum2"))).startsWith(QLatin1String("Used")));
             QVERIFY(QTest::qWaitFor([&] { return !window.currentSession()->isBusy(); }, 30000));
         }
