@@ -79,6 +79,57 @@
     </message>
 </context>
 <context>
+    <name>ContentFilter</name>
+    <message>
+        <location filename="../src/core/llm/contentfilter.cpp" line="232"/>
+        <source>The model&apos;s tool call was cut off before it was complete, so it was not run; it is shown as text.</source>
+        <translation>模型的工具调用在完成前被截断，因此没有运行；它以文本形式显示。</translation>
+    </message>
+</context>
+<context>
+    <name>ContextShortener</name>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="174"/>
+        <source>leaves out the oldest turn</source>
+        <translation>省略最早的一轮对话</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="176"/>
+        <source>leaves out the %1 oldest turns</source>
+        <translation>省略最早的 %1 轮对话</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="178"/>
+        <source>leaves out an earlier tool round</source>
+        <translation>省略一轮较早的工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="180"/>
+        <source>leaves out %1 earlier tool rounds</source>
+        <translation>省略 %1 轮较早的工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="182"/>
+        <source>shortens a tool result</source>
+        <translation>缩短一个工具结果</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="184"/>
+        <source>shortens %1 tool results</source>
+        <translation>缩短 %1 个工具结果</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="187"/>
+        <source>To fit the model&apos;s context window of %1 tokens, this request %2. The conversation itself is kept in full.</source>
+        <translation>为了适应模型 %1 个词元的上下文窗口，此请求%2。对话本身完整保留。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextshortener.cpp" line="192"/>
+        <source>The last message and what it needs come close to or exceed the model&apos;s context window of %1 tokens; the server may refuse the request.</source>
+        <translation>最后一条消息及其所需内容接近或超过模型 %1 个词元的上下文窗口；服务器可能会拒绝该请求。</translation>
+    </message>
+</context>
+<context>
     <name>ConversationFiles</name>
     <message>
         <location filename="../src/app/conversationfiles.cpp" line="22"/>
@@ -173,19 +224,47 @@
 <context>
     <name>ExecutionTable</name>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="95"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="99"/>
         <source>The execution could not be saved.</source>
         <translation>无法保存该次执行。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="109"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="113"/>
         <source>The executions could not be read.</source>
         <translation>无法读取执行记录。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="118"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="122"/>
         <source>There is no execution with the id %1.</source>
         <translation>没有 ID 为 %1 的执行记录。</translation>
+    </message>
+</context>
+<context>
+    <name>McpPresenter</name>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="18"/>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1（MCP 服务器 %2）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="23"/>
+        <source>Always allow this tool</source>
+        <translation>始终允许此工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="28"/>
+        <source>The MCP server %1 is a program on this computer that runs with your rights. Check the arguments before it runs them; &quot;Always allow&quot; lasts until you take it back in Settings › MCP.</source>
+        <translation>MCP 服务器 %1 是这台计算机上以你的权限运行的程序。运行前请检查参数；“始终允许”会一直有效，直到你在“设置 › MCP”中撤销。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="64"/>
+        <source>Resource: %1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</source>
+        <translation>资源：%1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/mcppresenter.cpp" line="72"/>
+        <source>Resource %1</source>
+        <translation>资源 %1</translation>
     </message>
 </context>
 <context>
@@ -243,42 +322,57 @@
 <context>
     <name>PythonPresenter</name>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="38"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="43"/>
         <source>Python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="60"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="65"/>
         <source>stopped by Sandpiper</source>
         <translation>已被 Sandpiper 停止</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="62"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="67"/>
         <source>timed out</source>
         <translation>已超时</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="64"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="69"/>
         <source>Ran %1 · %2 s · %3</source>
         <translation>已运行 %1 · %2 秒 · %3</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="88"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="85"/>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="92"/>
+        <source>SVG image</source>
+        <translation>SVG 图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="96"/>
+        <source>(an SVG image that could not be drawn)</source>
+        <translation>（无法绘制的 SVG 图像）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="134"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="93"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="148"/>
         <source>And %1 more figures that were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="98"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="153"/>
         <source>And %1 more files; they are in the conversation&apos;s folder.</source>
         <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="103"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="158"/>
         <source>Sandpiper refused what the sandbox reported:</source>
         <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
@@ -330,32 +424,39 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="39"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="51"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="120"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="144"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="193"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="217"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="226"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="305"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="254"/>
+        <source>The sandbox did not write the file.</source>
+        <translation>沙箱没有写入该文件。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="388"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="306"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="245"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="389"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="445"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="549"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -468,59 +569,59 @@
 %2（%3%）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="394"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="236"/>
         <source>%1, %2</source>
         <comment>scatter point tooltip: x, y</comment>
         <translation>%1, %2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="396"/>
+        <location filename="../src/app/charts/chartformat.cpp" line="238"/>
         <source>%1: %2</source>
         <comment>tooltip: x or category, value</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="465"/>
         <source>Show Slices</source>
         <translation>显示扇区</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="487"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="465"/>
         <source>Show Series</source>
         <translation>显示系列</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="630"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="608"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="614"/>
         <source>Save Chart as SVG</source>
         <translation>将图表保存为 SVG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="636"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="614"/>
         <source>Save Chart as PNG</source>
         <translation>将图表保存为 PNG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="615"/>
         <source>SVG images (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="637"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="615"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="641"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="619"/>
         <source>Could Not Save the Chart</source>
         <translation>无法保存图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="642"/>
+        <location filename="../src/app/charts/chartwidget.cpp" line="620"/>
         <source>The chart could not be saved to %1. Check that the folder exists and is writable.</source>
         <translation>无法将图表保存到 %1。请检查该文件夹是否存在且可写入。</translation>
     </message>
@@ -528,93 +629,99 @@
 <context>
     <name>Sandpiper::ChatClient</name>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="119"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="141"/>
         <source>Could not connect to %1: the connection was refused. Is the server running?</source>
         <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="121"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="143"/>
         <source>The host %1 was not found. Check the base URL and your network.</source>
         <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="123"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="125"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="147"/>
         <source>Network error talking to %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="137"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="163"/>
+        <source>The conversation does not fit the model&apos;s context window (HTTP %1): %2</source>
+        <translation>对话超出了模型的上下文窗口（HTTP %1）：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/chatclient.cpp" line="167"/>
         <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="140"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="170"/>
         <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
         <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="143"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="173"/>
         <source>The provider is rate limiting requests (HTTP 429): %1</source>
         <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="146"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="176"/>
         <source>The provider had a server error (HTTP %1): %2</source>
         <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="149"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="179"/>
         <source>The provider rejected the request (HTTP %1): %2</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="198"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="226"/>
         <source>Available models: %1.</source>
         <translation>可用模型：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="212"/>
-        <location filename="../src/core/llm/chatclient.cpp" line="299"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="240"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="334"/>
+        <location filename="../src/core/llm/contextbudget.cpp" line="56"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="302"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="337"/>
         <source>The server did not answer within %1 s.</source>
         <translation>服务器未在 %1 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="307"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="342"/>
         <source>The answer stopped arriving: nothing came for %1 s.</source>
         <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="322"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="357"/>
         <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
         <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="336"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="371"/>
         <source>the stream ended before the answer was finished</source>
         <translation>回答尚未完成，数据流就已结束</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="338"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="373"/>
         <source>The connection broke while the answer was streaming: %1</source>
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="341"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="378"/>
         <source>The provider reported an error: %1</source>
         <translation>服务商报告了错误：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="378"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="431"/>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
@@ -622,39 +729,39 @@
 <context>
     <name>Sandpiper::ChatPage</name>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="24"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="36"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="25"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="37"/>
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="29"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="30"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="163"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="175"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="163"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="175"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="183"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="188"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="195"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="200"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="184"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="196"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="194"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="206"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
@@ -670,124 +777,129 @@
 <context>
     <name>Sandpiper::CodeInspector</name>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="57"/>
-        <location filename="../src/app/codeinspector.cpp" line="134"/>
-        <location filename="../src/app/codeinspector.cpp" line="210"/>
+        <location filename="../src/app/codeinspector.cpp" line="60"/>
+        <location filename="../src/app/codeinspector.cpp" line="141"/>
+        <location filename="../src/app/codeinspector.cpp" line="217"/>
         <source>Edit and run</source>
         <translation>编辑并运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="58"/>
+        <location filename="../src/app/codeinspector.cpp" line="61"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="60"/>
+        <location filename="../src/app/codeinspector.cpp" line="63"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="61"/>
+        <location filename="../src/app/codeinspector.cpp" line="64"/>
         <source>Executions</source>
         <translation>执行记录</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="65"/>
+        <location filename="../src/app/codeinspector.cpp" line="68"/>
         <source>Executed code</source>
         <translation>已执行的代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="66"/>
+        <location filename="../src/app/codeinspector.cpp" line="69"/>
         <source>Standard output</source>
         <translation>标准输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="67"/>
+        <location filename="../src/app/codeinspector.cpp" line="70"/>
         <source>Standard error</source>
         <translation>标准错误</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="71"/>
+        <location filename="../src/app/codeinspector.cpp" line="74"/>
         <source>Displayed value</source>
         <translation>显示的值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="80"/>
+        <location filename="../src/app/codeinspector.cpp" line="83"/>
         <source>Execution status</source>
         <translation>执行状态</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="85"/>
+        <location filename="../src/app/codeinspector.cpp" line="88"/>
         <source>Edit the code and run it in the same sandbox</source>
         <translation>编辑代码并在同一沙箱中运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="86"/>
+        <location filename="../src/app/codeinspector.cpp" line="89"/>
         <source>Restart the Python kernel</source>
         <translation>重启 Python 内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="93"/>
+        <location filename="../src/app/codeinspector.cpp" line="96"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="96"/>
+        <location filename="../src/app/codeinspector.cpp" line="99"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="98"/>
+        <location filename="../src/app/codeinspector.cpp" line="101"/>
         <source>Errors and warnings</source>
         <translation>错误和警告</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="100"/>
+        <location filename="../src/app/codeinspector.cpp" line="103"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="106"/>
+        <location filename="../src/app/codeinspector.cpp" line="107"/>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../src/app/codeinspector.cpp" line="113"/>
         <source>Figures</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="129"/>
+        <location filename="../src/app/codeinspector.cpp" line="136"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="219"/>
+        <location filename="../src/app/codeinspector.cpp" line="227"/>
         <source>No code has run in this conversation yet.</source>
         <translation>此对话中尚未运行任何代码。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="231"/>
+        <location filename="../src/app/codeinspector.cpp" line="239"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="240"/>
+        <location filename="../src/app/codeinspector.cpp" line="248"/>
         <source>%1 in %2 s</source>
         <translation>%1，用时 %2 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="247"/>
+        <location filename="../src/app/codeinspector.cpp" line="255"/>
         <source>(run by you)</source>
         <translation>（由你运行）</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="259"/>
+        <location filename="../src/app/codeinspector.cpp" line="266"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="261"/>
+        <location filename="../src/app/codeinspector.cpp" line="268"/>
         <source>%1 more figures were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="263"/>
+        <location filename="../src/app/codeinspector.cpp" line="270"/>
         <source>Refused by Sandpiper: %1</source>
         <translation>被 Sandpiper 拒绝：%1</translation>
     </message>
@@ -795,74 +907,117 @@
 <context>
     <name>Sandpiper::Composer</name>
     <message>
-        <location filename="../src/app/composer.cpp" line="19"/>
+        <location filename="../src/app/composer.cpp" line="22"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="20"/>
+        <location filename="../src/app/composer.cpp" line="23"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="21"/>
+        <location filename="../src/app/composer.cpp" line="24"/>
         <source>Attach…</source>
         <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="23"/>
+        <location filename="../src/app/composer.cpp" line="26"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="27"/>
-        <source>Ask anything. Enter sends, Shift+Enter starts a new line.</source>
-        <translation>输入你的问题。按 Enter 发送，按 Shift+Enter 换行。</translation>
+        <location filename="../src/app/composer.cpp" line="32"/>
+        <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts.</source>
+        <translation>随便问。Enter 发送，Shift+Enter 换行，/ 列出提示模板。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="28"/>
+        <location filename="../src/app/composer.cpp" line="33"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="33"/>
+        <location filename="../src/app/composer.cpp" line="38"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="34"/>
+        <location filename="../src/app/composer.cpp" line="39"/>
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="35"/>
+        <location filename="../src/app/composer.cpp" line="40"/>
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="37"/>
+        <location filename="../src/app/composer.cpp" line="42"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="38"/>
+        <location filename="../src/app/composer.cpp" line="43"/>
         <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
         <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="39"/>
+        <location filename="../src/app/composer.cpp" line="44"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="44"/>
+        <location filename="../src/app/composer.cpp" line="49"/>
         <source>Allow network access in this conversation&apos;s sandbox</source>
         <translation>允许此对话的沙箱访问网络</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="115"/>
+        <location filename="../src/app/composer.cpp" line="79"/>
+        <source>Prompts of the MCP servers</source>
+        <translation>MCP 服务器的提示模板</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="128"/>
+        <source>/%1 (%2)</source>
+        <translation>/%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="129"/>
+        <source>/%1 (%2): %3</source>
+        <translation>/%1（%2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="193"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ContextBudget</name>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="170"/>
+        <source>Ollama does this when its context window is smaller than the request: raise it with OLLAMA_CONTEXT_LENGTH (for example 32768) where the server starts, or with num_ctx in the model&apos;s Modelfile.</source>
+        <translation>当 Ollama 的上下文窗口小于请求时会这样做：在启动服务器的地方用 OLLAMA_CONTEXT_LENGTH（例如 32768）调大它，或在模型的 Modelfile 中设置 num_ctx。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="175"/>
+        <source>LM Studio does this when the model is loaded with a smaller context length than the request: load it with a larger one.</source>
+        <translation>当模型加载时的上下文长度小于请求时，LM Studio 会这样做：请用更大的上下文长度加载它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="179"/>
+        <source>Raise the server&apos;s context size for this model.</source>
+        <translation>请为此模型调大服务器的上下文大小。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="182"/>
+        <source>The server cut this conversation to %1 tokens without saying so: the model saw only part of a request of about %2 tokens. %3 Or set this model&apos;s context window in Settings. Until then Sandpiper keeps requests within %4 tokens itself and says what it leaves out.</source>
+        <translation>服务器在未告知的情况下将此对话截断为 %1 个词元：模型只看到了约 %2 个词元的请求的一部分。%3 或者在设置中设定此模型的上下文窗口。在此之前，Sandpiper 会自行将请求控制在 %4 个词元以内，并说明省略了什么。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/contextbudget.cpp" line="243"/>
+        <source>Sandpiper left out of the request what it could; what remains (the system prompt, the tool declarations and the last message) is still too long. Give the model a larger context window on the server, or send a shorter message.</source>
+        <translation>Sandpiper 已从请求中省略了所有能省略的内容；剩下的部分（系统提示词、工具声明和最后一条消息）仍然太长。请在服务器上为模型提供更大的上下文窗口，或发送更短的消息。</translation>
     </message>
 </context>
 <context>
@@ -892,22 +1047,27 @@
 <context>
     <name>Sandpiper::ConversationSession</name>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="101"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="105"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="148"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="164"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="214"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="231"/>
+        <source>This table cannot be saved from the sandbox.</source>
+        <translation>无法从沙箱保存此表格。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="249"/>
         <source>Wait for the current answer to finish, or stop it, before resending.</source>
         <translation>请等待当前回答完成或将其停止，然后再重新发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="235"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="270"/>
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
@@ -961,51 +1121,147 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::DataTableModel</name>
+    <message>
+        <location filename="../src/app/chat/datatablemodel.cpp" line="93"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::DataTableView</name>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="38"/>
+        <source>Save as CSV</source>
+        <translation>另存为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="39"/>
+        <source>Save as Excel</source>
+        <translation>另存为 Excel</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="43"/>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="47"/>
+        <source>Table rows</source>
+        <translation>表格行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="71"/>
+        <source>Table size</source>
+        <translation>表格大小</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="73"/>
+        <source>Saving the table</source>
+        <translation>正在保存表格</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="76"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="77"/>
+        <source>Copy the selected cells, or the whole table, as tab-separated text</source>
+        <translation>将所选单元格或整个表格复制为制表符分隔的文本</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="78"/>
+        <source>Save the whole table as a CSV file</source>
+        <translation>将整个表格保存为 CSV 文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="79"/>
+        <source>Save the whole table as an Excel file</source>
+        <translation>将整个表格保存为 Excel 文件</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="80"/>
+        <source>Only tables of pandas frames can be saved from the sandbox.</source>
+        <translation>只有 pandas 数据框的表格才能从沙箱保存。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="112"/>
+        <source>Showing %1 of %2 rows</source>
+        <translation>显示 %2 行中的 %1 行</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/chat/datatableview.cpp" line="113"/>
+        <source>%n rows</source>
+        <translation><numerusform>%n 行</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="116"/>
+        <source>%1 of %2 columns</source>
+        <translation>%2 列中的 %1 列</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/chat/datatableview.cpp" line="118"/>
+        <source>%n columns</source>
+        <translation><numerusform>%n 列</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="181"/>
+        <source>The sandbox writes the whole table…</source>
+        <translation>沙箱正在写入整个表格…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/datatableview.cpp" line="191"/>
+        <source>The table could not be saved: %1</source>
+        <translation>无法保存表格：%1</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ExecutionModel</name>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="52"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="56"/>
         <source>ok</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="54"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="58"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="56"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="60"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="58"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="62"/>
         <source>crashed</source>
         <translation>已崩溃</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="60"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="64"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="87"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="87"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="89"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="93"/>
         <source>running… · %1
 %2</source>
         <translation>正在运行… · %1
 %2</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
+        <location filename="../src/core/session/executionmodel.cpp" line="95"/>
         <source>%1 · %2 s · %3
 %4</source>
         <translation>%1 · %2 秒 · %3
@@ -1096,243 +1352,254 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="76"/>
-        <location filename="../src/app/mainwindow.cpp" line="284"/>
+        <location filename="../src/app/mainwindow.cpp" line="79"/>
+        <location filename="../src/app/mainwindow.cpp" line="288"/>
+        <location filename="../src/app/mainwindow.cpp" line="517"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="71"/>
-        <location filename="../src/app/mainwindow.cpp" line="104"/>
+        <location filename="../src/app/mainwindow.cpp" line="73"/>
+        <location filename="../src/app/mainwindow.cpp" line="107"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="283"/>
-        <location filename="../src/app/mainwindow.cpp" line="291"/>
+        <location filename="../src/app/mainwindow.cpp" line="287"/>
+        <location filename="../src/app/mainwindow.cpp" line="295"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="324"/>
+        <location filename="../src/app/mainwindow.cpp" line="328"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="334"/>
-        <location filename="../src/app/mainwindow.cpp" line="339"/>
+        <location filename="../src/app/mainwindow.cpp" line="338"/>
+        <location filename="../src/app/mainwindow.cpp" line="343"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="347"/>
-        <location filename="../src/app/mainwindow.cpp" line="354"/>
+        <location filename="../src/app/mainwindow.cpp" line="351"/>
+        <location filename="../src/app/mainwindow.cpp" line="358"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="81"/>
+        <location filename="../src/app/mainwindow.cpp" line="84"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="108"/>
+        <location filename="../src/app/mainwindow.cpp" line="111"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="109"/>
+        <location filename="../src/app/mainwindow.cpp" line="112"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="110"/>
+        <location filename="../src/app/mainwindow.cpp" line="113"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="151"/>
+        <location filename="../src/app/mainwindow.cpp" line="155"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="192"/>
+        <location filename="../src/app/mainwindow.cpp" line="196"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="193"/>
+        <location filename="../src/app/mainwindow.cpp" line="197"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="196"/>
+        <location filename="../src/app/mainwindow.cpp" line="200"/>
         <source>Export as &amp;Markdown…</source>
         <translation>导出为 Markdown(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="197"/>
+        <location filename="../src/app/mainwindow.cpp" line="201"/>
         <source>Export as &amp;JSON…</source>
         <translation>导出为 JSON(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="198"/>
+        <location filename="../src/app/mainwindow.cpp" line="202"/>
         <source>&amp;Import conversation…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="200"/>
+        <location filename="../src/app/mainwindow.cpp" line="204"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="203"/>
+        <location filename="../src/app/mainwindow.cpp" line="207"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="205"/>
+        <location filename="../src/app/mainwindow.cpp" line="209"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="207"/>
+        <location filename="../src/app/mainwindow.cpp" line="211"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="210"/>
+        <location filename="../src/app/mainwindow.cpp" line="214"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="212"/>
+        <location filename="../src/app/mainwindow.cpp" line="216"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="215"/>
+        <location filename="../src/app/mainwindow.cpp" line="219"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="223"/>
+        <location filename="../src/app/mainwindow.cpp" line="227"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="225"/>
+        <location filename="../src/app/mainwindow.cpp" line="229"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="229"/>
+        <location filename="../src/app/mainwindow.cpp" line="233"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="230"/>
+        <location filename="../src/app/mainwindow.cpp" line="234"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="239"/>
+        <location filename="../src/app/mainwindow.cpp" line="243"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="275"/>
+        <location filename="../src/app/mainwindow.cpp" line="279"/>
         <source>context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="278"/>
+        <location filename="../src/app/mainwindow.cpp" line="282"/>
         <source>Python: running</source>
         <translation>Python：运行中</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="283"/>
+        <location filename="../src/app/mainwindow.cpp" line="287"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="334"/>
+        <location filename="../src/app/mainwindow.cpp" line="338"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="348"/>
+        <location filename="../src/app/mainwindow.cpp" line="352"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="365"/>
+        <location filename="../src/app/mainwindow.cpp" line="369"/>
         <source>The conversation was exported.</source>
         <translation>对话已导出。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="378"/>
+        <location filename="../src/app/mainwindow.cpp" line="382"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="390"/>
+        <location filename="../src/app/mainwindow.cpp" line="394"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="391"/>
+        <location filename="../src/app/mainwindow.cpp" line="395"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="401"/>
+        <location filename="../src/app/mainwindow.cpp" line="405"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="409"/>
+        <location filename="../src/app/mainwindow.cpp" line="413"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="431"/>
+        <location filename="../src/app/mainwindow.cpp" line="435"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="433"/>
+        <location filename="../src/app/mainwindow.cpp" line="437"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="467"/>
+        <location filename="../src/app/mainwindow.cpp" line="480"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="473"/>
+        <location filename="../src/app/mainwindow.cpp" line="486"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="278"/>
-        <location filename="../src/app/mainwindow.cpp" line="480"/>
+        <location filename="../src/app/mainwindow.cpp" line="519"/>
+        <source>The answer failed.</source>
+        <translation>回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="522"/>
+        <source>The answer is ready.</source>
+        <translation>回答已完成。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="282"/>
+        <location filename="../src/app/mainwindow.cpp" line="493"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="480"/>
+        <location filename="../src/app/mainwindow.cpp" line="493"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="269"/>
+        <location filename="../src/app/mainwindow.cpp" line="273"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="272"/>
+        <location filename="../src/app/mainwindow.cpp" line="276"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -1373,6 +1640,845 @@
         <location filename="../src/app/chat/markdownview.cpp" line="423"/>
         <source>Links to files outside this conversation&apos;s folder are not opened.</source>
         <translation>不会打开指向本对话文件夹以外文件的链接。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpConfigFile</name>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="31"/>
+        <source>%1, line %2, column %3</source>
+        <translation>%1，第 %2 行，第 %3 列</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="38"/>
+        <source>%1: the server &quot;%2&quot; is skipped: %3</source>
+        <translation>%1：已跳过服务器“%2”：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="122"/>
+        <source>%1 cannot be read, so it is left as it is: correct it first.</source>
+        <translation>无法读取 %1，因此保持原样：请先修正它。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpConnection</name>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
+        <source>It did not answer the initialize request within %1 s.</source>
+        <translation>它未在 %1 秒内响应 initialize 请求。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="199"/>
+        <source>It refused to initialize: %1</source>
+        <translation>它拒绝初始化：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="205"/>
+        <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
+        <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="236"/>
+        <source>It listed a tool without a name; it is not offered to the model.</source>
+        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="242"/>
+        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
+        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="248"/>
+        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
+        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="276"/>
+        <source>It did not list its tools: %1</source>
+        <translation>它未能列出其工具：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="278"/>
+        <source>It did not list its tools again: %1</source>
+        <translation>它未能重新列出其工具：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="336"/>
+        <source>It did not list its prompts: %1</source>
+        <translation>它未能列出其提示模板：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="376"/>
+        <source>The MCP server &quot;%1&quot; is switched off.</source>
+        <translation>MCP 服务器“%1”已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="389"/>
+        <source>The MCP server &quot;%1&quot; is not available: %2</source>
+        <translation>MCP 服务器“%1”不可用：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="446"/>
+        <source>It sent a message that is neither a request, a notification nor an answer.</source>
+        <translation>它发送了一条既不是请求、通知也不是回复的消息。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="457"/>
+        <source>It answered a request that Sandpiper never sent (id %1); the answer was ignored.</source>
+        <translation>它回复了 Sandpiper 从未发送过的请求（id %1）；该回复已被忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="469"/>
+        <source>error %1</source>
+        <translation>错误 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="529"/>
+        <source>It sent a notification Sandpiper does not know (%1); it was ignored.</source>
+        <translation>它发送了 Sandpiper 不认识的通知（%1）；已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="586"/>
+        <source>The MCP server &quot;%1&quot; did not answer within %2 s.</source>
+        <translation>MCP 服务器“%1”未在 %2 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="600"/>
+        <source>Its last words on stderr: %1</source>
+        <translation>它在 stderr 上的最后输出：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="623"/>
+        <source>%1 It is started again in %2 s.</source>
+        <translation>%1 将在 %2 秒后重新启动。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
+        <source>%1 It stopped %2 times in a row; restart it from the settings.</source>
+        <translation>%1 它已连续停止 %2 次；请在设置中重新启动它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="635"/>
+        <source>The MCP server &quot;%1&quot; stopped while it worked on this: %2</source>
+        <translation>MCP 服务器“%1”在处理此请求时停止了：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpconnection.cpp" line="685"/>
+        <source>The MCP server &quot;%1&quot; was restarted.</source>
+        <translation>MCP 服务器“%1”已重新启动。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpHttpTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="179"/>
+        <source>The server ended its answer stream without an answer.</source>
+        <translation>服务器结束了响应流，但没有给出回复。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="188"/>
+        <source>The server ended the session (HTTP 404).</source>
+        <translation>服务器结束了会话（HTTP 404）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="193"/>
+        <source>The server refused access (HTTP %1): check the headers of this server, such as its token. %2</source>
+        <translation>服务器拒绝访问（HTTP %1）：请检查此服务器的请求头，例如其令牌。%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="197"/>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="204"/>
+        <source>A message to the server was not accepted: %1</source>
+        <translation>服务器未接受一条消息：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphttptransport.cpp" line="212"/>
+        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
+        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpHub</name>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="59"/>
+        <source>The MCP server &quot;%1&quot; was removed or changed.</source>
+        <translation>MCP 服务器“%1”已被移除或更改。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="105"/>
+        <source>There is no MCP server &quot;%1&quot;.</source>
+        <translation>没有名为“%1”的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="124"/>
+        <source>The test is over.</source>
+        <translation>测试已结束。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="148"/>
+        <source>Its tools would have the same names as those of &quot;%1&quot; (both begin with &quot;%2__&quot;); rename one of the two servers.</source>
+        <translation>它的工具名称会与“%1”的工具相同（都以“%2__”开头）；请重命名其中一个服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcphub.cpp" line="162"/>
+        <source>Sandpiper is quitting.</source>
+        <translation>Sandpiper 正在退出。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpLegacySseTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="56"/>
+        <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
+        <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="70"/>
+        <source>The server answered the event stream with HTTP %1.</source>
+        <translation>服务器以 HTTP %1 响应了事件流。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="74"/>
+        <source>The server&apos;s event stream ended before it named its message endpoint.</source>
+        <translation>服务器的事件流在告知消息端点之前就结束了。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="76"/>
+        <source>The server closed its event stream.</source>
+        <translation>服务器关闭了其事件流。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="94"/>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="96"/>
+        <source>A message to the server was not accepted: %1</source>
+        <translation>服务器未接受一条消息：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpPromptDialog</name>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="16"/>
+        <source>Prompt %1</source>
+        <translation>提示模板 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="19"/>
+        <source>The MCP server %1 fills this prompt in from what you give.</source>
+        <translation>MCP 服务器 %1 会根据你提供的内容填写此提示模板。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
+        <source>%1 *:</source>
+        <translation>%1 *：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcppromptdialog.cpp" line="36"/>
+        <source>Use the prompt</source>
+        <translation>使用提示模板</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpSecrets</name>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="55"/>
+        <source>the keychain has no secret &quot;%1&quot;</source>
+        <translation>钥匙串中没有密钥“%1”</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="60"/>
+        <source>the environment variable %1 is not set</source>
+        <translation>环境变量 %1 未设置</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpsecrets.cpp" line="74"/>
+        <source>Its settings refer to what is missing: %1.</source>
+        <translation>它的设置引用了缺失的内容：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpServerDialog</name>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="61"/>
+        <source>Arguments, one per line</source>
+        <translation>参数，每行一个</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="62"/>
+        <source>One per line, such as
+-y
+@modelcontextprotocol/server-filesystem</source>
+        <translation>每行一个，例如
+-y
+@modelcontextprotocol/server-filesystem</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
+        <source>Environment variables</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
+        <source>NAME=value, one per line; ${keychain:NAME} reads a secret</source>
+        <translation>NAME=value，每行一个；${keychain:NAME} 读取一个密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
+        <source>HTTP headers</source>
+        <translation>HTTP 请求头</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
+        <source>Name: value, one per line, such as
+Authorization: Bearer ${keychain:token}</source>
+        <translation>Name: value，每行一个，例如
+Authorization: Bearer ${keychain:token}</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="69"/>
+        <source>&amp;Enabled</source>
+        <translation>启用(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
+        <source>Edit the MCP server %1</source>
+        <translation>编辑 MCP 服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="74"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="75"/>
+        <source>A program on this computer (stdio)</source>
+        <translation>本机上的程序（stdio）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="76"/>
+        <source>A remote server (Streamable HTTP)</source>
+        <translation>远程服务器（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="77"/>
+        <source>A remote server (old HTTP+SSE only)</source>
+        <translation>远程服务器（仅旧版 HTTP+SSE）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="78"/>
+        <source>Kind of server</source>
+        <translation>服务器类型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="80"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="81"/>
+        <source>npx, uvx, node, or a path</source>
+        <translation>npx、uvx、node 或一个路径</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="84"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="85"/>
+        <source>Optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="86"/>
+        <source>Server URL</source>
+        <translation>服务器 URL</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="87"/>
+        <source>https://example.com/mcp</source>
+        <translation>https://example.com/mcp</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="90"/>
+        <source>Default of the settings</source>
+        <translation>使用设置中的默认值</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="91"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="93"/>
+        <source>Timeout per request in seconds</source>
+        <translation>每个请求的超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="95"/>
+        <source>Server enabled</source>
+        <translation>已启用服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="103"/>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="104"/>
+        <source>&amp;Arguments:</source>
+        <translation>参数(&amp;A)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="105"/>
+        <source>En&amp;vironment:</source>
+        <translation>环境变量(&amp;v)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="106"/>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="110"/>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="111"/>
+        <source>&amp;Headers:</source>
+        <translation>请求头(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="118"/>
+        <source>Store a &amp;secret in the keychain…</source>
+        <translation>在钥匙串中保存密钥(&amp;s)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="119"/>
+        <source>Store a secret in the keychain</source>
+        <translation>在钥匙串中保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="124"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="125"/>
+        <source>&amp;Kind:</source>
+        <translation>类型(&amp;K)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="130"/>
+        <source>&amp;Timeout:</source>
+        <translation>超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="170"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="172"/>
+        <source>There is a server named %1 already.</source>
+        <translation>已有名为 %1 的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="174"/>
+        <source>This server cannot be used: %1</source>
+        <translation>无法使用此服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
+        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
+        <source>Store a secret</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
+        <source>Name (mcp.json refers to it as ${keychain:NAME}):</source>
+        <translation>名称（mcp.json 中以 ${keychain:NAME} 引用）：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
+        <source>Value of %1:</source>
+        <translation>%1 的值：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="198"/>
+        <source>Stored. Write ${keychain:%1} where the server needs it.</source>
+        <translation>已保存。在服务器需要的地方写 ${keychain:%1}。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpserverdialog.cpp" line="199"/>
+        <source>The keychain did not take it: %1</source>
+        <translation>钥匙串未能保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpServerRegistry</name>
+    <message>
+        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="165"/>
+        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
+        <translation>MCP 服务器“%1”未及时响应。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="181"/>
+        <source>The test got no answer in time.</source>
+        <translation>测试未及时得到响应。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpSettingsPage</name>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
+        <source>&amp;Import them</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
+        <source>Import the servers of another app</source>
+        <translation>导入其他应用的服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
+        <source>Edit the MCP server</source>
+        <translation>编辑 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;m)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
+        <source>Remove the MCP server</source>
+        <translation>移除 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
+        <source>Re&amp;start</source>
+        <translation>重新启动(&amp;s)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
+        <source>Restart the MCP server</source>
+        <translation>重新启动 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
+        <source>&amp;Test</source>
+        <translation>测试(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
+        <source>Test the MCP server: connect and list its tools</source>
+        <translation>测试 MCP 服务器：连接并列出其工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="60"/>
+        <source>MCP servers are programs that run on this computer with your own rights, or services that act in your name: they can read and change whatever you can. Add only servers you trust. Every tool asks before it runs unless you choose otherwise.</source>
+        <translation>MCP 服务器是以你本人的权限在这台计算机上运行的程序，或以你的名义行事的服务：凡是你能读取和更改的，它们都能读取和更改。只添加你信任的服务器。除非你另有选择，每个工具在运行前都会先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="74"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="80"/>
+        <source>The server&apos;s last lines on stderr</source>
+        <translation>服务器在 stderr 上的最后几行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
+        <source>Approval</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="85"/>
+        <source>Tools of the selected server</source>
+        <translation>所选服务器的工具</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
+        <source>Open mcp.&amp;json</source>
+        <translation>打开 mcp.&amp;json</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
+        <source>Open mcp.json in another program</source>
+        <translation>用其他程序打开 mcp.json</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
+        <source>&amp;Logs</source>
+        <translation>日志(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
+        <source>Open the folder of the servers&apos; logs</source>
+        <translation>打开服务器日志所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="100"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="101"/>
+        <source>Default timeout per MCP request in seconds</source>
+        <translation>每个 MCP 请求的默认超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="104"/>
+        <source>Default time&amp;out per request:</source>
+        <translation>每个请求的默认超时(&amp;o)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="171"/>
+        <source>Nothing is changed in it until it is corrected; the servers read before go on.</source>
+        <translation>在修正之前不会更改其中任何内容；之前读取的服务器继续运行。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="181"/>
+        <source>%n MCP server(s) are set up in %1. Use them in Sandpiper too?</source>
+        <translation>
+            <numerusform>%1 中设置了 %n 个 MCP 服务器。也在 Sandpiper 中使用它们吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="205"/>
+        <source>off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="207"/>
+        <source>changed: applies with OK</source>
+        <translation>已更改：点击“确定”后生效</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="210"/>
+        <source>not started (starts when first needed)</source>
+        <translation>未启动（首次需要时启动）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="212"/>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="214"/>
+        <source>running with %n tool(s)</source>
+        <translation>
+            <numerusform>运行中，有 %n 个工具</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="216"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="252"/>
+        <source>No MCP servers yet: add one, or write them into %1 as Claude Desktop does.</source>
+        <translation>还没有 MCP 服务器：添加一个，或像 Claude Desktop 那样写入 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="265"/>
+        <source>%1, MCP %2</source>
+        <translation>%1，MCP %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="269"/>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mcpsettingspage.cpp" line="272"/>
+        <source>Test: connected, %n tool(s).</source>
+        <translation>
+            <numerusform>测试：已连接，有 %n 个工具。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="275"/>
+        <source>Test failed: %1</source>
+        <translation>测试失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="297"/>
+        <source>(not listed by the server now)</source>
+        <translation>（服务器目前未列出）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="309"/>
+        <source>Ask every time</source>
+        <translation>每次都询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="310"/>
+        <source>Run without asking</source>
+        <translation>直接运行，不询问</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="311"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="312"/>
+        <source>Approval for %1</source>
+        <translation>%1 的批准方式</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="322"/>
+        <source>Take back</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="323"/>
+        <source>Always allowed from a chat on %1</source>
+        <translation>于 %1 在对话中设为始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="325"/>
+        <source>Take back &quot;Always allow&quot; for %1</source>
+        <translation>撤销 %1 的“始终允许”</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="332"/>
+        <source>Taken back</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="402"/>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mcpsettingspage.cpp" line="416"/>
+        <source>mcp.json could not be written: %1</source>
+        <translation>无法写入 mcp.json：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpStdioTransport</name>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="105"/>
+        <source>The program &quot;%1&quot; was not found on the PATH (%2). Is it installed?</source>
+        <translation>在 PATH（%2）中找不到程序“%1”。它安装了吗？</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="111"/>
+        <source>The working folder %1 does not exist.</source>
+        <translation>工作文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="128"/>
+        <source>The server stopped: it was killed or crashed.</source>
+        <translation>服务器已停止：它被终止或崩溃了。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="129"/>
+        <source>The server exited with code %1.</source>
+        <translation>服务器已退出，退出码 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="133"/>
+        <source>The program %1 could not be started: %2</source>
+        <translation>无法启动程序 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="213"/>
+        <source>The server sent a message larger than %1 MB without a line end; the connection was closed.</source>
+        <translation>服务器发送了一条超过 %1 MB 且没有换行的消息；连接已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="231"/>
+        <source>It wrote text to its standard output that is not JSON-RPC (MCP servers may only write protocol messages there; logs belong on stderr): &quot;%1&quot;</source>
+        <translation>它向标准输出写入了不是 JSON-RPC 的文本（MCP 服务器只能在那里写协议消息；日志应写到 stderr）：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpToolbox</name>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="53"/>
+        <source>The MCP server &quot;%1&quot; is not available, so its tools are not offered: %2</source>
+        <translation>MCP 服务器“%1”不可用，因此不提供其工具：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="56"/>
+        <source>The MCP server &quot;%1&quot; is still starting; its tools join from your next message.</source>
+        <translation>MCP 服务器“%1”仍在启动；它的工具将从你的下一条消息起加入。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/mcp/mcptoolbox.cpp" line="87"/>
+        <source>The MCP server &quot;%1&quot; did not answer in time.</source>
+        <translation>MCP 服务器“%1”未及时响应。</translation>
     </message>
 </context>
 <context>
@@ -1467,6 +2573,14 @@
         <location filename="../src/app/chat/messagewidget.cpp" line="225"/>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::PromptTemplates</name>
+    <message>
+        <location filename="../src/app/prompttemplates.cpp" line="72"/>
+        <source>The prompt %1 could not be fetched: %2</source>
+        <translation>无法获取提示模板 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1775,127 +2889,137 @@
 <context>
     <name>Sandpiper::SandboxSession</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="128"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="132"/>
         <source>The code did not stop when interrupted, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在中断后未能停止，因此已替换其沙箱：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="134"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="138"/>
         <source>The sandbox had stopped after %1 min without use.</source>
         <translation>沙箱因闲置 %1 分钟而已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="283"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="261"/>
         <source>The sandbox did not start within %1 s.</source>
         <translation>沙箱未能在 %1 秒内启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="354"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="334"/>
         <source>The sandbox stopped answering and was replaced.</source>
         <translation>沙箱停止响应，已被替换。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="384"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="364"/>
         <source>The kernel was restarted: variables and imports from earlier were lost.</source>
         <translation>内核已重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="403"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="383"/>
         <source>The conversation was closed while the code ran.</source>
         <translation>代码运行时对话被关闭了。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="416"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="396"/>
         <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="417"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="397"/>
         <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="511"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="491"/>
         <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
         <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="545"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="525"/>
         <source>The sandbox sent more HTML than the %1 an execution may show; the rest was ignored.</source>
         <translation>沙箱发送的 HTML 超过了一次执行可显示的 %1；其余部分已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="573"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="553"/>
         <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
         <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="575"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="555"/>
         <source>The conversation&apos;s files reached the %1 limit; the execution was stopped. The files are kept for you to look at or delete.</source>
         <translation>对话的文件达到了 %1 的上限；执行已停止。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="578"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="558"/>
         <source>The conversation&apos;s files reached the %1 limit while no code was running (code left running in the background kept writing), so the sandbox was restarted. The files are kept for you to look at or delete.</source>
         <translation>在没有代码运行时，对话的文件达到了 %1 的上限（留在后台运行的代码仍在写入），因此沙箱已重启。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="601"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="581"/>
         <source>The code kept writing after it was stopped, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="702"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="642"/>
+        <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
+        <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="688"/>
         <source>More new files than are listed were written; not checked or listed: %1.</source>
         <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="704"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="690"/>
         <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
         <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="708"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="694"/>
         <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
         <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="710"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="696"/>
         <source>Further refusals, not listed: %1.</source>
         <translation>其他未列出的拒绝：%1。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="698"/>
+        <source>%n more tables were shown than are kept (%1 per run).</source>
+        <translation><numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="725"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="760"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="727"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="762"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="731"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="766"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="735"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="770"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="736"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="771"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="738"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="773"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="768"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="803"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -1903,12 +3027,12 @@
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="52"/>
+        <location filename="../src/core/settings/settings.cpp" line="71"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="57"/>
+        <location filename="../src/core/settings/settings.cpp" line="76"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -1916,467 +3040,537 @@
 <context>
     <name>Sandpiper::SettingsDialog</name>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="73"/>
+        <location filename="../src/app/settingsdialog.cpp" line="74"/>
         <source>Changes apply to new conversations; the theme changes at once.</source>
         <translation>更改将应用于新对话；主题会立即更改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="75"/>
+        <location filename="../src/app/settingsdialog.cpp" line="77"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="76"/>
-        <location filename="../src/app/settingsdialog.cpp" line="77"/>
+        <location filename="../src/app/settingsdialog.cpp" line="78"/>
+        <location filename="../src/app/settingsdialog.cpp" line="79"/>
         <source>Settings sections</source>
         <translation>设置分区</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="78"/>
+        <location filename="../src/app/settingsdialog.cpp" line="80"/>
         <source>&amp;Providers</source>
         <translation>服务商(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="79"/>
+        <location filename="../src/app/settingsdialog.cpp" line="81"/>
         <source>&amp;Sandbox</source>
         <translation>沙箱(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="80"/>
+        <location filename="../src/app/settingsdialog.cpp" line="82"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="81"/>
+        <location filename="../src/app/settingsdialog.cpp" line="83"/>
+        <source>&amp;MCP</source>
+        <translation>&amp;MCP</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="84"/>
         <source>&amp;Appearance</source>
         <translation>外观(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="82"/>
+        <location filename="../src/app/settingsdialog.cpp" line="85"/>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="104"/>
+        <location filename="../src/app/settingsdialog.cpp" line="107"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="106"/>
+        <location filename="../src/app/settingsdialog.cpp" line="109"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="113"/>
+        <location filename="../src/app/settingsdialog.cpp" line="116"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="114"/>
+        <location filename="../src/app/settingsdialog.cpp" line="117"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="120"/>
-        <location filename="../src/app/settingsdialog.cpp" line="121"/>
+        <location filename="../src/app/settingsdialog.cpp" line="123"/>
+        <location filename="../src/app/settingsdialog.cpp" line="124"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="123"/>
+        <location filename="../src/app/settingsdialog.cpp" line="126"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="124"/>
+        <location filename="../src/app/settingsdialog.cpp" line="127"/>
         <source>One per line, such as
 X-Title: Sandpiper</source>
         <translation>每行一个，例如
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <location filename="../src/app/settingsdialog.cpp" line="133"/>
+        <source>As the server says</source>
+        <translation>按服务器所报</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="134"/>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="135"/>
+        <source>Context window of this model</source>
+        <translation>此模型的上下文窗口</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="136"/>
+        <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
+        <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <source>Run tool &amp;calls the model writes as text</source>
+        <translation>运行模型以文本形式写出的工具调用(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="140"/>
+        <source>Run tool calls written as text</source>
+        <translation>运行以文本形式写出的工具调用</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
+        <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
+        <translation>在工具轮次之间回传模型的推理(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <source>Send reasoning back between tool rounds</source>
+        <translation>在工具轮次之间回传推理</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="145"/>
+        <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
+        <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="147"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="128"/>
+        <location filename="../src/app/settingsdialog.cpp" line="148"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="138"/>
+        <location filename="../src/app/settingsdialog.cpp" line="158"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <location filename="../src/app/settingsdialog.cpp" line="159"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="161"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <location filename="../src/app/settingsdialog.cpp" line="163"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="164"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="160"/>
+        <location filename="../src/app/settingsdialog.cpp" line="165"/>
+        <source>Context &amp;window:</source>
+        <translation>上下文窗口(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="184"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="161"/>
+        <location filename="../src/app/settingsdialog.cpp" line="185"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <location filename="../src/app/settingsdialog.cpp" line="186"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <location filename="../src/app/settingsdialog.cpp" line="188"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="169"/>
+        <location filename="../src/app/settingsdialog.cpp" line="193"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="170"/>
+        <location filename="../src/app/settingsdialog.cpp" line="194"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="177"/>
+        <location filename="../src/app/settingsdialog.cpp" line="201"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <location filename="../src/app/settingsdialog.cpp" line="205"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <location filename="../src/app/settingsdialog.cpp" line="206"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="189"/>
+        <location filename="../src/app/settingsdialog.cpp" line="213"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="192"/>
+        <location filename="../src/app/settingsdialog.cpp" line="216"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="193"/>
+        <location filename="../src/app/settingsdialog.cpp" line="217"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="194"/>
+        <location filename="../src/app/settingsdialog.cpp" line="218"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="195"/>
+        <location filename="../src/app/settingsdialog.cpp" line="219"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="198"/>
+        <location filename="../src/app/settingsdialog.cpp" line="222"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="199"/>
+        <location filename="../src/app/settingsdialog.cpp" line="223"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="203"/>
+        <location filename="../src/app/settingsdialog.cpp" line="227"/>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="204"/>
+        <location filename="../src/app/settingsdialog.cpp" line="228"/>
         <source>No limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="205"/>
+        <location filename="../src/app/settingsdialog.cpp" line="229"/>
         <source>Disk space for a conversation&apos;s files in MiB</source>
         <translation>对话文件可占用的磁盘空间（MiB）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="206"/>
+        <location filename="../src/app/settingsdialog.cpp" line="230"/>
         <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
         <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="211"/>
+        <location filename="../src/app/settingsdialog.cpp" line="235"/>
         <source>Figures kept per run</source>
         <translation>每次运行保留的图数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="212"/>
+        <location filename="../src/app/settingsdialog.cpp" line="236"/>
         <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
         <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="213"/>
+        <location filename="../src/app/settingsdialog.cpp" line="237"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="214"/>
+        <location filename="../src/app/settingsdialog.cpp" line="238"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="226"/>
+        <location filename="../src/app/settingsdialog.cpp" line="250"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="231"/>
+        <location filename="../src/app/settingsdialog.cpp" line="255"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="232"/>
+        <location filename="../src/app/settingsdialog.cpp" line="256"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="233"/>
+        <location filename="../src/app/settingsdialog.cpp" line="257"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="235"/>
+        <location filename="../src/app/settingsdialog.cpp" line="259"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="236"/>
+        <location filename="../src/app/settingsdialog.cpp" line="260"/>
         <source>&amp;Files per conversation:</source>
         <translation>每个对话的文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="237"/>
+        <location filename="../src/app/settingsdialog.cpp" line="261"/>
         <source>Fi&amp;gures per run:</source>
         <translation>每次运行的图数(&amp;g)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="267"/>
+        <location filename="../src/app/settingsdialog.cpp" line="291"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="268"/>
+        <location filename="../src/app/settingsdialog.cpp" line="292"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="269"/>
+        <location filename="../src/app/settingsdialog.cpp" line="293"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="270"/>
+        <location filename="../src/app/settingsdialog.cpp" line="294"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="274"/>
+        <location filename="../src/app/settingsdialog.cpp" line="298"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="275"/>
+        <location filename="../src/app/settingsdialog.cpp" line="299"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="276"/>
+        <location filename="../src/app/settingsdialog.cpp" line="300"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="277"/>
+        <location filename="../src/app/settingsdialog.cpp" line="301"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="283"/>
+        <location filename="../src/app/settingsdialog.cpp" line="307"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="284"/>
+        <location filename="../src/app/settingsdialog.cpp" line="308"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="290"/>
+        <location filename="../src/app/settingsdialog.cpp" line="314"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="291"/>
+        <location filename="../src/app/settingsdialog.cpp" line="315"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="293"/>
+        <location filename="../src/app/settingsdialog.cpp" line="317"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="294"/>
+        <location filename="../src/app/settingsdialog.cpp" line="318"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="304"/>
-        <location filename="../src/app/settingsdialog.cpp" line="314"/>
+        <location filename="../src/app/settingsdialog.cpp" line="328"/>
+        <location filename="../src/app/settingsdialog.cpp" line="338"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="305"/>
+        <location filename="../src/app/settingsdialog.cpp" line="329"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="306"/>
+        <location filename="../src/app/settingsdialog.cpp" line="330"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="307"/>
+        <location filename="../src/app/settingsdialog.cpp" line="331"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="310"/>
+        <location filename="../src/app/settingsdialog.cpp" line="334"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="311"/>
+        <location filename="../src/app/settingsdialog.cpp" line="335"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="312"/>
+        <location filename="../src/app/settingsdialog.cpp" line="336"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="318"/>
+        <location filename="../src/app/settingsdialog.cpp" line="342"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="325"/>
+        <location filename="../src/app/settingsdialog.cpp" line="349"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="326"/>
+        <location filename="../src/app/settingsdialog.cpp" line="350"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="327"/>
+        <location filename="../src/app/settingsdialog.cpp" line="351"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="328"/>
+        <location filename="../src/app/settingsdialog.cpp" line="352"/>
+        <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
+        <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="353"/>
+        <source>Desktop notifications</source>
+        <translation>桌面通知</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="355"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="337"/>
+        <location filename="../src/app/settingsdialog.cpp" line="364"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="338"/>
+        <location filename="../src/app/settingsdialog.cpp" line="365"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="340"/>
+        <location filename="../src/app/settingsdialog.cpp" line="367"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="341"/>
+        <location filename="../src/app/settingsdialog.cpp" line="368"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="365"/>
+        <location filename="../src/app/settingsdialog.cpp" line="392"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="486"/>
+        <location filename="../src/app/settingsdialog.cpp" line="546"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="517"/>
+        <location filename="../src/app/settingsdialog.cpp" line="577"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="552"/>
+        <location filename="../src/app/settingsdialog.cpp" line="612"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="563"/>
+        <location filename="../src/app/settingsdialog.cpp" line="623"/>
         <source>Building %1 from %2…</source>
         <translation>正在从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="569"/>
+        <location filename="../src/app/settingsdialog.cpp" line="629"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="570"/>
+        <location filename="../src/app/settingsdialog.cpp" line="630"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="580"/>
+        <location filename="../src/app/settingsdialog.cpp" line="640"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="585"/>
+        <location filename="../src/app/settingsdialog.cpp" line="645"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -2384,102 +3578,122 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::ToolCallCard</name>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="28"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="32"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="29"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="33"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="35"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="41"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="49"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="55"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="63"/>
-        <source>Always allow in this chat</source>
-        <translation>在此对话中始终允许</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="64"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="70"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="81"/>
         <source>Reason (optional, sent to the model)</source>
         <translation>原因（可选，将发送给模型）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="71"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="82"/>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="95"/>
-        <source>Run edited code</source>
-        <translation>运行编辑后的代码</translation>
-    </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="129"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="158"/>
         <source>%1 · proposed</source>
         <translation>%1 · 已提议</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="141"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="204"/>
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="132"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="161"/>
         <source>%1 · waiting for approval</source>
         <translation>%1 · 等待批准</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="41"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="47"/>
         <source>Show the call and its output</source>
         <translation>显示调用及其输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="46"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="52"/>
         <source>Arguments of %1</source>
         <translation>%1 的参数</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="65"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="63"/>
+        <source>Latest output</source>
+        <translation>最新输出</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="66"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
         <source>Edit before running</source>
         <translation>运行前编辑</translation>
     </message>
-    <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="68"/>
-        <source>Always allow %1 in this conversation</source>
-        <translation>在此对话中始终允许 %1</translation>
+    <message numerus="yes">
+        <location filename="../src/app/chat/toolcallcard.cpp" line="209"/>
+        <source>%n s</source>
+        <translation><numerusform>%n 秒</numerusform></translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="69"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="211"/>
+        <source>Running %1… %2</source>
+        <translation>正在运行 %1… %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="241"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="242"/>
+        <source>%1 of %2: %3</source>
+        <translation>%1 / %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="80"/>
         <source>Deny running %1</source>
         <translation>拒绝运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="158"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="114"/>
+        <source>Run as edited</source>
+        <translation>按修改后的内容运行</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="131"/>
+        <source>Progress of %1</source>
+        <translation>%1 的进度</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="193"/>
         <source>%1 · interrupted</source>
         <translation>%1 · 已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="153"/>
+        <location filename="../src/app/chat/toolcallcard.cpp" line="188"/>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
     </message>
@@ -2790,14 +4004,61 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>TextCallParser</name>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="127"/>
+        <source>The model wrote a call to &quot;%1&quot; into its answer, but it has no tool of that name, so the call is shown as text.</source>
+        <translation>模型在回答中写了对“%1”的调用，但没有该名称的工具，因此该调用以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="144"/>
+        <source>The model wrote a tool call into its answer without a tool name, so it is shown as text.</source>
+        <translation>模型在回答中写了一个没有工具名称的工具调用，因此它以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="179"/>
+        <source>The model wrote a tool call into its answer that is not a JSON object, so it is shown as text.</source>
+        <translation>模型在回答中写了一个不是 JSON 对象的工具调用，因此它以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="189"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="301"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="327"/>
+        <source>The model wrote an empty list of tool calls into its answer.</source>
+        <translation>模型在回答中写了一个空的工具调用列表。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="199"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="290"/>
+        <location filename="../src/core/llm/textcallparser.cpp" line="313"/>
+        <source>The model wrote a tool call into its answer that is not valid JSON, so it was not run; it is shown as text.</source>
+        <translation>模型在回答中写了一个不是有效 JSON 的工具调用，因此没有运行；它以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="251"/>
+        <source>The model wrote a tool call into its answer in XML that could not be read, so it is shown as text.</source>
+        <translation>模型在回答中用无法读取的 XML 写了一个工具调用，因此它以文本形式显示。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/textcallparser.cpp" line="276"/>
+        <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
+        <translation>模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
+    </message>
+</context>
+<context>
     <name>ToolPresenter</name>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="47"/>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="52"/>
+        <source>Always allow in this chat</source>
+        <translation>在此对话中始终允许</translation>
+    </message>
+    <message>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
         <source>Used %1</source>
         <translation>已使用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="47"/>
+        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
         <source>%1 · failed</source>
         <translation>%1 · 失败</translation>
     </message>
@@ -2836,23 +4097,23 @@ X-Title: Sandpiper</translation>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/app/main.cpp" line="52"/>
+        <location filename="../src/app/main.cpp" line="53"/>
         <source>Chat with language models that run code.</source>
         <translation>与能够运行代码的语言模型聊天。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="56"/>
+        <location filename="../src/app/main.cpp" line="57"/>
         <source>Override a setting for this run.</source>
         <translation>仅在本次运行中覆盖某项设置。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="59"/>
+        <location filename="../src/app/main.cpp" line="60"/>
         <source>Keep settings and data in DIR.</source>
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="94"/>
-        <location filename="../src/app/main.cpp" line="96"/>
+        <location filename="../src/app/main.cpp" line="100"/>
+        <location filename="../src/app/main.cpp" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
