@@ -3146,7 +3146,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="139"/>
         <source>Run tool &amp;calls the model writes as text</source>
-        <translation>运行模型以文本形式写出的工具调用(&amp;C)</translation>
+        <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
     </message>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="140"/>
@@ -3161,7 +3161,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="143"/>
         <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
-        <translation>在工具轮次之间回传模型的推理(&amp;O)</translation>
+        <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
     </message>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="144"/>
@@ -3211,7 +3211,7 @@ X-Title: Sandpiper</translation>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="165"/>
         <source>Context &amp;window:</source>
-        <translation>上下文窗口(&amp;W)：</translation>
+        <translation>上下文窗口(&amp;w)：</translation>
     </message>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="184"/>
