@@ -73,8 +73,8 @@ CodeInspector::CodeInspector(QWidget *parent)
     m_stderr->setPalette(errorPalette);
     m_value->setAccessibleName(tr("Displayed value"));
     m_value->setOpenLinks(false);
-    // The HTML comes from the sandbox: it may name any file of this computer as an image or a
-    // style sheet, and none of them is loaded.
+    // The value comes from the sandbox and is shown as plain text; should rich text ever reach
+    // this view, it loads none of the files of this computer that it names.
     m_value->document()->setResourceProvider([](const QUrl &) { return QVariant(QByteArray()); });
     // Errors and names come from the sandbox too, and are shown as they are, never as HTML.
     m_status->setTextFormat(Qt::PlainText);

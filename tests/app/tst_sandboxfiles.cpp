@@ -549,8 +549,8 @@ private Q_SLOTS:
         execution.result = result();
         execution.result.errorType = QStringLiteral("KeyboardInterrupt");
         execution.result.errorMessage = QStringLiteral("<img src=\"%1/secret.png\">").arg(m_outside);
-        execution.result.html = {
-            QStringLiteral("<table><tr><td><img src=\"%1/secret.png\"></td></tr></table>").arg(m_outside)};
+        execution.result.value =
+            QStringLiteral("<table><tr><td><img src=\"%1/secret.png\"></td></tr></table>").arg(m_outside);
         QVERIFY(store.addExecution(execution).ok());
         ConversationSession session(conversation->id, &store, AgentConfig{});
         QVERIFY(session.load().ok());
@@ -566,6 +566,7 @@ private Q_SLOTS:
                 value = browser;
         }
         QVERIFY(value);
+        QVERIFY(value->toPlainText().contains(QLatin1String("<img src=")));
         const QVariant image = value->document()->resource(
             QTextDocument::ImageResource, QUrl::fromLocalFile(m_outside + QStringLiteral("/secret.png")));
         QVERIFY(image.toByteArray().isEmpty());

@@ -190,7 +190,6 @@ void compareExecutions(const QList<StoredExecution> &actual, const QList<StoredE
         QCOMPARE(a.result.droppedStdoutBytes, e.result.droppedStdoutBytes);
         QCOMPARE(a.result.droppedStderrBytes, e.result.droppedStderrBytes);
         QCOMPARE(a.result.figures, e.result.figures);
-        QCOMPARE(a.result.html, e.result.html);
         QCOMPARE(a.result.files, e.result.files);
         QCOMPARE(a.result.durationMs, e.result.durationMs);
         QCOMPARE(a.result.timedOut, e.result.timedOut);
@@ -244,7 +243,6 @@ ConversationSnapshot richSnapshot()
     model.result.value = QStringLiteral("None");
     model.result.standardError = QStringLiteral("warning: deprecated\n");
     model.result.figures = {QStringLiteral("figures/plot 1.png")};
-    model.result.html = {QStringLiteral("<table></table>")};
     // A DataFrame's table, with missing values, text and numbers; Markdown, SVG and a note.
     DataTable table;
     table.tableId = QStringLiteral("t-abc-1");

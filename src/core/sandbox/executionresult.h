@@ -39,7 +39,6 @@ struct ExecutionResult {
     qint64 droppedStdoutBytes = 0; // beyond the output limit
     qint64 droppedStderrBytes = 0;
     QStringList figures;     // PNG paths relative to the data folder, in display order, checked by the host
-    QStringList html;        // rich displays such as a DataFrame's table
     QStringList files;       // new or changed regular files relative to the data folder, checked by the host
     QList<DataTable> tables; // DataFrames, Series and HTML tables shown, in display order
     QStringList markdown;    // display(Markdown(...)) and _repr_markdown_, in display order

@@ -516,17 +516,6 @@ void SandboxSession::acceptFigure(const QString &path)
     result.figures << path;
 }
 
-void SandboxSession::acceptHtml(const QString &html)
-{
-    if (m_pending->htmlChars + html.size() <= m_config.outputLimitBytes) {
-        m_pending->htmlChars += html.size();
-        m_pending->result.html << html;
-    } else if (!std::exchange(m_pending->htmlCapped, true)) {
-        refuse(tr("The sandbox sent more HTML than the %1 an execution may show; the rest was ignored.")
-                   .arg(SandboxFolder::formatBytes(m_config.outputLimitBytes)));
-    }
-}
-
 void SandboxSession::acceptFiles(const QJsonArray &files)
 {
     ExecutionResult &result = m_pending->result;
@@ -615,8 +604,6 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         const QString mime = event.value(QLatin1String("mime")).toString();
         if (mime == QLatin1String("image/png"))
             acceptFigure(event.value(QLatin1String("path")).toString());
-        else if (mime == QLatin1String("text/html"))
-            acceptHtml(event.value(QLatin1String("data")).toString());
         else
             acceptRichDisplay(mime, event);
     } else if (kind == QLatin1String("result")) {

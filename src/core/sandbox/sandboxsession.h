@@ -99,7 +99,6 @@ private:
         QElapsedTimer elapsed; // since the request was sent
         qint64 stdoutBytes = 0;
         qint64 stderrBytes = 0;
-        qint64 htmlChars = 0;
         bool interruptedByTimeout = false;
         bool durationReported = false;
         // What went wrong on the protocol, told once at the end.
@@ -108,7 +107,6 @@ private:
         int refusedFigures = 0;
         int unlistedFiles = 0;
         int unlistedRefusals = 0;
-        bool htmlCapped = false;
         qint64 richChars = 0; // Markdown and SVG kept so far
         int tablesDropped = 0;
     };
@@ -121,7 +119,6 @@ private:
     void lineTooLong(qint64 bytes);
     void handleEvent(const QJsonObject &event);
     void acceptFigure(const QString &path);
-    void acceptHtml(const QString &html);
     void acceptFiles(const QJsonArray &files);
     // Adds SENTENCE to what the host refused in the running execution.
     void refuse(const QString &sentence);

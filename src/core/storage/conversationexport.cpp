@@ -331,7 +331,6 @@ QJsonObject executionToJson(const StoredExecution &execution)
         {QStringLiteral("state_lost"), result.stateLost},
         {QStringLiteral("state_reset"), result.stateReset},
         {QStringLiteral("figures"), QJsonArray::fromStringList(result.figures)},
-        {QStringLiteral("html"), QJsonArray::fromStringList(result.html)},
         {QStringLiteral("files"), QJsonArray::fromStringList(result.files)},
         {QStringLiteral("figures_not_kept"), result.figuresNotKept},
         {QStringLiteral("refused"), QJsonArray::fromStringList(result.refused)},

@@ -257,7 +257,6 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
              readInteger(object, QLatin1StringView("dropped_stderr_bytes"), where, result.droppedStderrBytes),
              readInteger(object, QLatin1StringView("duration_ms"), where, result.durationMs),
              readStringList(object, QLatin1StringView("figures"), where, result.figures),
-             readStringList(object, QLatin1StringView("html"), where, result.html),
              readStringList(object, QLatin1StringView("files"), where, result.files),
              readStringList(object, QLatin1StringView("refused"), where, result.refused),
              readString(object, QLatin1StringView("stop_reason"), where, result.stopReason),

@@ -11,7 +11,7 @@ namespace {
 const QString ExecutionColumns = QStringLiteral(
     "id, conversation_id, tool_call_id, origin, code, status, stdout, stderr, value, error_type, error_message, "
     "traceback, dropped_stdout_bytes, dropped_stderr_bytes, duration_ms, timed_out, state_lost, state_reset, figures, "
-    "html, files, created, figures_not_kept, refused, stop_reason, rich_output");
+    "files, created, figures_not_kept, refused, stop_reason, rich_output");
 
 StoredExecution executionFromRow(const QSqlQuery &query)
 {
@@ -37,13 +37,12 @@ StoredExecution executionFromRow(const QSqlQuery &query)
     result.stateLost = query.value(16).toBool();
     result.stateReset = query.value(17).toBool();
     result.figures = RowCodec::stringListFromJson(query.value(18).toString());
-    result.html = RowCodec::stringListFromJson(query.value(19).toString());
-    result.files = RowCodec::stringListFromJson(query.value(20).toString());
-    execution.created = RowCodec::fromMs(query.value(21));
-    result.figuresNotKept = query.value(22).toInt();
-    result.refused = RowCodec::stringListFromJson(query.value(23).toString());
-    result.stopReason = query.value(24).toString();
-    result.setRichOutput(QJsonDocument::fromJson(query.value(25).toString().toUtf8()).object());
+    result.files = RowCodec::stringListFromJson(query.value(19).toString());
+    execution.created = RowCodec::fromMs(query.value(20));
+    result.figuresNotKept = query.value(21).toInt();
+    result.refused = RowCodec::stringListFromJson(query.value(22).toString());
+    result.stopReason = query.value(23).toString();
+    result.setRichOutput(QJsonDocument::fromJson(query.value(24).toString().toUtf8()).object());
     return execution;
 }
 
@@ -61,9 +60,9 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
             QStringLiteral(
                 "INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, stdout, stderr, "
                 "value, error_type, error_message, traceback, dropped_stdout_bytes, dropped_stderr_bytes, "
-                "duration_ms, timed_out, state_lost, state_reset, figures, html, files, created, figures_not_kept, "
-                "refused, stop_reason, rich_output) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "duration_ms, timed_out, state_lost, state_reset, figures, files, created, figures_not_kept, refused, "
+                "stop_reason, rich_output) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId,
              execution.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : execution.toolCallId,
              StoredExecution::originName(execution.origin),
@@ -82,7 +81,6 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
              result.stateLost,
              result.stateReset,
              RowCodec::stringListToJson(result.figures),
-             RowCodec::stringListToJson(result.html),
              RowCodec::stringListToJson(result.files),
              stored.created.toMSecsSinceEpoch(),
              result.figuresNotKept,

@@ -176,8 +176,6 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
         lines << QStringLiteral("Value of the last expression:") << keepHeadAndTail(result.value, limits.valueChars);
     if (const QString figures = figureLine(result); !figures.isEmpty())
         lines << figures;
-    if (!result.html.isEmpty() && result.tables.isEmpty())
-        lines << QStringLiteral("A table was shown to the user.");
     for (const DataTable &table : result.tables) {
         // A frame's text is in the value already (or printed); an HTML table has nothing else.
         lines << (table.kind == QLatin1String("HTML")
