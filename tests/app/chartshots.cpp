@@ -218,10 +218,9 @@ int main(int argc, char *argv[])
     };
     int failures = 0;
     for (const auto &[name, json] : charts) {
-        ChartSpecError error;
-        const auto spec = ChartSpec::fromJson(json, &error);
+        const auto spec = ChartSpec::fromJson(json);
         if (!spec) {
-            std::fprintf(stderr, "%s: %s\n", name, qPrintable(error.message()));
+            std::fprintf(stderr, "%s: %s\n", name, qPrintable(spec.error().message()));
             ++failures;
             continue;
         }

@@ -25,10 +25,9 @@ namespace {
 
 ChartSpec spec(const QString &json)
 {
-    ChartSpecError error;
-    const auto parsed = ChartSpec::fromToolArguments(json, &error);
+    const auto parsed = ChartSpec::fromToolArguments(json);
     if (!parsed)
-        qFatal("bad test spec: %s", qPrintable(error.message()));
+        qFatal("bad test spec: %s", qPrintable(parsed.error().message()));
     return *parsed;
 }
 

@@ -215,9 +215,9 @@ private Q_SLOTS:
         QFETCH(QString, path);
         QFETCH(QString, expected);
         QFETCH(QString, given);
-        ChartSpecError error;
-        const auto spec = ChartSpec::fromToolArguments(arguments, &error);
+        const auto spec = ChartSpec::fromToolArguments(arguments);
         QVERIFY(!spec);
+        const ChartSpecError &error = spec.error();
         QCOMPARE(error.path, path);
         QCOMPARE(error.expected, expected);
         QCOMPARE(error.given, given);
@@ -226,27 +226,30 @@ private Q_SLOTS:
 
     void invalidJsonPointsAtTheProblem()
     {
-        ChartSpecError error;
-        QVERIFY(!ChartSpec::fromToolArguments(QStringLiteral(R"({"type": "line", "series": [{"data": [1, NaN]}]})"),
-                                              &error));
-        QCOMPARE(error.path, QStringLiteral("arguments"));
-        QVERIFY2(error.given.startsWith(QLatin1String("invalid JSON (")), qPrintable(error.given));
-        QVERIFY2(error.given.contains(QLatin1String("NaN")), qPrintable(error.given));
+        const auto nan =
+            ChartSpec::fromToolArguments(QStringLiteral(R"({"type": "line", "series": [{"data": [1, NaN]}]})"));
+        QVERIFY(!nan);
+        QCOMPARE(nan.error().path, QStringLiteral("arguments"));
+        QVERIFY2(nan.error().given.startsWith(QLatin1String("invalid JSON (")), qPrintable(nan.error().given));
+        QVERIFY2(nan.error().given.contains(QLatin1String("NaN")), qPrintable(nan.error().given));
 
-        QVERIFY(!ChartSpec::fromToolArguments(QStringLiteral("   "), &error));
-        QCOMPARE(error.given, QStringLiteral("nothing"));
+        const auto blank = ChartSpec::fromToolArguments(QStringLiteral("   "));
+        QVERIFY(!blank);
+        QCOMPARE(blank.error().given, QStringLiteral("nothing"));
     }
 
     void limitsComeFromTheCaller()
     {
-        ChartSpecError error;
         const QString twoSeries = QStringLiteral(
             R"({"type": "line", "series": [{"name": "a", "data": [1, 2, 3]}, {"name": "b", "data": [1]}]})");
-        QVERIFY(!ChartSpec::fromToolArguments(twoSeries, &error, ChartLimits{1, 100}));
-        QCOMPARE(error.message(), QStringLiteral("series: expected at most 1 series, got 2 series."));
-        QVERIFY(!ChartSpec::fromToolArguments(twoSeries, &error, ChartLimits{5, 2}));
-        QCOMPARE(error.message(), QStringLiteral("series[0].data: expected at most 2 points, got 3 points."));
-        QVERIFY(ChartSpec::fromToolArguments(twoSeries, &error, ChartLimits{2, 3}));
+        const auto fewSeries = ChartSpec::fromToolArguments(twoSeries, ChartLimits{1, 100});
+        QVERIFY(!fewSeries);
+        QCOMPARE(fewSeries.error().message(), QStringLiteral("series: expected at most 1 series, got 2 series."));
+        const auto fewPoints = ChartSpec::fromToolArguments(twoSeries, ChartLimits{5, 2});
+        QVERIFY(!fewPoints);
+        QCOMPARE(fewPoints.error().message(),
+                 QStringLiteral("series[0].data: expected at most 2 points, got 3 points."));
+        QVERIFY(ChartSpec::fromToolArguments(twoSeries, ChartLimits{2, 3}));
     }
 
     void normalisesSloppyInput_data()
@@ -335,13 +338,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, arguments);
         QFETCH(QString, normalised);
-        ChartSpecError error;
-        const auto spec = ChartSpec::fromToolArguments(arguments, &error);
-        QVERIFY2(spec, qPrintable(error.message()));
+        const auto spec = ChartSpec::fromToolArguments(arguments);
+        QVERIFY2(spec, qPrintable(spec.error().message()));
         QCOMPARE(compact(spec->toJson()), normalised);
         // The normalised form is a fixed point: the GUI and the store read it back unchanged.
-        const auto again = ChartSpec::fromJson(spec->toJson(), &error);
-        QVERIFY2(again, qPrintable(error.message()));
+        const auto again = ChartSpec::fromJson(spec->toJson());
+        QVERIFY2(again, qPrintable(again.error().message()));
         QCOMPARE(*again, *spec);
     }
 

@@ -92,9 +92,8 @@ private Q_SLOTS:
         QCOMPARE(assistant.toolCalls.first().name, QStringLiteral("create_chart"));
         QCOMPARE(assistant.toolCalls.first().arguments, chartArguments);
 
-        ChartSpecError error;
-        const auto redrawn = ChartSpec::fromToolArguments(assistant.toolCalls.first().arguments, &error);
-        QVERIFY2(redrawn, qPrintable(error.message()));
+        const auto redrawn = ChartSpec::fromToolArguments(assistant.toolCalls.first().arguments);
+        QVERIFY2(redrawn, qPrintable(redrawn.error().message()));
         QCOMPARE(*redrawn, *original);
         QCOMPARE(redrawn->type, ChartSpec::Type::Bar);
         QCOMPARE(redrawn->series.first().points.first(), QPointF(0, 12.5));

@@ -227,18 +227,15 @@ QString ChartSpec::summary() const
         .arg(parts.join(QStringLiteral(", ")));
 }
 
-std::optional<ChartSpec> ChartSpec::fromJson(const QJsonValue &arguments, ChartSpecError *error,
-                                             const ChartLimits &limits)
+Result<ChartSpec, ChartSpecError> ChartSpec::fromJson(const QJsonValue &arguments, const ChartLimits &limits)
 {
     ChartSpecValidator validator(limits);
-    auto spec = validator.run(arguments);
-    if (!spec && error)
-        *error = validator.error();
-    return spec;
+    if (auto spec = validator.run(arguments))
+        return std::move(*spec);
+    return validator.error();
 }
 
-std::optional<ChartSpec> ChartSpec::fromToolArguments(const QString &arguments, ChartSpecError *error,
-                                                      const ChartLimits &limits)
+Result<ChartSpec, ChartSpecError> ChartSpec::fromToolArguments(const QString &arguments, const ChartLimits &limits)
 {
     QString text = stripCodeFence(arguments.trimmed());
     QJsonParseError parseError;
@@ -252,20 +249,17 @@ std::optional<ChartSpec> ChartSpec::fromToolArguments(const QString &arguments, 
             text = stripCodeFence(value.toString().trimmed());
             continue;
         }
-        return fromJson(value, error, limits);
+        return fromJson(value, limits);
     }
-    if (error) {
-        // The offset counts the bracket added above; the text around it shows the model what
-        // broke, e.g. a NaN, which JSON has no word for.
-        const int offset = std::clamp(parseError.offset - 1, 0, int(text.size()));
-        *error = {QStringLiteral("arguments"), QStringLiteral("a JSON object with \"type\" and \"series\""),
-                  text.isEmpty() ? QStringLiteral("nothing")
-                                 : QStringLiteral("invalid JSON (%1 at character %2, near \"%3\")")
-                                       .arg(parseError.errorString())
-                                       .arg(offset)
-                                       .arg(text.mid(std::max(0, offset - 10), 20))};
-    }
-    return std::nullopt;
+    // The offset counts the bracket added above; the text around it shows the model what
+    // broke, e.g. a NaN, which JSON has no word for.
+    const int offset = std::clamp(parseError.offset - 1, 0, int(text.size()));
+    return ChartSpecError{QStringLiteral("arguments"), QStringLiteral("a JSON object with \"type\" and \"series\""),
+                          text.isEmpty() ? QStringLiteral("nothing")
+                                         : QStringLiteral("invalid JSON (%1 at character %2, near \"%3\")")
+                                               .arg(parseError.errorString())
+                                               .arg(offset)
+                                               .arg(text.mid(std::max(0, offset - 10), 20))};
 }
 
 QJsonObject ChartSpec::schema(const ChartLimits &limits)

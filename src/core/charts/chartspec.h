@@ -1,5 +1,7 @@
 #pragma once
 
+#include "result.h"
+
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
@@ -81,14 +83,12 @@ struct ChartSpec {
     // "line chart "Revenue" with 2 series: North (12 points), South (12 points)"
     QString summary() const;
 
-    // Checks and normalises ARGUMENTS, the JSON object the model sent. On failure returns
-    // nothing and, when ERROR is given, says why.
-    static std::optional<ChartSpec> fromJson(const QJsonValue &arguments, ChartSpecError *error = nullptr,
-                                             const ChartLimits &limits = {});
+    // Checks and normalises ARGUMENTS, the JSON object the model sent; on failure, says why.
+    static Result<ChartSpec, ChartSpecError> fromJson(const QJsonValue &arguments, const ChartLimits &limits = {});
     // The same from the raw argument text of a create_chart call, as the model sent it and the
     // store keeps it (a Markdown fence or a doubly encoded JSON string around it is tolerated).
-    static std::optional<ChartSpec> fromToolArguments(const QString &arguments, ChartSpecError *error = nullptr,
-                                                      const ChartLimits &limits = {});
+    static Result<ChartSpec, ChartSpecError> fromToolArguments(const QString &arguments,
+                                                               const ChartLimits &limits = {});
 
     // The JSON Schema of create_chart's parameters.
     static QJsonObject schema(const ChartLimits &limits = {});

@@ -29,11 +29,10 @@ PreparedCall ChartTool::prepare(const ToolCall &call) const
 {
     PreparedCall prepared;
     prepared.call = call;
-    ChartSpecError error;
-    const auto spec = ChartSpec::fromToolArguments(call.arguments, &error, m_limits);
+    const auto spec = ChartSpec::fromToolArguments(call.arguments, m_limits);
     if (!spec) {
-        prepared.error =
-            QStringLiteral("The chart was not shown. %1 Fix this and call create_chart again.").arg(error.message());
+        prepared.error = QStringLiteral("The chart was not shown. %1 Fix this and call create_chart again.")
+                             .arg(spec.error().message());
         return prepared;
     }
     prepared.arguments = spec->toJson();
@@ -46,11 +45,10 @@ QCoro::Task<ToolOutcome> ChartTool::run(PreparedCall call)
     ToolOutcome outcome;
     // The arguments were normalised by prepare(); checking them again costs little and keeps
     // run() safe for callers that built the call themselves.
-    ChartSpecError error;
-    const auto spec = ChartSpec::fromJson(call.arguments, &error, m_limits);
+    const auto spec = ChartSpec::fromJson(call.arguments, m_limits);
     if (!spec) {
         outcome.modelText = QStringLiteral("Error: the chart was not shown. %1 Fix this and call create_chart again.")
-                                .arg(error.message());
+                                .arg(spec.error().message());
         co_return outcome;
     }
     outcome.success = true;
