@@ -1,5 +1,6 @@
 #include "settings/settings.h"
 
+#include "llm/modelimage.h"
 #include "llm/providerpresets.h"
 
 #include <sandpiper/buildinfo.h>
@@ -20,9 +21,10 @@ namespace {
 
 // Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines),
 // text_tool_calls and reasoning_back (true, false, or empty for the preset's choice),
-// context_windows ("MODEL=TOKENS" lines; "*" for any model).
-const QRegularExpression providerKey(QStringLiteral(
-    "^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env|text_tool_calls|reasoning_back|context_windows)$"));
+// context_windows ("MODEL=TOKENS" lines; "*" for any model), image_models ("MODEL=yes|no" lines).
+const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/"
+                                                    "(base_url|model|headers|api_key_env|text_tool_calls|reasoning_"
+                                                    "back|context_windows|image_models)$"));
 
 // A per-provider switch: true or false as written, else FALLBACK.
 bool switchValue(const QString &text, bool fallback)
@@ -99,6 +101,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        // Images go to the model with their longest side scaled down to this (pixels).
+        {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
         {QStringLiteral("sandbox/enabled"), Type::Boolean, true},
         {QStringLiteral("sandbox/image"), Type::String, QLatin1String(BuildInfo::defaultSandboxImage)},
@@ -294,6 +298,7 @@ ProviderConfig Settings::provider(const QString &id) const
     config.sendReasoningBack =
         switchValue(string(prefix + QStringLiteral("reasoning_back")), preset && preset->sendReasoningBack);
     config.contextWindows = parseContextWindows(string(prefix + QStringLiteral("context_windows")));
+    config.imageModels = parseImageModels(string(prefix + QStringLiteral("image_models")));
     config.defaultContextWindow = preset ? preset->contextWindow : 0;
     config.connectTimeout = std::chrono::seconds(integer(QStringLiteral("network/connect_timeout_seconds")));
     config.idleTimeout = std::chrono::seconds(integer(QStringLiteral("network/idle_timeout_seconds")));
@@ -326,6 +331,33 @@ QString Settings::formatContextWindows(const QHash<QString, qint64> &windows)
     QStringList lines;
     for (const QString &model : std::as_const(models))
         lines << QStringLiteral("%1=%2").arg(model).arg(windows.value(model));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QHash<QString, bool> Settings::parseImageModels(const QString &text)
+{
+    QHash<QString, bool> models;
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
+        const QString model = line.left(equals).trimmed();
+        const QString answer = line.mid(equals + 1).trimmed().toLower();
+        if (equals <= 0 || model.isEmpty())
+            continue;
+        if (answer == QLatin1String("yes") || answer == QLatin1String("true"))
+            models.insert(model, true);
+        else if (answer == QLatin1String("no") || answer == QLatin1String("false"))
+            models.insert(model, false);
+    }
+    return models;
+}
+
+QString Settings::formatImageModels(const QHash<QString, bool> &models)
+{
+    QStringList names = models.keys();
+    names.sort();
+    QStringList lines;
+    for (const QString &model : std::as_const(names))
+        lines << QStringLiteral("%1=%2").arg(model, models.value(model) ? QLatin1String("yes") : QLatin1String("no"));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -366,6 +398,7 @@ AgentConfig Settings::agent() const
     config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
     config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
     config.modelTitles = boolean(QStringLiteral("agent/model_titles"));
+    config.imageMaxSide = std::clamp(integer(QStringLiteral("images/max_side")), 64, 8192);
     config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));
     config.chartLimits.maxSeries = std::max(1, integer(QStringLiteral("charts/max_series")));
     config.chartLimits.maxPoints = std::max(1, integer(QStringLiteral("charts/max_points")));
