@@ -331,9 +331,10 @@ private Q_SLOTS:
 
     void aModelThatRefusesImagesAfterAllIsSentTextFromThenOn()
     {
-        // Unknown to the probe (no /props here): the images are sent, and the server refuses them.
+        // Unknown to the probe (no /props here): the images are sent, and the server refuses them
+        // as llama.cpp without --mmproj does (HTTP 500, "server_error").
         m_server->enqueue(FS::httpError(
-            400, QStringLiteral("image input is not supported - hint: if this is unexpected, you may need to provide "
+            500, QStringLiteral("image input is not supported - hint: if this is unexpected, you may need to provide "
                                 "the mmproj")));
         m_server->enqueue(FS::openAiText(QStringLiteral("I cannot see images, but the file is in /mnt/data.")));
         QVERIFY(writeImage(folder() + QStringLiteral("/chart.png"), picture(64, 64), "PNG"));

@@ -196,14 +196,14 @@ void ContextBudget::learnFromUsage(Model &model, const Plan &plan, const TokenUs
 
 std::optional<bool> ContextBudget::knownAcceptsImages(const QString &model) const
 {
+    const Model known = m_models.value(model);
+    if (known.imagesRefused)
+        return false;
     const QHash<QString, bool> &set = m_client->config().imageModels;
     if (const auto chosen = set.constFind(model); chosen != set.cend())
         return *chosen;
     if (const auto any = set.constFind(QStringLiteral("*")); any != set.cend())
         return *any;
-    const Model known = m_models.value(model);
-    if (known.imagesRefused)
-        return false;
     return known.finding.acceptsImages;
 }
 

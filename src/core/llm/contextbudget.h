@@ -32,8 +32,8 @@ public:
     // Sends MESSAGES and TOOLS through the client, fitted to the window.
     QCoro::Task<ChatResponse> complete(QList<ChatMessage> messages, QJsonArray tools);
 
-    // Whether MODEL takes images: the user's setting for it, else what its refusal taught, else
-    // what the server says (asked once); nullopt when nobody says.
+    // Whether MODEL takes images: not when the server refused them already, else as the user set
+    // it for the model, else as the server says (asked once); nullopt when nobody says.
     QCoro::Task<std::optional<bool>> acceptsImages(QString model);
     // The same from what is known already, without asking the server.
     std::optional<bool> knownAcceptsImages(const QString &model) const;
