@@ -338,11 +338,15 @@ private Q_SLOTS:
                                 "the mmproj")));
         m_server->enqueue(FS::openAiText(QStringLiteral("I cannot see images, but the file is in /mnt/data.")));
         QVERIFY(writeImage(folder() + QStringLiteral("/chart.png"), picture(64, 64), "PNG"));
-        AgentLoop loop(config(QStringLiteral("custom")), m_store.get(), m_conversation);
+        AgentConfig c = config(QStringLiteral("custom"));
+        c.provider.maxRetries = 3; // not tried again: the answer would be the same
+        AgentLoop loop(c, m_store.get(), m_conversation);
         Recorder recorder(&loop);
         loop.sendWithAttachments(QStringLiteral("Look at this."), {}, {QStringLiteral("chart.png")});
         QVERIFY(recorder.waitForTurn());
         QCOMPARE(recorder.end(), AgentEvent::End::Failed);
+        QCOMPARE(m_server->chatRequests().size(), 1);
+        QVERIFY(recorder.ofKind(Kind::Retrying).isEmpty());
         const auto errors = recorder.ofKind(Kind::Error);
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors.first().text.contains(QLatin1String("image input is not supported")),
