@@ -54,9 +54,15 @@ void paste(QMimeData *data, QPlainTextEdit *editor)
     QTest::keyClick(editor, Qt::Key_V, Qt::ControlModifier);
 }
 
+// The thumbnails on screen.
 QList<QToolButton *> thumbnails(Composer *composer)
 {
-    return composer->imageStrip()->findChildren<QToolButton *>();
+    QList<QToolButton *> shown;
+    for (QToolButton *button : composer->imageStrip()->findChildren<QToolButton *>()) {
+        if (button->isVisible())
+            shown << button;
+    }
+    return shown;
 }
 
 } // namespace
@@ -164,8 +170,8 @@ private Q_SLOTS:
         composer.setImages({QStringLiteral("a.png"), QStringLiteral("b.png"), QStringLiteral("gone.png")},
                            folder.path());
         QVERIFY(composer.imageStrip()->isVisible());
+        QTRY_COMPARE(thumbnails(&composer).size(), 3);
         const auto buttons = thumbnails(&composer);
-        QCOMPARE(buttons.size(), 3);
         QVERIFY(!buttons.at(0)->icon().isNull());
         QVERIFY(buttons.at(0)->iconSize().width() <= 96 && buttons.at(0)->iconSize().height() <= 72);
         QVERIFY(buttons.at(0)->accessibleName().contains(QLatin1String("a.png")));
@@ -200,6 +206,17 @@ private Q_SLOTS:
         QVERIFY2(name.startsWith(QLatin1String("pasted-")) && name.endsWith(QLatin1String(".png")), qPrintable(name));
         QVERIFY(QFileInfo::exists(session->folder() + QLatin1Char('/') + name)); // in /mnt/data for the code
         QTRY_COMPARE(thumbnails(window->composer()).size(), 1);
+        // A second one, dropped as a file.
+        QTemporaryDir elsewhere;
+        const QString photo = elsewhere.filePath(QStringLiteral("photo.jpg"));
+        QImage gradient(640, 480, QImage::Format_RGB32);
+        for (int y = 0; y < gradient.height(); ++y)
+            for (int x = 0; x < gradient.width(); ++x)
+                gradient.setPixel(x, y, qRgb(x * 255 / 640, 120, y * 255 / 480));
+        QVERIFY(gradient.save(photo, "JPEG"));
+        Q_EMIT window->composer()->filesDropped({photo});
+        QCOMPARE(session->state().pendingImages, (QStringList{name, QStringLiteral("photo.jpg")}));
+        QTRY_COMPARE(thumbnails(window->composer()).size(), 2);
         QTest::keyClicks(window->composer()->editor(), QStringLiteral("What do you see?"));
         saveScreenshot(window->composer(), QStringLiteral("composer-images-light.png"));
 
@@ -207,7 +224,9 @@ private Q_SLOTS:
         QVERIFY(waitUntil([&] { return !session->isBusy() && !m_server->chatRequests().isEmpty(); }, 20000));
         const QJsonArray messages = m_server->chatRequests().first().json().value(QLatin1String("messages")).toArray();
         const QJsonArray parts = messages.last()[QLatin1String("content")].toArray();
-        QCOMPARE(parts.size(), 2);
+        QCOMPARE(parts.size(), 3);
+        QVERIFY(parts[2][QLatin1String("image_url")][QLatin1String("url")].toString().startsWith(
+            QLatin1String("data:image/jpeg;base64,")));
         const QString url = parts[1][QLatin1String("image_url")][QLatin1String("url")].toString();
         QVERIFY(url.startsWith(QLatin1String("data:image/png;base64,")));
         const QImage sent =
@@ -219,9 +238,11 @@ private Q_SLOTS:
         // The message shows its image, and keeps it in the store.
         QTRY_VERIFY(!window->chatView()->findChildren<MessageWidget *>().isEmpty());
         const auto figures = window->chatView()->findChildren<FigureView *>();
-        QCOMPARE(figures.size(), 1);
+        QCOMPARE(figures.size(), 2);
         QCOMPARE(figures.first()->name(), name);
-        QCOMPARE(m_store->messages(session->id())->first().images, QStringList{name});
+        QTest::qWait(200); // the answer's last frame
+        saveScreenshot(window->chatView(), QStringLiteral("chat-images-light.png"));
+        QCOMPARE(m_store->messages(session->id())->first().images, (QStringList{name, QStringLiteral("photo.jpg")}));
     }
 
     void aModelWithoutVisionGivesTheMessageBack()
