@@ -141,7 +141,6 @@ private Q_SLOTS:
         LlamaServer server;
         QVERIFY2(server.start(), qPrintable(server.error()));
         AgentConfig c = config(server, false);
-        c.provider.maxRetries = 0;
         QDir().mkpath(c.sandbox.dataDirectory);
         QImage image(64, 48, QImage::Format_RGB32);
         image.fill(Qt::darkGreen);
@@ -149,34 +148,32 @@ private Q_SLOTS:
         const QStringList images{QStringLiteral("photo.png")};
 
         // /props says "vision": false (no --mmproj): nothing is sent, the message comes back.
-        {
-            AgentLoop loop(c);
-            Recorder recorder(&loop);
-            loop.sendWithAttachments(QStringLiteral("What is in this picture?"), {}, images);
-            QVERIFY(recorder.waitForTurn(1, 60000));
-            QCOMPARE(recorder.end(), AgentEvent::End::Failed);
-            const auto refused = recorder.ofKind(Kind::SendRefused);
-            QCOMPARE(refused.size(), 1);
-            QVERIFY2(refused.first().text.contains(QLatin1String("does not take images")),
-                     qPrintable(refused.first().text));
-            QCOMPARE(refused.first().message.images, images);
-            QVERIFY(loop.history().isEmpty());
-        }
-
-        // Told otherwise by the user, the request goes out and the real server refuses the image;
-        // the conversation then goes on without it.
-        c.provider.imageModels.insert(QStringLiteral("tiny"), true);
         AgentLoop loop(c);
         Recorder recorder(&loop);
         loop.sendWithAttachments(QStringLiteral("What is in this picture?"), {}, images);
         QVERIFY(recorder.waitForTurn(1, 60000));
         QCOMPARE(recorder.end(), AgentEvent::End::Failed);
+        const auto refused = recorder.ofKind(Kind::SendRefused);
+        QCOMPARE(refused.size(), 1);
+        QVERIFY2(refused.first().text.contains(QLatin1String("does not take images")),
+                 qPrintable(refused.first().text));
+        QCOMPARE(refused.first().message.images, images);
+        QVERIFY(loop.history().isEmpty());
+
+        // Told otherwise by the user, the request goes out and the real server refuses the image
+        // (a 500 that is not tried again); the conversation then goes on without it.
+        c.provider.imageModels.insert(QStringLiteral("tiny"), true);
+        loop.setProvider(c.provider);
+        loop.sendWithAttachments(QStringLiteral("What is in this picture?"), {}, images);
+        QVERIFY(recorder.waitForTurn(2, 60000));
+        QCOMPARE(recorder.end(), AgentEvent::End::Failed);
         const auto errors = recorder.ofKind(Kind::Error);
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors.first().text.contains(QLatin1String("did not take the images")),
                  qPrintable(errors.first().text + QLatin1Char('\n') + server.logTail()));
+        QVERIFY(recorder.ofKind(Kind::Retrying).isEmpty());
         loop.send(QStringLiteral("Then just say hello."));
-        QVERIFY(recorder.waitForTurn(2, 120000));
+        QVERIFY(recorder.waitForTurn(3, 120000));
         QVERIFY2(recorder.end() == AgentEvent::End::Completed, qPrintable(server.logTail()));
     }
 };

@@ -228,24 +228,24 @@ StoreResult<void> ConversationSession::setNetworkAllowed(bool allowed)
 
 StoreResult<void> ConversationSession::attach(const QString &path)
 {
-    // Uploads count against the same limits as what the sandbox writes.
-    const auto attached =
-        m_store->attachFile(m_id, path, m_config.sandbox.diskLimitBytes, m_config.sandbox.minFreeDiskBytes);
-    if (!attached)
-        return attached.error();
-    changeState([&](SessionState &state) { state.pendingAttachments << attached->fileName; });
-    return {};
+    return attachTo(path, &SessionState::pendingAttachments);
 }
 
 StoreResult<void> ConversationSession::attachImage(const QString &path)
 {
     if (const QString problem = ModelImage::check(path); !problem.isEmpty())
         return StoreError{StoreError::Kind::InvalidInput, problem};
+    return attachTo(path, &SessionState::pendingImages);
+}
+
+StoreResult<void> ConversationSession::attachTo(const QString &path, QStringList SessionState::*pending)
+{
+    // Uploads count against the same limits as what the sandbox writes.
     const auto attached =
         m_store->attachFile(m_id, path, m_config.sandbox.diskLimitBytes, m_config.sandbox.minFreeDiskBytes);
     if (!attached)
         return attached.error();
-    changeState([&](SessionState &state) { state.pendingImages << attached->fileName; });
+    changeState([&](SessionState &state) { (state.*pending) << attached->fileName; });
     return {};
 }
 

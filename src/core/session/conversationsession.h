@@ -114,6 +114,8 @@ Q_SIGNALS:
 
 private:
     AgentThread *agent();
+    // Copies PATH into the folder and adds its name there to the list PENDING of the state.
+    StoreResult<void> attachTo(const QString &path, QStringList SessionState::*pending);
     void applyMessage(const ChatMessage &message);
     void applyToolFinished(const AgentEvent &event);
     void addNotice(TurnItem::NoticeLevel level, const QString &text);

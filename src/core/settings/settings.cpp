@@ -41,6 +41,31 @@ bool switchValue(const QString &text, bool fallback)
 const QRegularExpression mcpApprovalKey(QStringLiteral("^approval/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 const QRegularExpression mcpAllowedKey(QStringLiteral("^mcp/allowed_always/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 
+// "MODEL=VALUE" lines of a per-model setting, as (model, value) pairs; the last '=' splits, since
+// model names may hold one. Lines without a model are skipped.
+QList<std::pair<QString, QString>> modelLines(const QString &text)
+{
+    QList<std::pair<QString, QString>> pairs;
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
+        const QString model = line.left(equals).trimmed();
+        if (equals > 0 && !model.isEmpty())
+            pairs.append({model, line.mid(equals + 1)});
+    }
+    return pairs;
+}
+
+// The inverse, sorted by model.
+QString modelLinesText(const QHash<QString, QString> &values)
+{
+    QStringList models = values.keys();
+    models.sort();
+    QStringList lines;
+    for (const QString &model : std::as_const(models))
+        lines << QStringLiteral("%1=%2").arg(model, values.value(model));
+    return lines.join(QLatin1Char('\n'));
+}
+
 // More figures than this per execution would only bury the conversation.
 constexpr int maxFiguresPerRun = 500;
 
@@ -308,41 +333,32 @@ ProviderConfig Settings::provider(const QString &id) const
 
 QHash<QString, qint64> Settings::parseContextWindows(const QString &text)
 {
-    // "qwen2.5:7b=32768", "llama3.1 = 8k"; the last '=' splits, since model names may hold one.
+    // "qwen2.5:7b=32768", "llama3.1 = 8k".
     static const QRegularExpression tokens(QStringLiteral("^\\s*(\\d+)\\s*([kK]?)\\s*$"));
     QHash<QString, qint64> windows;
-    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
-        const QString model = line.left(equals).trimmed();
-        const QRegularExpressionMatch match = tokens.match(line.mid(equals + 1));
-        if (equals <= 0 || model.isEmpty() || !match.hasMatch())
-            continue;
-        const qint64 value = match.captured(1).toLongLong() * (match.captured(2).isEmpty() ? 1 : 1024);
-        if (value > 0)
-            windows.insert(model, value);
+    for (const auto &[model, value] : modelLines(text)) {
+        const QRegularExpressionMatch match = tokens.match(value);
+        const qint64 tokenCount =
+            match.hasMatch() ? match.captured(1).toLongLong() * (match.captured(2).isEmpty() ? 1 : 1024) : 0;
+        if (tokenCount > 0)
+            windows.insert(model, tokenCount);
     }
     return windows;
 }
 
 QString Settings::formatContextWindows(const QHash<QString, qint64> &windows)
 {
-    QStringList models = windows.keys();
-    models.sort();
-    QStringList lines;
-    for (const QString &model : std::as_const(models))
-        lines << QStringLiteral("%1=%2").arg(model).arg(windows.value(model));
-    return lines.join(QLatin1Char('\n'));
+    QHash<QString, QString> lines;
+    for (auto it = windows.begin(); it != windows.end(); ++it)
+        lines.insert(it.key(), QString::number(it.value()));
+    return modelLinesText(lines);
 }
 
 QHash<QString, bool> Settings::parseImageModels(const QString &text)
 {
     QHash<QString, bool> models;
-    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
-        const QString model = line.left(equals).trimmed();
-        const QString answer = line.mid(equals + 1).trimmed().toLower();
-        if (equals <= 0 || model.isEmpty())
-            continue;
+    for (const auto &[model, value] : modelLines(text)) {
+        const QString answer = value.trimmed().toLower();
         if (answer == QLatin1String("yes") || answer == QLatin1String("true"))
             models.insert(model, true);
         else if (answer == QLatin1String("no") || answer == QLatin1String("false"))
@@ -353,12 +369,10 @@ QHash<QString, bool> Settings::parseImageModels(const QString &text)
 
 QString Settings::formatImageModels(const QHash<QString, bool> &models)
 {
-    QStringList names = models.keys();
-    names.sort();
-    QStringList lines;
-    for (const QString &model : std::as_const(names))
-        lines << QStringLiteral("%1=%2").arg(model, models.value(model) ? QLatin1String("yes") : QLatin1String("no"));
-    return lines.join(QLatin1Char('\n'));
+    QHash<QString, QString> lines;
+    for (auto it = models.begin(); it != models.end(); ++it)
+        lines.insert(it.key(), it.value() ? QStringLiteral("yes") : QStringLiteral("no"));
+    return modelLinesText(lines);
 }
 
 SandboxConfig Settings::sandbox(const QString &conversationId, const QString &conversationFolder) const
