@@ -38,6 +38,7 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeDatabase>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -415,11 +416,18 @@ void MainWindow::dropFiles(const QStringList &paths)
     if (!ensureConversation())
         return;
     for (const QString &path : paths) {
-        const bool image = ModelImage::check(path).isEmpty();
-        if (auto attached = image ? m_session->attachImage(path) : m_session->attach(path); !attached)
+        const QString problem = ModelImage::check(path);
+        const bool image = problem.isEmpty();
+        if (auto attached = image ? m_session->attachImage(path) : m_session->attach(path); !attached) {
             QMessageBox::warning(
                 this, image ? tr("Add image") : tr("Attach file"),
                 tr("%1 could not be attached: %2").arg(QFileInfo(path).fileName(), attached.error().message));
+        } else if (!image && QMimeDatabase().mimeTypeForFile(path).name().startsWith(QLatin1String("image/"))) {
+            // An image the model cannot be shown still serves the code.
+            statusBar()->showMessage(
+                tr("%1 is attached as a file, not shown to the model: %2").arg(QFileInfo(path).fileName(), problem),
+                15000);
+        }
     }
 }
 

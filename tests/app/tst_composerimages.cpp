@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -243,6 +244,27 @@ private Q_SLOTS:
         QTest::qWait(200); // the answer's last frame
         saveScreenshot(window->chatView(), QStringLiteral("chat-images-light.png"));
         QCOMPARE(m_store->messages(session->id())->first().images, (QStringList{name, QStringLiteral("photo.jpg")}));
+    }
+
+    void anImageTooLargeForTheModelIsAttachedAsAFileAndSaysSo()
+    {
+        auto window = openWindow();
+        QVERIFY(window);
+        window->newConversation();
+        QTemporaryDir elsewhere;
+        // 100 MB that look like a PNG by their name: refused as an image before a byte is decoded.
+        QFile huge(elsewhere.filePath(QStringLiteral("scan.png")));
+        QVERIFY(huge.open(QIODevice::WriteOnly));
+        QVERIFY(huge.resize(100LL * 1024 * 1024));
+        huge.close();
+        Q_EMIT window->composer()->filesDropped({huge.fileName()});
+        ConversationSession *session = window->currentSession();
+        QVERIFY(session->state().pendingImages.isEmpty());
+        QCOMPARE(session->state().pendingAttachments, QStringList{QStringLiteral("scan.png")});
+        const QString message = window->statusBar()->currentMessage();
+        QVERIFY2(message.contains(QLatin1String("not shown to the model")) &&
+                     message.contains(QLatin1String("100 MiB")),
+                 qPrintable(message));
     }
 
     void aModelWithoutVisionGivesTheMessageBack()
