@@ -6,6 +6,7 @@
 #include "fakestreams.h"
 
 #include <agent/agentloop.h>
+#include <agent/agentthread.h>
 #include <llm/contextwindowprobe.h>
 #include <llm/modelimage.h>
 #include <sandbox/sandboxfolder.h>
@@ -407,6 +408,35 @@ private Q_SLOTS:
         QVERIFY2(history.at(1)[QLatin1String("content")].toString().contains(
                      QLatin1String("[Not shown: The image figure.png is no longer there.]")),
                  qPrintable(history.at(1)[QLatin1String("content")].toString()));
+    }
+
+    void anEditedMessageKeepsItsImages()
+    {
+        m_server->setRoute("GET", "/props", FS::llamaCppProps(32768, true));
+        m_server->enqueue(FS::openAiText(QStringLiteral("A chart.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Still a chart.")));
+        const QString photo = m_dir->filePath(QStringLiteral("chart.png"));
+        QVERIFY(writeImage(photo, picture(32, 32), "PNG"));
+        {
+            ConversationSession session(m_conversation, m_store.get(), config());
+            QVERIFY(session.load());
+            QSignalSpy finished(&session, &ConversationSession::turnFinished);
+            QVERIFY(session.attachImage(photo));
+            session.send(QStringLiteral("What is this?"));
+            QVERIFY(finished.wait(20000));
+            const qint64 question = m_store->messages(m_conversation)->first().id;
+            QVERIFY(session.resendFrom(question, QStringLiteral("What is this, exactly?")));
+            QVERIFY(finished.wait(20000));
+        }
+        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
+        QCOMPARE(m_server->chatRequests().size(), 2);
+        const QJsonValue content = lastUserContent(m_server->chatRequests().at(1));
+        QCOMPARE(imageUrlsIn(content).size(), 1);
+        const QString text = content[0][QLatin1String("text")].toString();
+        QVERIFY2(text.endsWith(QLatin1String("What is this, exactly?")), qPrintable(text));
+        const auto stored = m_store->messages(m_conversation);
+        QCOMPARE(stored->size(), 2);
+        QCOMPARE(stored->first().images, QStringList{QStringLiteral("chart.png")});
     }
 
     void theSessionKeepsImagesForTheNextMessage()
