@@ -259,8 +259,11 @@ void CodeInspector::refreshSelected()
     // Never live HTML: a table shows as a table below, the value as its text.
     m_value->setPlainText(r.value);
     showTables(r, item.callId);
-    for (const QString &figure : r.figures)
-        m_figureLayout->insertWidget(m_figureLayout->count() - 1, new FigureView(m_session->folder(), figure, 220));
+    for (const QString &figure : r.figures) {
+        auto *view = new FigureView(m_session->folder(), figure, 220);
+        connect(view, &FigureView::showToModelRequested, this, &CodeInspector::imageShowRequested);
+        m_figureLayout->insertWidget(m_figureLayout->count() - 1, view);
+    }
     QStringList notes;
     if (!r.files.isEmpty())
         notes << tr("Files: %1").arg(r.files.join(QStringLiteral(", ")));

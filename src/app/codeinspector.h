@@ -40,6 +40,8 @@ public:
 
 Q_SIGNALS:
     void callActivated(const QString &callId);
+    // "Show to the model" on figure NAME of the conversation's folder.
+    void imageShowRequested(const QString &name);
 
 private:
     void showRow(int row);

@@ -1,5 +1,10 @@
 #include "composer.h"
 
+#include "chat/sandboximage.h"
+#include "composereditor.h"
+
+#include <sandbox/sandboxfolder.h>
+
 #include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,24 +17,27 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
 
 Composer::Composer(QWidget *parent)
     : QWidget(parent)
-    , m_editor(new QPlainTextEdit)
+    , m_editor(new ComposerEditor)
     , m_sendButton(new QPushButton(tr("Send")))
     , m_stopButton(new QPushButton(tr("Stop")))
     , m_attachButton(new QPushButton(tr("Attach…")))
     , m_models(new QComboBox)
     , m_network(new QCheckBox(tr("Network in sandbox")))
     , m_attachments(new QLabel)
+    , m_imageStrip(new QWidget)
     , m_completer(new QCompleter(this))
     , m_promptModel(new QStandardItemModel(this))
 {
     setAcceptDrops(true);
-    m_editor->setPlaceholderText(tr("Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts."));
+    m_editor->setPlaceholderText(tr("Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts, "
+                                    "Ctrl+V pastes images."));
     m_editor->setAccessibleName(tr("Message"));
     m_editor->setTabChangesFocus(true);
     m_editor->setFixedHeight(84);
@@ -49,6 +57,14 @@ Composer::Composer(QWidget *parent)
     m_network->setAccessibleName(tr("Allow network access in this conversation's sandbox"));
     m_attachments->setForegroundRole(QPalette::PlaceholderText);
     m_attachments->setVisible(false);
+    m_imageStrip->setAccessibleName(tr("Images for the next message"));
+    m_imageStrip->setVisible(false);
+    auto *thumbnails = new QHBoxLayout(m_imageStrip);
+    thumbnails->setContentsMargins(0, 0, 0, 0);
+    thumbnails->addStretch();
+    connect(m_editor, &ComposerEditor::imagePasted, this, &Composer::imagePasted);
+    connect(m_editor, &ComposerEditor::filesPasted, this, &Composer::filesDropped);
+    connect(m_editor, &ComposerEditor::pasteRefused, this, &Composer::pasteRefused);
 
     auto *options = new QHBoxLayout;
     options->addWidget(m_attachButton);
@@ -68,6 +84,7 @@ Composer::Composer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 4, 12, 8);
     layout->addLayout(options);
+    layout->addWidget(m_imageStrip);
     layout->addLayout(row);
 
     m_completer->setModel(m_promptModel);
@@ -90,6 +107,11 @@ Composer::Composer(QWidget *parent)
     connect(m_attachButton, &QPushButton::clicked, this, &Composer::attachRequested);
     connect(m_network, &QCheckBox::toggled, this, &Composer::networkToggled);
     connect(m_models, &QComboBox::textActivated, this, &Composer::modelChosen);
+}
+
+QPlainTextEdit *Composer::editor() const
+{
+    return m_editor;
 }
 
 bool Composer::eventFilter(QObject *watched, QEvent *event)
@@ -165,7 +187,7 @@ void Composer::insertTemplate(const QString &text)
 void Composer::send()
 {
     const QString text = m_editor->toPlainText().trimmed();
-    if (text.isEmpty() || m_busy)
+    if ((text.isEmpty() && m_images.isEmpty()) || m_busy)
         return;
     m_editor->clear();
     Q_EMIT sendRequested(text);
@@ -194,6 +216,41 @@ void Composer::setAttachments(const QStringList &names)
     m_attachments->setVisible(!names.isEmpty());
 }
 
+void Composer::setImages(const QStringList &names, const QString &folder)
+{
+    if (names == m_images)
+        return;
+    m_images = names;
+    auto *row = static_cast<QHBoxLayout *>(m_imageStrip->layout());
+    qDeleteAll(m_imageStrip->findChildren<QToolButton *>(Qt::FindDirectChildrenOnly));
+    const SandboxFolder files(folder);
+    for (const QString &name : names) {
+        auto *thumbnail = new QToolButton(m_imageStrip);
+        QString problem;
+        const QImage image = SandboxImage::load(files, name, 96, &problem);
+        if (image.isNull())
+            thumbnail->setText(tr("⚠ %1").arg(name));
+        else
+            thumbnail->setIcon(QPixmap::fromImage(image));
+        thumbnail->setIconSize(image.isNull() ? QSize() : image.size().boundedTo(QSize(96, 72)));
+        thumbnail->setToolButtonStyle(image.isNull() ? Qt::ToolButtonTextOnly : Qt::ToolButtonIconOnly);
+        thumbnail->setToolTip(tr("%1 — click to take it off this message").arg(problem.isEmpty() ? name : problem));
+        thumbnail->setAccessibleName(tr("Image %1; press to take it off this message").arg(name));
+        thumbnail->setFocusPolicy(Qt::StrongFocus);
+        connect(thumbnail, &QToolButton::clicked, this, [this, name] { Q_EMIT imageRemoved(name); });
+        row->insertWidget(row->count() - 1, thumbnail);
+    }
+    m_imageStrip->setVisible(!names.isEmpty());
+}
+
+void Composer::returnDraft(const QString &text)
+{
+    const QString typed = m_editor->toPlainText();
+    const QSignalBlocker blocker(m_editor);
+    m_editor->setPlainText(typed.trimmed().isEmpty() ? text : text + QStringLiteral("\n\n") + typed);
+    m_editor->moveCursor(QTextCursor::End);
+}
+
 void Composer::setNetworkAllowed(bool allowed)
 {
     const QSignalBlocker blocker(m_network);
@@ -202,7 +259,7 @@ void Composer::setNetworkAllowed(bool allowed)
 
 void Composer::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls())
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasImage())
         event->acceptProposedAction();
 }
 
@@ -213,8 +270,16 @@ void Composer::dropEvent(QDropEvent *event)
         if (url.isLocalFile())
             paths << url.toLocalFile();
     }
-    if (!paths.isEmpty())
+    if (!paths.isEmpty()) {
         Q_EMIT filesDropped(paths);
+        return;
+    }
+    // An image dragged out of a browser or an image viewer, without a file behind it.
+    if (event->mimeData()->hasImage()) {
+        const QImage image = qvariant_cast<QImage>(event->mimeData()->imageData());
+        if (!image.isNull())
+            Q_EMIT imagePasted(image);
+    }
 }
 
 } // namespace Sandpiper

@@ -2,6 +2,7 @@
 
 #include <mcp/mcpserverstatus.h>
 
+#include <QImage>
 #include <QPlainTextEdit>
 #include <QWidget>
 
@@ -14,9 +15,12 @@ class QPushButton;
 
 namespace Sandpiper {
 
+class ComposerEditor;
+
 // The message box: Enter sends, Shift+Enter starts a new line; files are attached with the
-// button or by dropping them; the model and the sandbox network switch sit beside it. A "/" at
-// the start offers the MCP servers' prompts as templates.
+// button or by dropping them; images are pasted (Ctrl+V) or dropped and wait above the text as
+// thumbnails (a click takes one off); the model and the sandbox network switch sit beside it.
+// A "/" at the start offers the MCP servers' prompts as templates.
 class Composer : public QWidget
 {
     Q_OBJECT
@@ -24,12 +28,17 @@ class Composer : public QWidget
 public:
     explicit Composer(QWidget *parent = nullptr);
 
-    QPlainTextEdit *editor() const { return m_editor; }
+    QPlainTextEdit *editor() const;
     QComboBox *modelPicker() const { return m_models; }
     QCheckBox *networkToggle() const { return m_network; }
     void setBusy(bool busy);
     void setModels(const QStringList &models, const QString &current);
     void setAttachments(const QStringList &names);
+    // The images that go with the next message: NAMES in the conversation's FOLDER.
+    void setImages(const QStringList &names, const QString &folder);
+    QWidget *imageStrip() const { return m_imageStrip; }
+    // Puts back TEXT of a message that was not sent, before what was typed since.
+    void returnDraft(const QString &text);
     void setNetworkAllowed(bool allowed);
     // The prompt templates "/" offers.
     void setPrompts(const QList<McpPromptInfo> &prompts);
@@ -40,7 +49,13 @@ public:
 Q_SIGNALS:
     void sendRequested(const QString &text);
     void stopRequested();
+    // Files dropped on the composer or pasted into it.
     void filesDropped(const QStringList &paths);
+    // An image pasted from the clipboard or dropped from another program.
+    void imagePasted(const QImage &image);
+    void imageRemoved(const QString &name);
+    // Something pasted could not be used; MESSAGE says why, for the user.
+    void pasteRefused(const QString &message);
     void attachRequested();
     void modelChosen(const QString &model);
     void networkToggled(bool allowed);
@@ -57,13 +72,15 @@ private:
     void send();
     void offerPrompts();
 
-    QPlainTextEdit *m_editor;
+    ComposerEditor *m_editor;
     QPushButton *m_sendButton;
     QPushButton *m_stopButton;
     QPushButton *m_attachButton;
     QComboBox *m_models;
     QCheckBox *m_network;
     QLabel *m_attachments;
+    QWidget *m_imageStrip;
+    QStringList m_images;
     QCompleter *m_completer;
     QStandardItemModel *m_promptModel;
     QList<McpPromptInfo> m_prompts;

@@ -13,6 +13,7 @@
 #include "welcomepage.h"
 
 #include <llm/chatclient.h>
+#include <llm/modelimage.h>
 #include <llm/providerpresets.h>
 #include <logging.h>
 #include <sandbox/sandboxsession.h>
@@ -26,6 +27,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -36,9 +38,11 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeDatabase>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <QCoroTask>
@@ -146,7 +150,16 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
     connect(m_composer, &Composer::stopRequested, this, &MainWindow::stop);
     connect(m_composer, &Composer::attachRequested, this, &MainWindow::chooseFilesToAttach);
-    connect(m_composer, &Composer::filesDropped, this, &MainWindow::attachFiles);
+    connect(m_composer, &Composer::filesDropped, this, &MainWindow::dropFiles);
+    connect(m_composer, &Composer::imagePasted, this, &MainWindow::attachPastedImage);
+    connect(m_composer, &Composer::pasteRefused, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(m_composer, &Composer::imageRemoved, this, [this](const QString &name) {
+        if (m_session)
+            m_session->removePendingImage(name);
+    });
+    connect(m_chat, &ChatView::imageShowRequested, this, &MainWindow::showImageToModel);
+    connect(m_inspector, &CodeInspector::imageShowRequested, this, &MainWindow::showImageToModel);
     connect(m_composer, &Composer::modelChosen, this, &MainWindow::chooseModel);
     connect(m_composer, &Composer::networkToggled, this, [this](bool allowed) {
         if (!ensureConversation())
@@ -258,6 +271,7 @@ void MainWindow::showSession(ConversationSession *session)
     m_inspector->setSession(session);
     if (session) {
         connect(session, &ConversationSession::stateChanged, this, &MainWindow::showState);
+        connect(session, &ConversationSession::draftReturned, m_composer, &Composer::returnDraft);
         m_sidebar->select(session->id());
     }
     showState();
@@ -282,6 +296,7 @@ void MainWindow::showState()
         m_dockerLabel->setText(state.kernelAlive ? tr("Python: running") : tr("Docker: ready"));
     m_composer->setBusy(state.busy());
     m_composer->setAttachments(state.pendingAttachments);
+    m_composer->setImages(state.pendingImages, m_session ? m_session->folder() : QString());
     m_composer->setNetworkAllowed(m_session ? state.networkAllowed
                                             : m_settings->boolean(QStringLiteral("sandbox/network")));
     setWindowTitle(m_session ? tr("%1 — Sandpiper").arg(state.title.isEmpty() ? tr("New conversation") : state.title)
@@ -394,6 +409,55 @@ void MainWindow::attachFiles(const QStringList &paths)
                 this, tr("Attach file"),
                 tr("%1 could not be attached: %2").arg(QFileInfo(path).fileName(), attached.error().message));
     }
+}
+
+void MainWindow::dropFiles(const QStringList &paths)
+{
+    if (!ensureConversation())
+        return;
+    for (const QString &path : paths) {
+        const QString problem = ModelImage::check(path);
+        const bool image = problem.isEmpty();
+        if (auto attached = image ? m_session->attachImage(path) : m_session->attach(path); !attached) {
+            QMessageBox::warning(
+                this, image ? tr("Add image") : tr("Attach file"),
+                tr("%1 could not be attached: %2").arg(QFileInfo(path).fileName(), attached.error().message));
+        } else if (!image && QMimeDatabase().mimeTypeForFile(path).name().startsWith(QLatin1String("image/"))) {
+            // An image the model cannot be shown still serves the code.
+            statusBar()->showMessage(
+                tr("%1 is attached as a file, not shown to the model: %2").arg(QFileInfo(path).fileName(), problem),
+                15000);
+        }
+    }
+}
+
+void MainWindow::attachPastedImage(const QImage &image)
+{
+    if (!ensureConversation())
+        return;
+    // Through a file of its own name, so that the attachment is recorded like any other.
+    const QTemporaryDir scratch;
+    const QString path = scratch.filePath(
+        QStringLiteral("pasted-%1.png").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    if (!scratch.isValid() || !image.save(path, "PNG")) {
+        QMessageBox::warning(this, tr("Paste image"), tr("The pasted image could not be saved for sending."));
+        return;
+    }
+    if (auto attached = m_session->attachImage(path); !attached)
+        QMessageBox::warning(this, tr("Paste image"),
+                             tr("The pasted image could not be attached: %1").arg(attached.error().message));
+}
+
+void MainWindow::showImageToModel(const QString &name)
+{
+    if (!m_session)
+        return;
+    if (auto shown = m_session->showImage(name); !shown) {
+        QMessageBox::warning(this, tr("Show to the model"), shown.error().message);
+        return;
+    }
+    statusBar()->showMessage(tr("%1 goes to the model with your next message.").arg(QFileInfo(name).fileName()), 5000);
+    m_composer->editor()->setFocus();
 }
 
 void MainWindow::copyLastAnswer()

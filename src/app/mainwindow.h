@@ -80,6 +80,11 @@ private:
     void exportCurrent(bool markdown);
     void importConversation();
     void attachFiles(const QStringList &paths);
+    // Dropped or pasted files: images go to the model as images (and to the folder), others as files.
+    void dropFiles(const QStringList &paths);
+    void attachPastedImage(const QImage &image);
+    // "Show to the model" on a figure: NAME in the folder goes with the next message.
+    void showImageToModel(const QString &name);
     void chooseFilesToAttach();
     void copyLastAnswer();
     void chooseModel(const QString &model);

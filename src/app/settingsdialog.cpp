@@ -136,6 +136,21 @@ QWidget *SettingsDialog::buildProvidersTab()
     m_contextWindow->setToolTip(tr("How many tokens this model can take in. Sandpiper asks the server; set it here "
                                    "when the server does not say, or says more than it uses (Ollama without "
                                    "num_ctx). Longer conversations are shortened to fit, never changed."));
+    m_modelImages = new QComboBox;
+    m_modelImages->addItem(tr("As the server says"), QString());
+    m_modelImages->addItem(tr("This model takes images"), QStringLiteral("yes"));
+    m_modelImages->addItem(tr("Text only"), QStringLiteral("no"));
+    m_modelImages->setAccessibleName(tr("Whether this model takes images"));
+    m_modelImages->setToolTip(tr("Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a "
+                                 "model has vision. Say it here for other servers, or when the answer is wrong. A "
+                                 "message with images to a text-only model is not sent."));
+    m_imageSide = new QSpinBox;
+    m_imageSide->setRange(64, 8192);
+    m_imageSide->setSingleStep(128);
+    m_imageSide->setSuffix(tr(" px"));
+    m_imageSide->setAccessibleName(tr("Longest side of images sent to the model, in pixels"));
+    m_imageSide->setToolTip(tr("Larger images are scaled down to this before they are sent; the files in the "
+                               "conversation's folder stay as they are."));
     m_textToolCalls = new QCheckBox(tr("Run tool &calls the model writes as text"));
     m_textToolCalls->setAccessibleName(tr("Run tool calls written as text"));
     m_textToolCalls->setToolTip(tr("Local servers often pass a model's tool calls on as text (<tool_call>, "
@@ -163,6 +178,8 @@ QWidget *SettingsDialog::buildProvidersTab()
     form->addRow(tr("Default &model:"), m_model);
     form->addRow(tr("Extra &headers:"), m_headers);
     form->addRow(tr("Context &window:"), m_contextWindow);
+    form->addRow(tr("I&mages:"), m_modelImages);
+    form->addRow(tr("Images &up to:"), m_imageSide);
     form->addRow(QString(), m_textToolCalls);
     form->addRow(QString(), m_reasoningBack);
     auto *testRow = new QHBoxLayout;
@@ -174,7 +191,7 @@ QWidget *SettingsDialog::buildProvidersTab()
             [this] { loadProvider(m_preset->currentData().toString()); });
     connect(m_testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
     connect(m_baseUrl, &QLineEdit::textEdited, m_baseUrlError, &QWidget::hide);
-    connect(m_model, &QComboBox::editTextChanged, this, &SettingsDialog::loadContextWindow);
+    connect(m_model, &QComboBox::editTextChanged, this, &SettingsDialog::loadModelChoices);
     return tab;
 }
 
@@ -404,15 +421,21 @@ void SettingsDialog::loadProvider(const QString &providerId)
     const ProviderConfig config = m_settings->provider(providerId);
     m_textToolCalls->setChecked(config.recoverTextToolCalls);
     m_reasoningBack->setChecked(config.sendReasoningBack);
-    loadContextWindow();
+    loadModelChoices();
     m_testResult->clear();
 }
 
-void SettingsDialog::loadContextWindow()
+void SettingsDialog::loadModelChoices()
 {
     const auto windows =
         Settings::parseContextWindows(m_settings->string(providerKey(currentProviderId(), "context_windows")));
     m_contextWindow->setValue(int(std::min<qint64>(windows.value(m_model->currentText().trimmed()), 100'000'000)));
+    const auto images =
+        Settings::parseImageModels(m_settings->string(providerKey(currentProviderId(), "image_models")));
+    const auto chosen = images.constFind(m_model->currentText().trimmed());
+    selectData(m_modelImages, chosen == images.cend() ? QString()
+                              : *chosen               ? QStringLiteral("yes")
+                                                      : QStringLiteral("no"));
 }
 
 void SettingsDialog::load()
@@ -428,6 +451,7 @@ void SettingsDialog::load()
     m_idleStop->setValue(m_settings->integer(QStringLiteral("sandbox/idle_stop_minutes")));
     m_diskLimit->setValue(m_settings->integer(QStringLiteral("sandbox/disk_limit_mb")));
     m_maxFigures->setValue(m_settings->integer(QStringLiteral("sandbox/max_figures")));
+    m_imageSide->setValue(m_settings->integer(QStringLiteral("images/max_side")));
 
     for (const auto &[tool, combo] : std::as_const(m_approvals))
         selectData(combo, m_settings->string(QStringLiteral("approval/") + tool));
@@ -485,6 +509,13 @@ bool SettingsDialog::save()
     else
         windows.remove(model);
     m_settings->setValue(providerKey(providerId, "context_windows"), Settings::formatContextWindows(windows));
+    auto images = Settings::parseImageModels(m_settings->string(providerKey(providerId, "image_models")));
+    if (const QString takes = m_modelImages->currentData().toString(); !takes.isEmpty() && !model.isEmpty())
+        images.insert(model, takes == QLatin1String("yes"));
+    else
+        images.remove(model);
+    m_settings->setValue(providerKey(providerId, "image_models"), Settings::formatImageModels(images));
+    m_settings->setValue(QStringLiteral("images/max_side"), m_imageSide->value());
 
     m_settings->setValue(QStringLiteral("sandbox/image"), m_image->text().trimmed());
     if (!m_memory->text().isEmpty())

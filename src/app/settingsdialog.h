@@ -63,7 +63,8 @@ private:
     QWidget *buildAppearanceTab();
     QWidget *buildSystemPromptTab();
     void loadProvider(const QString &providerId);
-    void loadContextWindow();
+    // The context window and image choice of the model in the field, as set for it.
+    void loadModelChoices();
     void load();
     bool save();
     QCoro::Task<> runConnectionTest();
@@ -87,6 +88,8 @@ private:
     // Local models as they are (issue 12): the model's context window, tool calls written as
     // text, reasoning sent back between tool rounds.
     QSpinBox *m_contextWindow;
+    QComboBox *m_modelImages;
+    QSpinBox *m_imageSide;
     QCheckBox *m_textToolCalls;
     QCheckBox *m_reasoningBack;
     QPushButton *m_testButton;

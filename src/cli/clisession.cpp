@@ -240,6 +240,7 @@ void CliSession::printText(const AgentEvent &event)
         }
         break;
     case AgentEvent::Kind::Error:
+    case AgentEvent::Kind::SendRefused:
         newline();
         write(stderr, QStringLiteral("error: %1\n").arg(clean(event.text)));
         break;

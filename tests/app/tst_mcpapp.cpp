@@ -6,6 +6,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "mcptestservers.h"
+#include "screenshot.h"
 
 #include <chat/chatview.h>
 #include <chat/codeeditor.h>
@@ -41,15 +42,6 @@ namespace FS = Sandpiper::Test::FakeStreams;
 using namespace std::chrono_literals;
 
 namespace {
-
-void saveScreenshot(QWidget *widget, const QString &name)
-{
-    const QString folder = qEnvironmentVariable("SANDPIPER_SCREENSHOT_DIR");
-    if (folder.isEmpty())
-        return;
-    QDir().mkpath(folder);
-    QVERIFY(widget->grab().save(folder + QLatin1Char('/') + name));
-}
 
 QPushButton *buttonNamed(QWidget *parent, const QString &text)
 {

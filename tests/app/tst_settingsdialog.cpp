@@ -1,6 +1,7 @@
 // The settings dialog and the first-run welcome page, driven like a user would, against fake
 // model servers; with SANDPIPER_SCREENSHOT_DIR set, also saves their screenshots.
 #include "fakellmserver.h"
+#include "screenshot.h"
 
 #include <composer.h>
 #include <mainwindow.h>
@@ -37,19 +38,6 @@ quint16 closedPort()
     QTcpServer server;
     server.listen(QHostAddress::LocalHost);
     return server.serverPort();
-}
-
-// Tests never write into the source tree: SANDPIPER_SCREENSHOT_DIR=docs/screenshots refreshes
-// the documentation's pictures.
-void saveScreenshot(QWidget *widget, const QString &name)
-{
-    const QImage image = widget->grab().toImage();
-    QVERIFY(!image.isNull());
-    const QString folder = qEnvironmentVariable("SANDPIPER_SCREENSHOT_DIR");
-    if (folder.isEmpty())
-        return;
-    QDir().mkpath(folder);
-    QVERIFY(image.save(folder + QLatin1Char('/') + name));
 }
 
 template<typename T> T *findNamed(QWidget *parent, const QString &accessibleName)
@@ -170,11 +158,20 @@ private Q_SLOTS:
             textCalls->setChecked(false);
             auto *reasoning = findNamed<QCheckBox>(&dialog, QStringLiteral("Send reasoning back between tool rounds"));
             QVERIFY(reasoning->isChecked()); // the llama.cpp preset's choice
+            auto *images = findNamed<QComboBox>(&dialog, QStringLiteral("Whether this model takes images"));
+            QCOMPARE(images->currentData().toString(), QString()); // as the server says
+            images->setCurrentIndex(images->findData(QStringLiteral("yes")));
+            auto *side =
+                findNamed<QSpinBox>(&dialog, QStringLiteral("Longest side of images sent to the model, in pixels"));
+            QCOMPARE(side->value(), 1568);
+            side->setValue(1024);
             dialog.accept();
         }
         Settings reopened(m_profile->path());
         const ProviderConfig provider = reopened.provider();
         QCOMPARE(provider.contextWindows.value(QStringLiteral("qwen3-8b")), 16384);
+        QCOMPARE(provider.imageModels.value(QStringLiteral("qwen3-8b")), true);
+        QCOMPARE(reopened.agent().imageMaxSide, 1024);
         QVERIFY(!provider.recoverTextToolCalls);
         QVERIFY(provider.sendReasoningBack);
         // Left as the preset has it, the switch follows the preset.
@@ -182,8 +179,12 @@ private Q_SLOTS:
 
         SettingsDialog again(&reopened);
         QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Context window of this model"))->value(), 16384);
+        QCOMPARE(findNamed<QComboBox>(&again, QStringLiteral("Whether this model takes images"))->currentData(),
+                 QStringLiteral("yes"));
         again.modelPicker()->setEditText(QStringLiteral("another-model"));
         QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Context window of this model"))->value(), 0);
+        QCOMPARE(findNamed<QComboBox>(&again, QStringLiteral("Whether this model takes images"))->currentData(),
+                 QString());
     }
 
     void cancelDiscards()

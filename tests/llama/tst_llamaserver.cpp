@@ -1,7 +1,8 @@
 // The agent against Debian's real llama.cpp server and a tiny model that answers with real
 // tool calls: the call parsed by the server, run in the real sandbox, its result sent back and
 // answered; the window read from /props; a real exceed_context_size_error answered by
-// shortening and one successful retry. The model's tokenizer is byte-level: one token a byte.
+// shortening and one successful retry; images refused for a model without vision. The model's
+// tokenizer is byte-level: one token a byte.
 #include "agentrecorder.h"
 #include "dockertest.h"
 #include "llamaserver.h"
@@ -9,6 +10,8 @@
 #include <agent/agentloop.h>
 #include <llm/contextbudget.h>
 
+#include <QDir>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -130,6 +133,48 @@ private Q_SLOTS:
         QCOMPARE(loop.history().size(), history.size() + 2);
         QCOMPARE(loop.history().constLast().status, ChatMessage::Status::Complete);
         QVERIFY(loop.history().constLast().usage.promptTokens <= 2048 - ContextBudget::answerReserve(2048));
+    }
+
+    void imagesToAModelWithoutVisionAreRefusedClearly()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        LlamaServer server;
+        QVERIFY2(server.start(), qPrintable(server.error()));
+        AgentConfig c = config(server, false);
+        QDir().mkpath(c.sandbox.dataDirectory);
+        QImage image(64, 48, QImage::Format_RGB32);
+        image.fill(Qt::darkGreen);
+        QVERIFY(image.save(c.sandbox.dataDirectory + QStringLiteral("/photo.png")));
+        const QStringList images{QStringLiteral("photo.png")};
+
+        // /props says "vision": false (no --mmproj): nothing is sent, the message comes back.
+        AgentLoop loop(c);
+        Recorder recorder(&loop);
+        loop.sendWithAttachments(QStringLiteral("What is in this picture?"), {}, images);
+        QVERIFY(recorder.waitForTurn(1, 60000));
+        QCOMPARE(recorder.end(), AgentEvent::End::Failed);
+        const auto refused = recorder.ofKind(Kind::SendRefused);
+        QCOMPARE(refused.size(), 1);
+        QVERIFY2(refused.first().text.contains(QLatin1String("does not take images")),
+                 qPrintable(refused.first().text));
+        QCOMPARE(refused.first().message.images, images);
+        QVERIFY(loop.history().isEmpty());
+
+        // Told otherwise by the user, the request goes out and the real server refuses the image
+        // (a 500 that is not tried again); the conversation then goes on without it.
+        c.provider.imageModels.insert(QStringLiteral("tiny"), true);
+        loop.setProvider(c.provider);
+        loop.sendWithAttachments(QStringLiteral("What is in this picture?"), {}, images);
+        QVERIFY(recorder.waitForTurn(2, 60000));
+        QCOMPARE(recorder.end(), AgentEvent::End::Failed);
+        const auto errors = recorder.ofKind(Kind::Error);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().text.contains(QLatin1String("did not take the images")),
+                 qPrintable(errors.first().text + QLatin1Char('\n') + server.logTail()));
+        QVERIFY(recorder.ofKind(Kind::Retrying).isEmpty());
+        loop.send(QStringLiteral("Then just say hello."));
+        QVERIFY(recorder.waitForTurn(3, 120000));
+        QVERIFY2(recorder.end() == AgentEvent::End::Completed, qPrintable(server.logTail()));
     }
 };
 

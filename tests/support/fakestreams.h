@@ -118,11 +118,13 @@ FakeResponse modelList(const QStringList &ids);
 // window: llama.cpp's GET /props (N_CTX per slot), Ollama's POST /api/show (the model's
 // CONTEXTLENGTH, and num_ctx among its parameters where the Modelfile sets one) and GET /api/ps
 // (the loaded model's context_length, which newer versions report), LM Studio's
-// GET /api/v0/models, vLLM's and OpenRouter's GET /v1/models.
-FakeResponse llamaCppProps(qint64 nCtx);
-FakeResponse ollamaShow(qint64 contextLength, std::optional<qint64> numCtx = std::nullopt);
+// GET /api/v0/models, vLLM's and OpenRouter's GET /v1/models. VISION: the model takes images
+// (llama.cpp with --mmproj, Ollama's "vision" capability, LM Studio's "vlm").
+FakeResponse llamaCppProps(qint64 nCtx, bool vision = false);
+FakeResponse ollamaShow(qint64 contextLength, std::optional<qint64> numCtx = std::nullopt, bool vision = false);
 FakeResponse ollamaRunning(const QString &model, std::optional<qint64> contextLength);
-FakeResponse lmStudioModels(const QString &id, qint64 maxContextLength, std::optional<qint64> loadedContextLength);
+FakeResponse lmStudioModels(const QString &id, qint64 maxContextLength, std::optional<qint64> loadedContextLength,
+                            bool vision = false);
 FakeResponse vllmModels(const QString &id, qint64 maxModelLen);
 FakeResponse openRouterModels(const QString &id, qint64 contextLength);
 

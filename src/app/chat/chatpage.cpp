@@ -154,6 +154,7 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         connect(card, &ToolCallCard::alwaysAllowed, m_session, &ConversationSession::alwaysAllow);
         connect(card, &ToolCallCard::denied, m_session, &ConversationSession::deny);
         connect(card, &ToolCallCard::tableSaveRequested, m_session, &ConversationSession::exportTable);
+        connect(card, &ToolCallCard::imageShowRequested, this, &ChatPage::imageShowRequested);
         connect(m_session, &ConversationSession::tableExported, card,
                 [card](const QString &callId, int tableIndex, const QString &fileName, const QString &error) {
                     if (callId == card->callId())

@@ -36,6 +36,8 @@ public:
 
 Q_SIGNALS:
     void toolCallActivated(const QString &callId);
+    // "Show to the model" on figure NAME of the conversation's folder.
+    void imageShowRequested(const QString &name);
 
 private:
     void rebuild();

@@ -34,6 +34,7 @@ public:
 
 Q_SIGNALS:
     void toolCallActivated(const QString &callId);
+    void imageShowRequested(const QString &name);
 
 private:
     QWidget *m_empty;

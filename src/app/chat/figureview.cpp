@@ -9,6 +9,7 @@
 #include <QDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <QMetaMethod>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -37,7 +38,7 @@ FigureView::FigureView(const QString &folder, const QString &name, int maxWidth,
     setSizePolicy(policy);
     setFocusPolicy(Qt::StrongFocus);
     setAccessibleName(tr("Figure %1").arg(QFileInfo(name).fileName()));
-    setToolTip(tr("Click to open at full size; right-click to save or copy."));
+    setToolTip(tr("Click to open at full size; right-click to save, copy or show it to the model."));
 }
 
 bool FigureView::hasHeightForWidth() const
@@ -98,6 +99,10 @@ void FigureView::contextMenuEvent(QContextMenuEvent *event)
     menu.addAction(tr("Open at full size"), this, &FigureView::openFullSize);
     menu.addAction(tr("Save image as…"), this, &FigureView::saveAs);
     menu.addAction(tr("Copy image"), this, &FigureView::copyImage);
+    if (isSignalConnected(QMetaMethod::fromSignal(&FigureView::showToModelRequested))) {
+        menu.addSeparator();
+        menu.addAction(tr("Show to the model"), this, [this] { Q_EMIT showToModelRequested(m_name); });
+    }
     menu.exec(event->globalPos());
 }
 

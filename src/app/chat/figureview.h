@@ -8,8 +8,8 @@ namespace Sandpiper {
 
 // A figure the sandbox drew, loaded from the conversation folder at a readable size, and scaled
 // down further to fit a narrower column. A click opens it at full size; the context menu saves
-// or copies it. Each of these reads the figure again through SandboxFolder, so a figure swapped
-// for a link meanwhile is refused, not shown.
+// or copies it, or shows it to the model with the next message (where someone listens). Each of these reads the figure
+// again through SandboxFolder, so a figure swapped for a link meanwhile is refused, not shown.
 class FigureView : public QLabel
 {
     Q_OBJECT
@@ -25,6 +25,10 @@ public:
     int heightForWidth(int width) const override;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    // "Show to the model": NAME goes with the next message.
+    void showToModelRequested(const QString &name);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

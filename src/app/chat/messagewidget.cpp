@@ -1,5 +1,6 @@
 #include "chat/messagewidget.h"
 
+#include "chat/figureview.h"
 #include "chat/markdownview.h"
 
 #include <QApplication>
@@ -94,6 +95,14 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     m_view->setConversationFolder(m_folder);
     m_view->setAccessibleName(isUser ? tr("Your message") : tr("Answer"));
     layout->addWidget(m_view);
+    if (!message.images.isEmpty()) {
+        // The images that went with the message, small; a click opens one at full size.
+        auto *images = new QHBoxLayout;
+        for (const QString &image : message.images)
+            images->addWidget(new FigureView(m_folder, image, 160), 0, Qt::AlignLeft | Qt::AlignTop);
+        images->addStretch(1);
+        layout->addLayout(images);
+    }
     layout->addWidget(m_error);
 
     connect(m_copyButton, &QPushButton::clicked, this,

@@ -50,6 +50,8 @@ Q_SIGNALS:
     void activated(const QString &callId);
     // Table TABLEINDEX of the result is to be written whole by the sandbox, as "csv" or "xlsx".
     void tableSaveRequested(const QString &callId, int tableIndex, const QString &format);
+    // Figure NAME of the result is to go to the model with the next message.
+    void imageShowRequested(const QString &name);
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;

@@ -141,8 +141,13 @@ void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &fold
     addTables(*result, item.call.id, folder, layout, card);
     for (const QString &svg : result->svg)
         layout->addWidget(svgImage(svg, 640), 0, Qt::AlignLeft);
-    for (const QString &figure : result->figures)
-        layout->addWidget(new FigureView(folder, figure, 640), 0, Qt::AlignLeft);
+    auto *toolCard = qobject_cast<ToolCallCard *>(card);
+    for (const QString &figure : result->figures) {
+        auto *view = new FigureView(folder, figure, 640);
+        if (toolCard)
+            QObject::connect(view, &FigureView::showToModelRequested, toolCard, &ToolCallCard::imageShowRequested);
+        layout->addWidget(view, 0, Qt::AlignLeft);
+    }
     if (result->figuresNotKept > 0)
         layout->addWidget(warning(
             tr("And %1 more figures that were not kept: too many for one run.").arg(result->figuresNotKept), name));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "charts/chartspec.h"
+#include "llm/modelimage.h"
 #include "llm/providerconfig.h"
 #include "sandbox/sandboxconfig.h"
 #include "tools/pythontool.h"
@@ -26,6 +27,8 @@ struct AgentConfig {
     bool prewarmSandbox = false;
     // After the first answer, ask the model for a short title (one extra small request).
     bool modelTitles = false;
+    // Images go to the model scaled down to this longest side (pixels).
+    int imageMaxSide = ModelImage::DefaultMaxSide;
     // create_chart: needs nothing but the GUI, so it is on unless the user turns it off.
     bool chartsEnabled = true;
     ChartLimits chartLimits;

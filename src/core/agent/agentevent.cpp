@@ -41,6 +41,8 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("kernel_changed");
     case Kind::TableExported:
         return QStringLiteral("table_exported");
+    case Kind::SendRefused:
+        return QStringLiteral("send_refused");
     case Kind::TurnFinished:
         return QStringLiteral("turn_finished");
     }

@@ -30,6 +30,8 @@ struct AgentEvent {
         TitleChanged,     // text: the conversation's new title (written by the model)
         KernelChanged,    // kernelAlive: the conversation's Python kernel started or stopped
         TableExported,    // call.id (the request), success, text: the file written in the folder, or why not
+        SendRefused,      // text: why the message was not sent; message: the user's text and images, attachments:
+                          // the files that were to go with it, all given back to the composer
         TurnFinished,     // end
     };
     enum class End { Completed, Cancelled, Failed, RoundLimit };
@@ -49,6 +51,7 @@ struct AgentEvent {
     TokenUsage usage;
     ContextUse context;
     ChatMessage message;
+    QStringList attachments;
     End end = End::Completed;
 
     // ToolFinished of code that ran: what it produced; null otherwise.

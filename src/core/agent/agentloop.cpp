@@ -3,8 +3,10 @@
 #include "agent/attachmentdescriber.h"
 #include "llm/chatclient.h"
 #include "llm/contextbudget.h"
+#include "llm/modelimage.h"
 #include "logging.h"
 #include "mcp/mcptoolbox.h"
+#include "sandbox/sandboxfolder.h"
 #include "sandbox/sandboxsession.h"
 #include "storage/conversation.h"
 #include "storage/conversationstore.h"
@@ -15,10 +17,27 @@
 #include "tools/searchtool.h"
 
 #include <QCoroSignal>
+#include <QRegularExpression>
 
 using namespace std::chrono_literals;
 
 namespace Sandpiper {
+
+namespace {
+
+// What servers say when a request has images the model cannot see: llama.cpp "image input is not
+// supported - hint: ... provide the mmproj", OpenAI "image_url is only supported by certain
+// models", vLLM "... is not a multimodal model".
+bool refusesImages(const ChatError &error)
+{
+    if (error.kind != ChatError::Kind::BadRequest && error.kind != ChatError::Kind::Server)
+        return false;
+    static const QRegularExpression words(QStringLiteral("image|vision|mmproj|multimodal|modalit"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    return words.match(error.message).hasMatch();
+}
+
+} // namespace
 
 AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conversationId, QObject *parent)
     : QObject(parent)
@@ -193,8 +212,10 @@ ChatMessage AgentLoop::toolMessage(const ToolCall &call, const QString &content)
     return message;
 }
 
-QList<ChatMessage> AgentLoop::requestMessages() const
+QList<ChatMessage> AgentLoop::requestMessages()
 {
+    // A model known to take no images gets the conversation without them, and is told so.
+    const bool images = m_budget->knownAcceptsImages(m_client->config().model).value_or(true);
     QList<ChatMessage> messages;
     if (!m_config.systemPrompt.isEmpty()) {
         ChatMessage system;
@@ -207,8 +228,59 @@ QList<ChatMessage> AgentLoop::requestMessages() const
         if (message.role == ChatMessage::Role::Assistant && message.content.isEmpty() && message.toolCalls.isEmpty())
             continue;
         messages << message;
+        if (message.images.isEmpty())
+            continue;
+        ChatMessage &sent = messages.last();
+        QStringList notes;
+        for (const QString &name : message.images) {
+            if (!images) {
+                notes << QStringLiteral("[The image %1 is not shown: this model does not take images.]").arg(name);
+                continue;
+            }
+            QString error;
+            if (const QString url = imageUrl(name, &error); !url.isEmpty())
+                sent.imageUrls << url;
+            else
+                notes << QStringLiteral("[Not shown: %1]").arg(error);
+        }
+        if (!notes.isEmpty())
+            sent.content += QStringLiteral("\n\n") + notes.join(QLatin1Char('\n'));
     }
     return messages;
+}
+
+QString AgentLoop::imageUrl(const QString &name, QString *error)
+{
+    if (const auto known = m_imageUrls.constFind(name); known != m_imageUrls.cend())
+        return *known;
+    const QString url =
+        ModelImage::dataUrl(SandboxFolder(m_config.sandbox.dataDirectory), name, m_config.imageMaxSide, error);
+    if (!url.isEmpty())
+        m_imageUrls.insert(name, url);
+    return url;
+}
+
+QCoro::Task<QString> AgentLoop::imagesRefusal(QStringList images)
+{
+    QPointer<AgentLoop> self(this);
+    const QString model = m_client->config().model;
+    const std::optional<bool> accepted = co_await m_budget->acceptsImages(model);
+    if (!self)
+        co_return {};
+    if (m_cancelled)
+        co_return tr("Stopped before the message was sent.");
+    if (accepted == false) {
+        co_return tr("The model “%1” does not take images, so the message was not sent. Choose a model with vision, "
+                     "or, if this one has it, say so in Settings → Provider → Images. Your text and the images are "
+                     "back in the message box; the images are in /mnt/data for the code either way.")
+            .arg(model);
+    }
+    for (const QString &name : std::as_const(images)) {
+        QString error;
+        if (imageUrl(name, &error).isEmpty())
+            co_return tr("%1 The message was not sent: remove that image and send again.").arg(error);
+    }
+    co_return {};
 }
 
 void AgentLoop::send(const QString &text)
@@ -220,13 +292,13 @@ void AgentLoop::send(const QString &text)
     QCoro::connect(runTurn(text), this, [] {});
 }
 
-void AgentLoop::sendWithAttachments(const QString &text, const QStringList &attachments)
+void AgentLoop::sendWithAttachments(const QString &text, const QStringList &attachments, const QStringList &images)
 {
     if (m_busy) {
         emitEvent(AgentEvent::Kind::Error, tr("Wait for the current answer to finish, or stop it, before sending."));
         return;
     }
-    QCoro::connect(runTurn(text, attachments), this, [] {});
+    QCoro::connect(runTurn(text, attachments, images), this, [] {});
 }
 
 void AgentLoop::exportTable(const QString &requestId, const QString &tableId, const QString &format,
@@ -442,7 +514,7 @@ ApprovalPolicy AgentLoop::policyFor(const Tool &tool) const
     return m_config.approval.value(tool.name(), tool.defaultApproval());
 }
 
-QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
+QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringList images)
 {
     QPointer<AgentLoop> self(this);
     m_busy = true;
@@ -450,17 +522,6 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
     m_storeErrorShown = false;
     m_decisions.clear();
     emitEvent(AgentEvent::Kind::TurnStarted);
-
-    ChatMessage user;
-    user.role = ChatMessage::Role::User;
-    user.content = text;
-    if (!attachments.isEmpty()) {
-        const QString described = co_await describeAttachments(attachments);
-        if (!self)
-            co_return;
-        user.content = AttachmentDescriber::message(text, described);
-    }
-    addMessage(user); // the store names the conversation after its first message
 
     auto finishTurn = [this](AgentEvent::End end, const QString &note = {}) {
         m_busy = false;
@@ -470,6 +531,40 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
         finished.text = note;
         Q_EMIT event(finished);
     };
+
+    ChatMessage user;
+    user.role = ChatMessage::Role::User;
+    user.content = text;
+    user.images = images;
+    if (!images.isEmpty()) {
+        // Before anything is stored: a message the model cannot take goes back whole.
+        const QString refusal = co_await imagesRefusal(images);
+        if (!self)
+            co_return;
+        if (!refusal.isEmpty()) {
+            AgentEvent refused;
+            refused.kind = AgentEvent::Kind::SendRefused;
+            refused.text = refusal;
+            refused.message = user;
+            refused.attachments = attachments;
+            Q_EMIT event(refused);
+            finishTurn(AgentEvent::End::Failed);
+            co_return;
+        }
+    }
+    // The images are files of the folder too: the model learns their names for its code, unless
+    // the text names them already (a message sent again after an edit).
+    for (const QString &image : std::as_const(images)) {
+        if (!text.contains(image))
+            attachments << image;
+    }
+    if (!attachments.isEmpty()) {
+        const QString described = co_await describeAttachments(attachments);
+        if (!self)
+            co_return;
+        user.content = AttachmentDescriber::message(text, described);
+    }
+    addMessage(user); // the store names the conversation after its first message
 
     for (int round = 0;; ++round) {
         // The MCP servers' tools as they are now: servers start when first needed, and their
@@ -498,10 +593,24 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments)
                 connect(m_writer, &StreamingWriter::saveFailed, this, &AgentLoop::reportStoreError);
             }
         }
-        const ChatResponse response =
-            co_await m_budget->complete(requestMessages(), m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
+        const QList<ChatMessage> request = requestMessages();
+        const bool withImages = std::any_of(request.cbegin(), request.cend(),
+                                            [](const ChatMessage &message) { return !message.imageUrls.isEmpty(); });
+        ChatResponse response =
+            co_await m_budget->complete(request, m_tools.isEmpty() ? QJsonArray() : m_tools.declarations());
         if (!self)
             co_return;
+        if (withImages && !response.ok() && response.error.kind != ChatError::Kind::Cancelled &&
+            refusesImages(response.error)) {
+            // Refused after all (a llama.cpp without its projector, a text model behind a proxy):
+            // later requests go without images, so the conversation can go on.
+            m_budget->learnImagesRefused(m_client->config().model);
+            response.error.message +=
+                QLatin1Char(' ') + tr("The model did not take the images. Sandpiper now sends this conversation to "
+                                      "“%1” without them; they stay in the conversation and in /mnt/data. Send again "
+                                      "to go on, or choose a model with vision.")
+                                       .arg(m_client->config().model);
+        }
         for (const QString &notice : response.notices)
             emitEvent(AgentEvent::Kind::Notice, notice);
 

@@ -44,9 +44,10 @@ public:
 
 public Q_SLOTS:
     void send(const QString &text);
-    // Sends TEXT with the files ATTACHMENTS (names in the conversation's folder): the model is told
-    // what each is, with a short preview, before the text.
-    void sendWithAttachments(const QString &text, const QStringList &attachments);
+    // Sends TEXT with the files ATTACHMENTS and the images IMAGES (names in the conversation's
+    // folder): the model is told what each file is, with a short preview, before the text; the
+    // images go as image parts to a model that takes them (SendRefused for one that does not).
+    void sendWithAttachments(const QString &text, const QStringList &attachments, const QStringList &images);
     // Asks the sandbox to write the whole frame behind table TABLEID into the folder as FILENAME
     // ("csv" or "xlsx"); answers with a TableExported event for REQUESTID.
     void exportTable(const QString &requestId, const QString &tableId, const QString &format, const QString &fileName);
@@ -85,7 +86,12 @@ private:
         std::optional<QString> editedArguments;
     };
 
-    QCoro::Task<> runTurn(QString text, QStringList attachments = {});
+    QCoro::Task<> runTurn(QString text, QStringList attachments = {}, QStringList images = {});
+    // Why IMAGES cannot go to the current model, for the user; empty when they can.
+    QCoro::Task<QString> imagesRefusal(QStringList images);
+    // Image NAME of the conversation's folder as a data URL, prepared once per conversation;
+    // empty with ERROR set when it cannot be sent.
+    QString imageUrl(const QString &name, QString *error);
     QCoro::Task<QString> describeAttachments(QStringList attachments);
     QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
@@ -93,7 +99,7 @@ private:
     QCoro::Task<ChatMessage> runToolCall(ToolCall call);
     QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
     ApprovalPolicy policyFor(const Tool &tool) const;
-    QList<ChatMessage> requestMessages() const;
+    QList<ChatMessage> requestMessages();
     void addMessage(ChatMessage message);
     void save(ChatMessage &message);
     void saveExecution(const ToolCall &call, RunOrigin origin, const QString &code, const ExecutionResult &result);
@@ -113,6 +119,7 @@ private:
     ToolRegistry m_tools;
     QList<ChatMessage> m_history;
     QHash<QString, Decision> m_decisions;
+    QHash<QString, QString> m_imageUrls; // by file name
     QSet<QString> m_alwaysAllowed;
     QString m_runningCallId;
     int m_userRuns = 0;

@@ -27,6 +27,10 @@ namespace {
 
 bool retryable(const ChatError &error)
 {
+    // llama.cpp answers what a model cannot do with a 500 ("image input is not supported"):
+    // trying again only makes the user wait for the same answer.
+    if (error.kind == ChatError::Kind::Server && error.message.contains(QLatin1String("not supported")))
+        return false;
     return error.kind == ChatError::Kind::RateLimited || error.kind == ChatError::Kind::Server;
 }
 

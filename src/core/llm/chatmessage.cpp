@@ -71,10 +71,21 @@ ChatMessage::Status ChatMessage::statusFromName(QStringView name)
 QJsonObject ChatMessage::toOpenAi() const
 {
     QJsonObject object{{QStringLiteral("role"), roleName(role)}};
-    // Strict servers want content present; an assistant turn with only tool calls sends null.
-    object.insert(QStringLiteral("content"), role == Role::Assistant && content.isEmpty() && !toolCalls.isEmpty()
-                                                 ? QJsonValue()
-                                                 : QJsonValue(content));
+    if (!imageUrls.isEmpty()) {
+        // The OpenAI vision format, which llama.cpp, Ollama, LM Studio and vLLM accept too.
+        QJsonArray parts{
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), content}}};
+        for (const QString &url : imageUrls) {
+            parts.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")},
+                                     {QStringLiteral("image_url"), QJsonObject{{QStringLiteral("url"), url}}}});
+        }
+        object.insert(QStringLiteral("content"), parts);
+    } else {
+        // Strict servers want content present; an assistant turn with only tool calls sends null.
+        object.insert(QStringLiteral("content"), role == Role::Assistant && content.isEmpty() && !toolCalls.isEmpty()
+                                                     ? QJsonValue()
+                                                     : QJsonValue(content));
+    }
     if (!toolCalls.isEmpty()) {
         QJsonArray calls;
         for (const ToolCall &call : toolCalls) {
@@ -95,7 +106,18 @@ ChatMessage ChatMessage::fromOpenAi(const QJsonObject &object)
 {
     ChatMessage message;
     message.role = roleFromName(object.value(QLatin1String("role")).toString());
-    message.content = object.value(QLatin1String("content")).toString();
+    const QJsonValue content = object.value(QLatin1String("content"));
+    if (content.isArray()) {
+        // Content parts: the text is kept; images in a file that is imported have no file here.
+        QStringList texts;
+        for (const QJsonValue &part : content.toArray()) {
+            if (part[QLatin1String("type")].toString() == QLatin1String("text"))
+                texts << part[QLatin1String("text")].toString();
+        }
+        message.content = texts.join(QLatin1Char('\n'));
+    } else {
+        message.content = content.toString();
+    }
     message.toolCallId = object.value(QLatin1String("tool_call_id")).toString();
     for (const QJsonValue &value : object.value(QLatin1String("tool_calls")).toArray()) {
         const QJsonObject function = value[QLatin1String("function")].toObject();

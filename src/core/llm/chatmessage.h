@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 namespace Sandpiper {
 
@@ -46,6 +47,12 @@ struct ChatMessage {
     QList<ToolCall> toolCalls; // assistant messages
     QString toolCallId;        // tool messages: the call they answer
     QString toolName;          // tool messages: the tool that answered
+    // User messages: images that go with the text, as file names in the conversation's folder
+    // (the sandbox sees them in /mnt/data). Stored with the message.
+    QStringList images;
+    // The images as data URLs, filled just before a request (never stored): toOpenAi() sends
+    // them as "image_url" content parts after the text.
+    QStringList imageUrls;
     TokenUsage usage;
     Status status = Status::Complete;
     QString error;

@@ -194,6 +194,37 @@ void ContextBudget::learnFromUsage(Model &model, const Plan &plan, const TokenUs
     model.calibrated = true;
 }
 
+std::optional<bool> ContextBudget::knownAcceptsImages(const QString &model) const
+{
+    const Model known = m_models.value(model);
+    if (known.imagesRefused)
+        return false;
+    const QHash<QString, bool> &set = m_client->config().imageModels;
+    if (const auto chosen = set.constFind(model); chosen != set.cend())
+        return *chosen;
+    if (const auto any = set.constFind(QStringLiteral("*")); any != set.cend())
+        return *any;
+    return known.finding.acceptsImages;
+}
+
+QCoro::Task<std::optional<bool>> ContextBudget::acceptsImages(QString model)
+{
+    QPointer<ContextBudget> self(this);
+    const std::optional<bool> known = knownAcceptsImages(model);
+    if (known || m_models.value(model).discovered)
+        co_return known;
+    m_cancelled = false;
+    co_await discover(model);
+    if (!self || m_cancelled)
+        co_return std::nullopt;
+    co_return knownAcceptsImages(model);
+}
+
+void ContextBudget::learnImagesRefused(const QString &model)
+{
+    m_models[model].imagesRefused = true;
+}
+
 QCoro::Task<ChatResponse> ContextBudget::complete(QList<ChatMessage> messages, QJsonArray tools)
 {
     QPointer<ContextBudget> self(this);

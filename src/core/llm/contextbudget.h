@@ -32,6 +32,14 @@ public:
     // Sends MESSAGES and TOOLS through the client, fitted to the window.
     QCoro::Task<ChatResponse> complete(QList<ChatMessage> messages, QJsonArray tools);
 
+    // Whether MODEL takes images: not when the server refused them already, else as the user set
+    // it for the model, else as the server says (asked once); nullopt when nobody says.
+    QCoro::Task<std::optional<bool>> acceptsImages(QString model);
+    // The same from what is known already, without asking the server.
+    std::optional<bool> knownAcceptsImages(const QString &model) const;
+    // The server refused a request with images for MODEL although it seemed to take them.
+    void learnImagesRefused(const QString &model);
+
     // Tokens of WINDOW kept free for the answer.
     static qint64 answerReserve(qint64 window);
 
@@ -50,6 +58,7 @@ private:
         double tokensPerUnit = 1.25;
         bool calibrated = false;
         bool truncationWarned = false;
+        bool imagesRefused = false;
     };
     struct Plan {
         QList<ChatMessage> messages;

@@ -9,6 +9,9 @@ namespace {
 
 constexpr qint64 perMessage = 4; // the template's markup around each message
 constexpr qint64 perCall = 4;
+// An image of 1568 px costs vision models between about 600 (Qwen-VL, Gemma) and 1600 tokens
+// (Claude, GPT-4o in detail); the larger figure keeps the answer room.
+constexpr qint64 perImage = 1600;
 
 struct Round {
     qsizetype first; // the assistant message with the calls
@@ -27,7 +30,7 @@ qint64 ContextShortener::units(QStringView text)
 
 qint64 ContextShortener::units(const ChatMessage &message, bool withReasoning)
 {
-    qint64 total = perMessage + units(message.content);
+    qint64 total = perMessage + units(message.content) + perImage * message.imageUrls.size();
     for (const ToolCall &call : message.toolCalls)
         total += perCall + units(call.name) + units(call.arguments);
     if (withReasoning)

@@ -75,6 +75,9 @@ ContextWindowProbe::Finding ContextWindowProbe::fromProps(const QJsonObject &pro
         finding.window = window;
         finding.source = QStringLiteral("/props");
     }
+    // Servers since mid-2025 say; "vision" is true only when a projector (--mmproj) is loaded.
+    if (const QJsonValue vision = props[QLatin1String("modalities")][QLatin1String("vision")]; vision.isBool())
+        finding.acceptsImages = vision.toBool();
     return finding;
 }
 
@@ -83,6 +86,9 @@ ContextWindowProbe::Finding ContextWindowProbe::fromOllama(const QJsonObject &sh
 {
     Finding finding;
     finding.server = Server::Ollama;
+    // Since Ollama 0.6: "completion", "tools", "vision", "thinking", ...
+    if (const QJsonValue capabilities = show.value(QLatin1String("capabilities")); capabilities.isArray())
+        finding.acceptsImages = capabilities.toArray().contains(QJsonValue(QStringLiteral("vision")));
     // What the loaded model really uses (OLLAMA_CONTEXT_LENGTH or num_ctx), where the server says.
     const QJsonObject loaded = entryFor(running.value(QLatin1String("models")).toArray(), model, {"name", "model"});
     if (const qint64 window = loaded.value(QLatin1String("context_length")).toInteger(); window > 0) {
@@ -115,6 +121,9 @@ ContextWindowProbe::Finding ContextWindowProbe::fromLmStudio(const QJsonObject &
     Finding finding;
     finding.server = Server::LmStudio;
     const QJsonObject entry = entryFor(models.value(QLatin1String("data")).toArray(), model, {"id"});
+    // "llm", "vlm" (a model with vision) or "embeddings".
+    if (const QString type = entry.value(QLatin1String("type")).toString(); !type.isEmpty())
+        finding.acceptsImages = type == QLatin1String("vlm");
     if (const qint64 loaded = entry.value(QLatin1String("loaded_context_length")).toInteger(); loaded > 0) {
         finding.window = loaded;
         finding.source = QStringLiteral("/api/v0/models loaded_context_length");

@@ -17,7 +17,8 @@ class QUrl;
 
 namespace Sandpiper {
 
-// Asks a server how large the model's context window is, each server in its own way:
+// Asks a server how large the model's context window is (and whether it takes images), each
+// server in its own way:
 // llama.cpp's /props (n_ctx of a slot), Ollama's /api/ps and /api/show (the configured num_ctx,
 // else the model's context_length), LM Studio's /api/v0/models (loaded_context_length), and the
 // OpenAI-style /models list with vLLM's max_model_len, OpenRouter's context_length and the
@@ -35,6 +36,9 @@ public:
         // False when the server may use less than it said until the model is loaded (Ollama,
         // LM Studio): worth asking again after the first answer.
         bool settled = true;
+        // Whether the model takes images: llama.cpp's "modalities", Ollama's "capabilities",
+        // LM Studio's model type; unknown where the server does not say.
+        std::optional<bool> acceptsImages;
     };
 
     explicit ContextWindowProbe(ProviderConfig config, QObject *parent = nullptr);

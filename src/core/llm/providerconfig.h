@@ -30,6 +30,9 @@ struct ProviderConfig {
     bool sendReasoningBack = false;
     // Context windows the user set, in tokens by model; they win over what the server says.
     QHash<QString, qint64> contextWindows;
+    // Whether a model takes images, as the user set it by model ("*" for any); it wins over
+    // what the server says.
+    QHash<QString, bool> imageModels;
     // The window assumed when neither the user nor the server says (0: Sandpiper's default).
     qint64 defaultContextWindow = 0;
 };

@@ -1,7 +1,9 @@
 #include "session/conversationsession.h"
 
 #include "agent/agentthread.h"
+#include "llm/modelimage.h"
 #include "mcp/mcptoolname.h"
+#include "sandbox/sandboxfolder.h"
 #include "sandbox/terminaltext.h"
 #include "session/executionmodel.h"
 #include "session/messagemodel.h"
@@ -22,6 +24,16 @@ constexpr qsizetype liveOutputKept = 64 * 1024;
 bool isAnswer(const TurnItem &item)
 {
     return item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::Assistant;
+}
+
+// FIRST, then what of LATER is not in it.
+QStringList joined(QStringList first, const QStringList &later)
+{
+    for (const QString &name : later) {
+        if (!first.contains(name))
+            first << name;
+    }
+    return first;
 }
 
 } // namespace
@@ -106,15 +118,17 @@ void ConversationSession::send(const QString &text)
         return;
     }
     const QStringList attachments = m_state.pendingAttachments;
+    const QStringList images = m_state.pendingImages;
     m_turnTimer.start();
     changeState([](SessionState &state) {
         state.pendingAttachments.clear();
+        state.pendingImages.clear();
         state.phase = SessionState::Phase::Waiting;
     });
-    if (attachments.isEmpty())
+    if (attachments.isEmpty() && images.isEmpty())
         agent()->post(&AgentLoop::send, text);
     else
-        agent()->post(&AgentLoop::sendWithAttachments, text, attachments);
+        agent()->post(&AgentLoop::sendWithAttachments, text, attachments, images);
 }
 
 void ConversationSession::stop()
@@ -214,13 +228,45 @@ StoreResult<void> ConversationSession::setNetworkAllowed(bool allowed)
 
 StoreResult<void> ConversationSession::attach(const QString &path)
 {
+    return attachTo(path, &SessionState::pendingAttachments);
+}
+
+StoreResult<void> ConversationSession::attachImage(const QString &path)
+{
+    if (const QString problem = ModelImage::check(path); !problem.isEmpty())
+        return StoreError{StoreError::Kind::InvalidInput, problem};
+    return attachTo(path, &SessionState::pendingImages);
+}
+
+StoreResult<void> ConversationSession::attachTo(const QString &path, QStringList SessionState::*pending)
+{
     // Uploads count against the same limits as what the sandbox writes.
     const auto attached =
         m_store->attachFile(m_id, path, m_config.sandbox.diskLimitBytes, m_config.sandbox.minFreeDiskBytes);
     if (!attached)
         return attached.error();
-    changeState([&](SessionState &state) { state.pendingAttachments << attached->fileName; });
+    changeState([&](SessionState &state) { (state.*pending) << attached->fileName; });
     return {};
+}
+
+StoreResult<void> ConversationSession::showImage(const QString &name)
+{
+    const SandboxFolder folder(this->folder());
+    const SandboxFolder::Opened opened = SandboxFolder::nameProblem(name).isEmpty()
+                                             ? folder.open(name, ModelImage::MaxFileBytes)
+                                             : SandboxFolder::Opened{};
+    if (!opened)
+        return StoreError{StoreError::Kind::NotFound, opened.error.isEmpty()
+                                                          ? tr("There is no image %1 in this conversation.").arg(name)
+                                                          : opened.error};
+    if (!m_state.pendingImages.contains(name))
+        changeState([&](SessionState &state) { state.pendingImages << name; });
+    return {};
+}
+
+void ConversationSession::removePendingImage(const QString &name)
+{
+    changeState([&](SessionState &state) { state.pendingImages.removeAll(name); });
 }
 
 void ConversationSession::exportTable(const QString &callId, int tableIndex, const QString &format)
@@ -247,6 +293,13 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QStrin
     if (isBusy())
         return StoreError{StoreError::Kind::InvalidInput,
                           tr("Wait for the current answer to finish, or stop it, before resending.")};
+    // The images of the message go again with its new text.
+    QStringList images;
+    for (int row = 0; row < m_messages->rowCount(); ++row) {
+        const TurnItem &item = m_messages->item(row);
+        if (item.kind == TurnItem::Kind::Message && item.message.id == messageId)
+            images = item.message.images;
+    }
     if (auto dropped = m_store->deleteMessagesFrom(m_id, messageId); !dropped)
         return dropped;
     if (auto loaded = load(); !loaded)
@@ -255,6 +308,7 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QStrin
         const auto history = m_store->messages(m_id);
         m_agent->post(&AgentLoop::replaceHistory, history ? *history : QList<ChatMessage>());
     }
+    changeState([&images](SessionState &state) { state.pendingImages = joined(images, state.pendingImages); });
     send(text);
     return {};
 }
@@ -444,6 +498,14 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::TurnFinished:
         finishTurn(event);
+        break;
+    case Kind::SendRefused:
+        changeState([&event](SessionState &state) {
+            state.pendingImages = joined(event.message.images, state.pendingImages);
+            state.pendingAttachments = joined(event.attachments, state.pendingAttachments);
+        });
+        addNotice(TurnItem::NoticeLevel::Error, event.text);
+        Q_EMIT draftReturned(event.message.content);
         break;
     case Kind::TableExported:
         if (const auto request = m_exports.take(event.call.id); !request.callId.isEmpty())

@@ -66,6 +66,14 @@ public:
     // Copies PATH into the conversation's folder; it goes with the next message, and the model is
     // told what it is. Refused when the folder would pass its disk limit.
     StoreResult<void> attach(const QString &path);
+    // Copies the image PATH into the folder like attach(); it goes with the next message as an
+    // image for a model that takes images, and as a file for the code. Refused when it is no
+    // image Qt reads (or too large), as attach() is.
+    StoreResult<void> attachImage(const QString &path);
+    // Shows NAME, an image already in the folder (a figure), to the model with the next message.
+    StoreResult<void> showImage(const QString &name);
+    // Takes NAME off the next message's images; the file stays in the folder.
+    void removePendingImage(const QString &name);
     // Asks the sandbox to write all of table TABLEINDEX of call CALLID (as "csv" or "xlsx") into the
     // folder; tableExported() tells how it went.
     void exportTable(const QString &callId, int tableIndex, const QString &format);
@@ -100,9 +108,14 @@ Q_SIGNALS:
     void agentEvent(const Sandpiper::AgentEvent &event);
     // "Always allow" for an MCP tool: the settings keep it for every conversation (see McpTrust).
     void toolAllowedAlways(const QString &tool);
+    // A message the model could not take came back (see AgentEvent::SendRefused): TEXT goes back
+    // into the message box, its images and files are pending again.
+    void draftReturned(const QString &text);
 
 private:
     AgentThread *agent();
+    // Copies PATH into the folder and adds its name there to the list PENDING of the state.
+    StoreResult<void> attachTo(const QString &path, QStringList SessionState::*pending);
     void applyMessage(const ChatMessage &message);
     void applyToolFinished(const AgentEvent &event);
     void addNotice(TurnItem::NoticeLevel level, const QString &text);

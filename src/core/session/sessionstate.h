@@ -29,6 +29,7 @@ struct SessionState {
     bool kernelAlive = false;       // the conversation's Python kernel runs
     bool networkAllowed = false;    // the sandbox may reach the network
     QStringList pendingAttachments; // file names in the conversation's folder, sent with the next message
+    QStringList pendingImages;      // the same for images the next message shows the model
 
     bool busy() const { return phase != Phase::Idle; }
     friend bool operator==(const SessionState &, const SessionState &) = default;

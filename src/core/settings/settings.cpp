@@ -1,5 +1,6 @@
 #include "settings/settings.h"
 
+#include "llm/modelimage.h"
 #include "llm/providerpresets.h"
 
 #include <sandpiper/buildinfo.h>
@@ -20,9 +21,10 @@ namespace {
 
 // Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines),
 // text_tool_calls and reasoning_back (true, false, or empty for the preset's choice),
-// context_windows ("MODEL=TOKENS" lines; "*" for any model).
-const QRegularExpression providerKey(QStringLiteral(
-    "^providers/([a-z0-9_-]+)/(base_url|model|headers|api_key_env|text_tool_calls|reasoning_back|context_windows)$"));
+// context_windows ("MODEL=TOKENS" lines; "*" for any model), image_models ("MODEL=yes|no" lines).
+const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/"
+                                                    "(base_url|model|headers|api_key_env|text_tool_calls|reasoning_"
+                                                    "back|context_windows|image_models)$"));
 
 // A per-provider switch: true or false as written, else FALLBACK.
 bool switchValue(const QString &text, bool fallback)
@@ -38,6 +40,31 @@ bool switchValue(const QString &text, bool fallback)
 // Per MCP tool (SERVER__TOOL): its approval policy, and when the user chose "Always allow" on a card.
 const QRegularExpression mcpApprovalKey(QStringLiteral("^approval/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
 const QRegularExpression mcpAllowedKey(QStringLiteral("^mcp/allowed_always/([A-Za-z0-9_-]+__[A-Za-z0-9_-]+)$"));
+
+// "MODEL=VALUE" lines of a per-model setting, as (model, value) pairs; the last '=' splits, since
+// model names may hold one. Lines without a model are skipped.
+QList<std::pair<QString, QString>> modelLines(const QString &text)
+{
+    QList<std::pair<QString, QString>> pairs;
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
+        const QString model = line.left(equals).trimmed();
+        if (equals > 0 && !model.isEmpty())
+            pairs.append({model, line.mid(equals + 1)});
+    }
+    return pairs;
+}
+
+// The inverse, sorted by model.
+QString modelLinesText(const QHash<QString, QString> &values)
+{
+    QStringList models = values.keys();
+    models.sort();
+    QStringList lines;
+    for (const QString &model : std::as_const(models))
+        lines << QStringLiteral("%1=%2").arg(model, values.value(model));
+    return lines.join(QLatin1Char('\n'));
+}
 
 // More figures than this per execution would only bury the conversation.
 constexpr int maxFiguresPerRun = 500;
@@ -99,6 +126,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        // Images go to the model with their longest side scaled down to this (pixels).
+        {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
         {QStringLiteral("sandbox/enabled"), Type::Boolean, true},
         {QStringLiteral("sandbox/image"), Type::String, QLatin1String(BuildInfo::defaultSandboxImage)},
@@ -294,6 +323,7 @@ ProviderConfig Settings::provider(const QString &id) const
     config.sendReasoningBack =
         switchValue(string(prefix + QStringLiteral("reasoning_back")), preset && preset->sendReasoningBack);
     config.contextWindows = parseContextWindows(string(prefix + QStringLiteral("context_windows")));
+    config.imageModels = parseImageModels(string(prefix + QStringLiteral("image_models")));
     config.defaultContextWindow = preset ? preset->contextWindow : 0;
     config.connectTimeout = std::chrono::seconds(integer(QStringLiteral("network/connect_timeout_seconds")));
     config.idleTimeout = std::chrono::seconds(integer(QStringLiteral("network/idle_timeout_seconds")));
@@ -303,30 +333,46 @@ ProviderConfig Settings::provider(const QString &id) const
 
 QHash<QString, qint64> Settings::parseContextWindows(const QString &text)
 {
-    // "qwen2.5:7b=32768", "llama3.1 = 8k"; the last '=' splits, since model names may hold one.
+    // "qwen2.5:7b=32768", "llama3.1 = 8k".
     static const QRegularExpression tokens(QStringLiteral("^\\s*(\\d+)\\s*([kK]?)\\s*$"));
     QHash<QString, qint64> windows;
-    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const qsizetype equals = line.lastIndexOf(QLatin1Char('='));
-        const QString model = line.left(equals).trimmed();
-        const QRegularExpressionMatch match = tokens.match(line.mid(equals + 1));
-        if (equals <= 0 || model.isEmpty() || !match.hasMatch())
-            continue;
-        const qint64 value = match.captured(1).toLongLong() * (match.captured(2).isEmpty() ? 1 : 1024);
-        if (value > 0)
-            windows.insert(model, value);
+    for (const auto &[model, value] : modelLines(text)) {
+        const QRegularExpressionMatch match = tokens.match(value);
+        const qint64 tokenCount =
+            match.hasMatch() ? match.captured(1).toLongLong() * (match.captured(2).isEmpty() ? 1 : 1024) : 0;
+        if (tokenCount > 0)
+            windows.insert(model, tokenCount);
     }
     return windows;
 }
 
 QString Settings::formatContextWindows(const QHash<QString, qint64> &windows)
 {
-    QStringList models = windows.keys();
-    models.sort();
-    QStringList lines;
-    for (const QString &model : std::as_const(models))
-        lines << QStringLiteral("%1=%2").arg(model).arg(windows.value(model));
-    return lines.join(QLatin1Char('\n'));
+    QHash<QString, QString> lines;
+    for (auto it = windows.begin(); it != windows.end(); ++it)
+        lines.insert(it.key(), QString::number(it.value()));
+    return modelLinesText(lines);
+}
+
+QHash<QString, bool> Settings::parseImageModels(const QString &text)
+{
+    QHash<QString, bool> models;
+    for (const auto &[model, value] : modelLines(text)) {
+        const QString answer = value.trimmed().toLower();
+        if (answer == QLatin1String("yes") || answer == QLatin1String("true"))
+            models.insert(model, true);
+        else if (answer == QLatin1String("no") || answer == QLatin1String("false"))
+            models.insert(model, false);
+    }
+    return models;
+}
+
+QString Settings::formatImageModels(const QHash<QString, bool> &models)
+{
+    QHash<QString, QString> lines;
+    for (auto it = models.begin(); it != models.end(); ++it)
+        lines.insert(it.key(), it.value() ? QStringLiteral("yes") : QStringLiteral("no"));
+    return modelLinesText(lines);
 }
 
 SandboxConfig Settings::sandbox(const QString &conversationId, const QString &conversationFolder) const
@@ -366,6 +412,7 @@ AgentConfig Settings::agent() const
     config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
     config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
     config.modelTitles = boolean(QStringLiteral("agent/model_titles"));
+    config.imageMaxSide = std::clamp(integer(QStringLiteral("images/max_side")), 64, 8192);
     config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));
     config.chartLimits.maxSeries = std::max(1, integer(QStringLiteral("charts/max_series")));
     config.chartLimits.maxPoints = std::max(1, integer(QStringLiteral("charts/max_points")));

@@ -59,6 +59,9 @@ public:
     // providers/<id>/context_windows: "MODEL=TOKENS" lines ("8k" is 8192; "*" for any model).
     static QHash<QString, qint64> parseContextWindows(const QString &text);
     static QString formatContextWindows(const QHash<QString, qint64> &windows);
+    // providers/<id>/image_models: "MODEL=yes" or "MODEL=no" lines ("*" for any model).
+    static QHash<QString, bool> parseImageModels(const QString &text);
+    static QString formatImageModels(const QHash<QString, bool> &models);
     QString apiKeyVariable() const;
     SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
     WebConfig web() const;

@@ -9,7 +9,7 @@ namespace {
 
 const QString MessageColumns = QStringLiteral(
     "id, role, content, reasoning, tool_calls, tool_call_id, tool_name, prompt_tokens, completion_tokens, "
-    "total_tokens, status, error, created, updated");
+    "total_tokens, status, error, created, updated, images");
 
 ChatMessage messageFromRow(const QSqlQuery &query)
 {
@@ -26,6 +26,7 @@ ChatMessage messageFromRow(const QSqlQuery &query)
     message.error = query.value(11).toString();
     message.created = RowCodec::fromMs(query.value(12));
     message.updated = RowCodec::fromMs(query.value(13));
+    message.images = RowCodec::stringListFromJson(query.value(14).toString());
     return message;
 }
 
@@ -46,13 +47,13 @@ StoreResult<ChatMessage> MessageTable::insert(QSqlQuery &query, qint64 conversat
             query,
             QStringLiteral("INSERT INTO messages (conversation_id, seq, role, content, reasoning, tool_calls, "
                            "tool_call_id, tool_name, prompt_tokens, completion_tokens, total_tokens, status, error, "
-                           "created, updated) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE "
-                           "conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                           "created, updated, images) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE "
+                           "conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId, conversationId, ChatMessage::roleName(message.role), message.content, message.reasoning,
              RowCodec::toolCallsToJson(message.toolCalls), message.toolCallId, message.toolName,
              message.usage.promptTokens, message.usage.completionTokens, message.usage.totalTokens,
              ChatMessage::statusName(message.status), message.error, stored.created.toMSecsSinceEpoch(),
-             stored.updated.toMSecsSinceEpoch()}))
+             stored.updated.toMSecsSinceEpoch(), RowCodec::stringListToJson(message.images)}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;

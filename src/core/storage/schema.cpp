@@ -131,6 +131,13 @@ QStringList richOutput()
     return {QStringLiteral("ALTER TABLE executions ADD COLUMN rich_output TEXT NOT NULL DEFAULT '{}'")};
 }
 
+// Version 5: the images that go with a user's message, as a JSON array of file names in the
+// conversation's folder (issue 17).
+QStringList messageImages()
+{
+    return {QStringLiteral("ALTER TABLE messages ADD COLUMN images TEXT NOT NULL DEFAULT '[]'")};
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -144,6 +151,8 @@ QStringList migrationTo(int version)
         return hostChecks();
     case 4:
         return richOutput();
+    case 5:
+        return messageImages();
     }
     return {};
 }
