@@ -879,17 +879,25 @@ class Kernel:
         self._show_capped("Markdown", "text/markdown", str(data))
 
     def _show_capped(self, what, mime, data):
-        if len(data) > self._output_limit:
-            print("%s not shown: %d characters are more than the %d allowed"
-                  % (what, len(data), self._output_limit), file=sys.stderr)
-            return
-        self._display(mime=mime, data=data)
+        if not self._too_long(what, data):
+            self._display(mime=mime, data=data)
+
+    def _too_long(self, what, data):
+        """Says so on stderr when DATA is longer than an execution may show."""
+        if len(data) <= self._output_limit:
+            return False
+        print("%s not shown: %d characters are more than the %d allowed"
+              % (what, len(data), self._output_limit), file=sys.stderr)
+        return True
 
     def _show_html(self, data):
         """HTML tables become tables; any other HTML is shown as its text, never as HTML."""
+        data = str(data)
+        if self._too_long("HTML", data):
+            return
         parser = html_tables_parser()
         try:
-            parser.feed(str(data))
+            parser.feed(data)
             parser.close()
         except Exception:  # html.parser copes with almost anything; give up on the rest
             parser.tables = []

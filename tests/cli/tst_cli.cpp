@@ -25,16 +25,6 @@ namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
 
-// The content of the first tool message of a request.
-QString toolMessageContent(const RecordedRequest &request)
-{
-    for (const QJsonValue &message : request.json().value(QLatin1String("messages")).toArray()) {
-        if (message[QLatin1String("role")].toString() == QLatin1String("tool"))
-            return message[QLatin1String("content")].toString();
-    }
-    return {};
-}
-
 struct Run {
     int exitCode = -1;
     QString out;
@@ -134,7 +124,7 @@ private Q_SLOTS:
     {
         m_server->enqueue(FS::openAiText(QStringLiteral("ok"), 1));
         const Run r = run(baseArguments() << QStringLiteral("--set")
-                                          << QStringLiteral("providers/custom/context_windows=fake-model=2048")
+                                          << QStringLiteral("providers/custom/context_windows=fake-model=4096")
                                           << QStringLiteral("--json") << QStringLiteral("hi"));
         QCOMPARE(r.exitCode, 0);
         QJsonObject context;
@@ -143,7 +133,7 @@ private Q_SLOTS:
             if (event[QLatin1String("event")].toString() == QLatin1String("context"))
                 context = event[QLatin1String("context")].toObject();
         }
-        QCOMPARE(context[QLatin1String("window")].toInteger(), 2048);
+        QCOMPARE(context[QLatin1String("window")].toInteger(), 4096);
         QCOMPARE(context[QLatin1String("window_source")].toString(), QStringLiteral("settings"));
         QVERIFY(context[QLatin1String("tokens")].toInteger() > 0);
         QCOMPARE(context[QLatin1String("left_out")].toString(), QString());
@@ -301,10 +291,12 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("refused: “leak.txt” is or goes through a symbolic link")),
                  qPrintable(r.err));
         QVERIFY(!r.out.contains(QLatin1String("File: ")));
-        const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_1"));
+        const QString toolText = toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_1"));
         QVERIFY2(toolText.contains(QLatin1String("Figures shown to the user: figures/")) &&
                      toolText.contains(QLatin1String("and 22 more figures that were not kept")),
                  qPrintable(toolText));
+    }
+
     // --attach hands the model a file: it lands in /mnt/data, the model is told what it is (from the
     // sandbox: columns and first rows), and the DataFrame the code shows comes out as "tables".
     void attachesAFileAndPrintsTables()
@@ -322,7 +314,7 @@ private Q_SLOTS:
         const Run r = run(baseArguments(true) << QStringLiteral("--json") << QStringLiteral("--attach") << csv
                                               << QStringLiteral("what is in it?"));
         QCOMPARE(r.exitCode, 0);
-        const QJsonArray messages = m_server->requests().constFirst().json()[QLatin1String("messages")].toArray();
+        const QJsonArray messages = m_server->chatRequests().constFirst().json()[QLatin1String("messages")].toArray();
         const QString question = messages.last()[QLatin1String("content")].toString();
         QVERIFY2(question.contains(QLatin1String("/mnt/data/cities.csv: CSV table")), qPrintable(question));
         QVERIFY2(question.contains(QLatin1String("3 rows x 2 columns: city (object), people (int64)")),
@@ -358,7 +350,7 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiText(QStringLiteral("Noted.")));
         const Run r = run(baseArguments() << QStringLiteral("--attach") << notes << QStringLiteral("read it"));
         QCOMPARE(r.exitCode, 0);
-        const QString question = m_server->requests()
+        const QString question = m_server->chatRequests()
                                      .constFirst()
                                      .json()[QLatin1String("messages")]
                                      .toArray()
@@ -374,7 +366,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("huge");
         QTest::addColumn<QString>("message");
         QTest::newRow("missing") << false << QStringLiteral("is not a file");
-        QTest::newRow("5 GB, past the disk limit") << true << QStringLiteral("would take the conversation's files past their");
+        QTest::newRow("5 GB, past the disk limit")
+            << true << QStringLiteral("would take the conversation's files past their");
     }
 
     void refusesAttachmentsItCannotTake()
@@ -475,7 +468,8 @@ private Q_SLOTS:
                                 << QStringLiteral("approval/everything__echo=auto") << QStringLiteral("echo it"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QLatin1String("It said: Echo: from the cli")), qPrintable(r.out + r.err));
-        QCOMPARE(toolMessageContent(m_server->chatRequests().at(1)), QStringLiteral("Echo: from the cli"));
+        QCOMPARE(toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_1")),
+                 QStringLiteral("Echo: from the cli"));
     }
 };
 

@@ -48,7 +48,7 @@ void McpPresenter::addResultWidgets(const TurnItem &item, const QString &folder,
     const auto *live = std::get_if<McpResult>(&item.result);
     const McpResult result = live ? *live : McpResultReader::fromModelText(item.modelText);
     for (const QString &image : result.images)
-        layout->addWidget(new FigureView(folder + QLatin1Char('/') + image, 480), 0, Qt::AlignLeft);
+        layout->addWidget(new FigureView(folder, image, 480), 0, Qt::AlignLeft);
     for (const McpResultFile &file : result.files) {
         if (!file.path.isEmpty()) {
             layout->addWidget(new SandboxFileRow(folder, file.path));
