@@ -4,12 +4,14 @@
 #include "chat/highlighting.h"
 
 #include <charts/chartspec.h>
+#include <sandbox/imagemanager.h>
 #include <storage/conversationexport.h>
 #include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
 
 #include <QFileDialog>
 #include <QMessageBox>
+#include <QPointer>
 #include <QWidget>
 
 namespace Sandpiper {
@@ -46,6 +48,38 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
         return false;
     }
     return true;
+}
+
+QCoro::Task<std::optional<NotebookExport::Summary>>
+ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qint64 conversationId, QString image)
+{
+    QPointer<QWidget> window(parent);
+    const auto conversation = store->conversation(conversationId);
+    if (!conversation) {
+        QMessageBox::warning(parent, tr("Export as notebook"), conversation.error().message);
+        co_return std::nullopt;
+    }
+    QString suggested = conversation->title.isEmpty() ? tr("conversation") : conversation->title;
+    suggested.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString path = QFileDialog::getSaveFileName(
+        parent, tr("Export as notebook"), suggested + QStringLiteral(".ipynb"), tr("Jupyter notebook (*.ipynb)"));
+    if (path.isEmpty())
+        co_return std::nullopt;
+    NotebookExport::Environment environment{image, co_await ImageManager::pythonVersion(image)};
+    if (!window)
+        co_return std::nullopt;
+    // Loaded after the wait, so the notebook holds what the conversation has now.
+    const auto snapshot = store->loadConversation(conversationId);
+    if (!snapshot) {
+        QMessageBox::warning(window, tr("Export as notebook"), snapshot.error().message);
+        co_return std::nullopt;
+    }
+    auto written = NotebookExport::write(*snapshot, store->conversationFolder(conversationId), path, environment);
+    if (!written) {
+        QMessageBox::warning(window, tr("Export as notebook"), written.error().message);
+        co_return std::nullopt;
+    }
+    co_return *written;
 }
 
 std::optional<qint64> ConversationFiles::importConversation(QWidget *parent, ConversationStore *store)

@@ -41,6 +41,12 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("kernel_changed");
     case Kind::TableExported:
         return QStringLiteral("table_exported");
+    case Kind::RestoreOffered:
+        return QStringLiteral("restore_offered");
+    case Kind::RestoreProgress:
+        return QStringLiteral("restore_progress");
+    case Kind::RestoreFinished:
+        return QStringLiteral("restore_finished");
     case Kind::TurnFinished:
         return QStringLiteral("turn_finished");
     }

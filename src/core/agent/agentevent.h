@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/kernelrestore.h"
 #include "llm/chatmessage.h"
 #include "llm/contextuse.h"
 #include "tools/toolresult.h"
@@ -30,6 +31,9 @@ struct AgentEvent {
         TitleChanged,     // text: the conversation's new title (written by the model)
         KernelChanged,    // kernelAlive: the conversation's Python kernel started or stopped
         TableExported,    // call.id (the request), success, text: the file written in the folder, or why not
+        RestoreOffered,   // restore: the kernel is new and earlier cells could bring its variables back
+        RestoreProgress,  // restore (done of cells), text: the cell being replayed
+        RestoreFinished,  // restore: how the replay ended; text: what the user is told
         TurnFinished,     // end
     };
     enum class End { Completed, Cancelled, Failed, RoundLimit };
@@ -48,6 +52,7 @@ struct AgentEvent {
     double progressTotal = 0;
     TokenUsage usage;
     ContextUse context;
+    KernelRestore restore;
     ChatMessage message;
     End end = End::Completed;
 

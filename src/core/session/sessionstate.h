@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/kernelrestore.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -29,6 +31,12 @@ struct SessionState {
     bool kernelAlive = false;       // the conversation's Python kernel runs
     bool networkAllowed = false;    // the sandbox may reach the network
     QStringList pendingAttachments; // file names in the conversation's folder, sent with the next message
+    // The kernel is new and earlier cells could bring its variables back: the offer while
+    // restoreOffered, the replay's progress while restoring (restoringCell: the one running).
+    KernelRestore restore;
+    bool restoreOffered = false;
+    bool restoring = false;
+    QString restoringCell;
 
     bool busy() const { return phase != Phase::Idle; }
     friend bool operator==(const SessionState &, const SessionState &) = default;
