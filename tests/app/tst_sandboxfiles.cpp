@@ -621,9 +621,9 @@ private Q_SLOTS:
         const QString exported = m_dir->filePath(QStringLiteral("export/chat.md"));
         QDir().mkpath(QFileInfo(exported).path());
         driver.saveTo(exported);
-        const auto menuAction = [&window](const QString &text) -> QAction * {
+        const auto menuAction = [&window](const QString &label) -> QAction * {
             for (QAction *action : window.menuBar()->findChildren<QAction *>()) {
-                if (action->text() == text)
+                if (action->text() == label)
                     return action;
             }
             return nullptr;
