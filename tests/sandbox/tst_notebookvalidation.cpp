@@ -142,6 +142,19 @@ private Q_SLOTS:
         QCOMPARE(found[QLatin1String("cells")].toInt(), 1 + 1 + 1 + 6); // title, question, answer, code
         QCOMPARE(found[QLatin1String("python")].toString(), version);
         QCOMPARE(found[QLatin1String("running")].toString(), version);
+
+        // Tests never write into the source tree: SANDPIPER_SCREENSHOT_DIR=docs/screenshots keeps
+        // this notebook and what the validator said of it for the documentation.
+        if (const QString shots = qEnvironmentVariable("SANDPIPER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QVERIFY(QDir().mkpath(shots));
+            QFile::remove(shots + QStringLiteral("/notebook-export.ipynb"));
+            QVERIFY(QFile::copy(m_dir.filePath(QStringLiteral("out/chat.ipynb")),
+                                shots + QStringLiteral("/notebook-export.ipynb")));
+            QFile report(shots + QStringLiteral("/notebook-export-validated.txt"));
+            QVERIFY(report.open(QIODevice::WriteOnly));
+            report.write("nbformat.validate(nbformat.read('notebook-export.ipynb', as_version=4)) in " +
+                         Test::sandboxImage().toUtf8() + ": no error; found " + checked.standardOutput);
+        }
     }
 
     // The check can fail: a code cell without its outputs is refused by the same validator.
