@@ -12,7 +12,10 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QPointer>
+#include <QThread>
 #include <QWidget>
+
+#include <QCoroThread>
 
 namespace Sandpiper {
 
@@ -74,12 +77,22 @@ ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qin
         QMessageBox::warning(window, tr("Export as notebook"), snapshot.error().message);
         co_return std::nullopt;
     }
-    auto written = NotebookExport::write(*snapshot, store->conversationFolder(conversationId), path, environment);
-    if (!written) {
-        QMessageBox::warning(window, tr("Export as notebook"), written.error().message);
+    // Figures are read and encoded off the window's thread: a long conversation takes seconds.
+    std::optional<StoreResult<NotebookExport::Summary>> written;
+    std::unique_ptr<QThread> worker(
+        QThread::create([&written, snapshot = *snapshot, folder = store->conversationFolder(conversationId), path,
+                         environment] { written = NotebookExport::write(snapshot, folder, path, environment); }));
+    worker->start();
+    // A backstop only: the export is finite work, and the thread must end before its object does.
+    if (!co_await qCoro(worker.get()).waitForFinished(std::chrono::minutes(10)))
+        worker->wait();
+    if (!window)
+        co_return std::nullopt;
+    if (!*written) {
+        QMessageBox::warning(window, tr("Export as notebook"), written->error().message);
         co_return std::nullopt;
     }
-    co_return *written;
+    co_return **written;
 }
 
 std::optional<qint64> ConversationFiles::importConversation(QWidget *parent, ConversationStore *store)
