@@ -502,6 +502,11 @@ void AgentLoop::setSandboxNetwork(bool enabled)
         m_sandbox->setNetwork(enabled);
 }
 
+void AgentLoop::setRestoreAutomatically(bool automatic)
+{
+    m_config.restoreKernelAutomatically = automatic;
+}
+
 void AgentLoop::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
 {
     m_config.approval = approval;

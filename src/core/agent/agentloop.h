@@ -73,6 +73,8 @@ public Q_SLOTS:
     void setSandboxNetwork(bool enabled);
     // The approval policies of the settings (the MCP tools' change while conversations run).
     void setApprovals(const QHash<QString, Sandpiper::ApprovalPolicy> &approval);
+    // The setting that restores a new kernel's variables before the model's code runs.
+    void setRestoreAutomatically(bool automatic);
     // The conversation was changed from outside (an edit dropped later turns).
     void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
     // Cancels what runs, lets the sandbox go (its container is removed in the background) and

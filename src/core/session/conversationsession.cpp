@@ -159,6 +159,13 @@ void ConversationSession::setApprovals(const QHash<QString, ApprovalPolicy> &app
         m_agent->post(&AgentLoop::setApprovals, approval);
 }
 
+void ConversationSession::setRestoreAutomatically(bool automatic)
+{
+    m_config.restoreKernelAutomatically = automatic;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setRestoreAutomatically, automatic);
+}
+
 void ConversationSession::deny(const QString &callId, const QString &reason)
 {
     agent()->post(&AgentLoop::deny, callId, reason);

@@ -83,6 +83,8 @@ public:
     void setProvider(const ProviderConfig &provider);
     // The approval policies of the settings, from the next call on.
     void setApprovals(const QHash<QString, ApprovalPolicy> &approval);
+    // Whether a new kernel gets its variables back before the model's code, from the next call on.
+    void setRestoreAutomatically(bool automatic);
     // Whether the model is offered Python, for an agent not started yet.
     void setPythonEnabled(bool enabled);
 
