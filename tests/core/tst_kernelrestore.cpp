@@ -276,6 +276,41 @@ private Q_SLOTS:
         QVERIFY2(restored.contains(QLatin1String("restored its state by running 3 of the 3")), qPrintable(restored));
     }
 
+    // A kernel that dies offers the variables back, with why; once the setting is switched on,
+    // the model's next code finds them. A restart the user asked for offers nothing.
+    void aCrashedKernelOffersTheVariablesBack()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        auto python = [](const QString &id, const QString &code) {
+            return FS::ScriptedCall{id, QStringLiteral("execute_python_code"), jsonCode(code)};
+        };
+        m_server->enqueue(FS::openAiToolCalls({python(QStringLiteral("call_1"), QStringLiteral("x = 5"))}));
+        m_server->enqueue(
+            FS::openAiToolCalls({python(QStringLiteral("call_2"), QStringLiteral("import os; os._exit(3)"))}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It crashed.")));
+        m_server->enqueue(FS::openAiToolCalls({python(QStringLiteral("call_3"), QStringLiteral("x * 2"))}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("10.")));
+        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentRecorder recorder(&loop);
+        loop.send(QStringLiteral("set x, then crash"));
+        QVERIFY(recorder.waitForTurn());
+        QTRY_COMPARE_WITH_TIMEOUT(recorder.ofKind(Kind::RestoreOffered).size(), 1, 10000);
+        const KernelRestore offered = recorder.ofKind(Kind::RestoreOffered).constFirst().restore;
+        QCOMPARE(offered.cells, 1);
+        QVERIFY(!offered.reason.isEmpty());
+
+        loop.setRestoreAutomatically(true);
+        loop.send(QStringLiteral("x * 2?"));
+        QVERIFY(recorder.waitForTurn(2));
+        const QString result = toolMessageIn(m_server->chatRequests().at(4), QStringLiteral("call_3"));
+        QVERIFY2(result.contains(QLatin1String("Value of the last expression:\n10")), qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("restored its state by running 1 of the 1")), qPrintable(result));
+
+        loop.restartSandbox();
+        QTest::qWait(300);
+        QCOMPARE(recorder.ofKind(Kind::RestoreOffered).size(), 1);
+    }
+
     // A replay that takes too long is stopped by the user within moments; a cell past the
     // time limit fails on its own and the replay goes on.
     void aReplayCanBeStoppedAndCellsTimeOut()
