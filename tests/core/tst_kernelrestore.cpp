@@ -38,12 +38,6 @@ StoredExecution cell(const QString &code, ExecutionResult::Status status = Execu
     return execution;
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestKernelRestore : public QObject
@@ -230,7 +224,7 @@ private Q_SLOTS:
                  qPrintable(result));
         QVERIFY2(result.contains(QLatin1String("1 cells that write files in /mnt/data were not run again")),
                  qPrintable(result));
-        QCOMPARE(readAll(folderFile(QStringLiteral("report.txt"))), QByteArray("the user's edit"));
+        QCOMPARE(Test::readFile(folderFile(QStringLiteral("report.txt"))), QByteArray("the user's edit"));
         // Replays print nothing into the chat and store nothing: the store holds the model's one cell more.
         QCOMPARE(recorder.ofKind(Kind::RestoreFinished).size(), 1);
         QCOMPARE(recorder.ofKind(Kind::RestoreProgress).size(), 3);
@@ -267,7 +261,7 @@ private Q_SLOTS:
         QCOMPARE(finished.restore.skipped, 0);
         QVERIFY(!finished.restore.stopped);
         QVERIFY2(finished.text.contains(QLatin1String("3 of 3 cells ran again")), qPrintable(finished.text));
-        QCOMPARE(readAll(folderFile(QStringLiteral("log.txt"))), QByteArray("+"));
+        QCOMPARE(Test::readFile(folderFile(QStringLiteral("log.txt"))), QByteArray("+"));
 
         loop.send(QStringLiteral("x * 21?"));
         QVERIFY(recorder.waitForTurn(3));
