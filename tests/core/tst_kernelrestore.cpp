@@ -332,6 +332,17 @@ private Q_SLOTS:
         QVERIFY2(finished.text.contains(QLatin1String("stopped after 3 of 5 cells")), qPrintable(finished.text));
         QCOMPARE(recorder.end(), AgentEvent::End::Cancelled);
         qInfo("replay with a 3 s timeout and a stop: %lld ms", timer.elapsed());
+
+        // The model learns how far it got, and what is missing.
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_1"), QStringLiteral("execute_python_code"), jsonCode(QStringLiteral("a + b"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("3.")));
+        loop.send(QStringLiteral("a + b?"));
+        QVERIFY(recorder.waitForTurn(2));
+        const QString result = toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_1"));
+        QVERIFY2(result.contains(QLatin1String("Value of the last expression:\n3")), qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("The replay was stopped before the end")), qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("it timed out")), qPrintable(result));
     }
 };
 

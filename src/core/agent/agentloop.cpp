@@ -381,6 +381,7 @@ void AgentLoop::kernelStopped()
         return;
     m_restorePending = true;
     m_lossTold = false;
+    m_restoreNote.clear(); // a replay into the kernel that is gone
     m_lostReason = m_sandbox->resetReason().isEmpty() ? tr("the kernel had stopped") : m_sandbox->resetReason();
     AgentEvent offered;
     offered.kind = AgentEvent::Kind::RestoreOffered;
@@ -471,9 +472,10 @@ QCoro::Task<KernelRestore> AgentLoop::replay(bool rerunWritingCells)
     }
     m_restoring = false;
     m_codeSinceNew = m_codeSinceNew || restore.done > 0;
-    // Stopped, it can be tried again; done, it is not offered again for this kernel.
-    m_restorePending = restore.stopped;
-    m_lossTold = !restore.stopped;
+    // Stopped by the user, it can be tried again; done, or ended by a cell that kills the kernel,
+    // it is not tried again for this kernel.
+    m_restorePending = restore.stopped && m_cancelled;
+    m_lossTold = !m_restorePending;
     AgentEvent finished;
     finished.kind = AgentEvent::Kind::RestoreFinished;
     finished.restore = restore;
@@ -793,14 +795,14 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
             if (m_cancelled)
                 co_return finished(QStringLiteral("Cancelled: the user stopped the answer before this call ran."));
             note += restore.modelNote() + QLatin1String("\n\n");
+        } else if (!m_restoreNote.isEmpty()) {
+            note += std::exchange(m_restoreNote, QString()) + QLatin1String("\n\n");
         } else if (m_restorePending && !std::exchange(m_lossTold, true)) {
             note += QStringLiteral("Note: the Python kernel of this conversation is new (%1): the variables, imports "
                                    "and functions of the %2 earlier successful cells are gone and were not restored. "
                                    "Define again what this code needs; the user can also restore them.\n\n")
                         .arg(m_lostReason)
                         .arg(m_replayable.size());
-        } else if (!m_restoreNote.isEmpty()) {
-            note += std::exchange(m_restoreNote, QString()) + QLatin1String("\n\n");
         }
     }
 
