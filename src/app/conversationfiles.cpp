@@ -4,13 +4,18 @@
 #include "chat/highlighting.h"
 
 #include <charts/chartspec.h>
+#include <sandbox/imagemanager.h>
 #include <storage/conversationexport.h>
 #include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
 
 #include <QFileDialog>
 #include <QMessageBox>
+#include <QPointer>
+#include <QThread>
 #include <QWidget>
+
+#include <QCoroThread>
 
 namespace Sandpiper {
 
@@ -46,6 +51,48 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
         return false;
     }
     return true;
+}
+
+QCoro::Task<std::optional<NotebookExport::Summary>>
+ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qint64 conversationId, QString image)
+{
+    QPointer<QWidget> window(parent);
+    const auto conversation = store->conversation(conversationId);
+    if (!conversation) {
+        QMessageBox::warning(parent, tr("Export as notebook"), conversation.error().message);
+        co_return std::nullopt;
+    }
+    QString suggested = conversation->title.isEmpty() ? tr("conversation") : conversation->title;
+    suggested.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString path = QFileDialog::getSaveFileName(
+        parent, tr("Export as notebook"), suggested + QStringLiteral(".ipynb"), tr("Jupyter notebook (*.ipynb)"));
+    if (path.isEmpty())
+        co_return std::nullopt;
+    NotebookExport::Environment environment{image, co_await ImageManager::pythonVersion(image)};
+    if (!window)
+        co_return std::nullopt;
+    // Loaded after the wait, so the notebook holds what the conversation has now.
+    const auto snapshot = store->loadConversation(conversationId);
+    if (!snapshot) {
+        QMessageBox::warning(window, tr("Export as notebook"), snapshot.error().message);
+        co_return std::nullopt;
+    }
+    // Figures are read and encoded off the window's thread: a long conversation takes seconds.
+    std::optional<StoreResult<NotebookExport::Summary>> written;
+    std::unique_ptr<QThread> worker(
+        QThread::create([&written, snapshot = *snapshot, folder = store->conversationFolder(conversationId), path,
+                         environment] { written = NotebookExport::write(snapshot, folder, path, environment); }));
+    worker->start();
+    // A backstop only: the export is finite work, and the thread must end before its object does.
+    if (!co_await qCoro(worker.get()).waitForFinished(std::chrono::minutes(10)))
+        worker->wait();
+    if (!window)
+        co_return std::nullopt;
+    if (!*written) {
+        QMessageBox::warning(window, tr("Export as notebook"), written->error().message);
+        co_return std::nullopt;
+    }
+    co_return **written;
 }
 
 std::optional<qint64> ConversationFiles::importConversation(QWidget *parent, ConversationStore *store)

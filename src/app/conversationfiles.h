@@ -1,6 +1,10 @@
 #pragma once
 
+#include <storage/notebookexport.h>
+
 #include <QCoreApplication>
+
+#include <QCoroTask>
 
 #include <optional>
 
@@ -10,7 +14,7 @@ namespace Sandpiper {
 
 class ConversationStore;
 
-// The File menu's conversation files: export as Markdown or JSON, import from JSON. Each asks
+// The File menu's conversation files: export as Markdown, JSON or a Jupyter notebook, import from JSON. Each asks
 // for the file, does the work and tells the user what went wrong, if anything.
 class ConversationFiles
 {
@@ -21,6 +25,11 @@ public:
 
     // True when the conversation was written.
     static bool exportConversation(QWidget *parent, ConversationStore *store, qint64 conversationId, Format format);
+    // Asks for the file and writes the conversation as a notebook naming IMAGE (the sandbox
+    // image) and its Python version, which Docker is asked for without blocking the window. What
+    // the notebook holds, or nothing when the user cancelled or it could not be written (said so).
+    static QCoro::Task<std::optional<NotebookExport::Summary>> exportNotebook(QWidget *parent, ConversationStore *store,
+                                                                              qint64 conversationId, QString image);
     // The imported conversation, or nothing when the user cancelled or the file was refused.
     static std::optional<qint64> importConversation(QWidget *parent, ConversationStore *store);
 };

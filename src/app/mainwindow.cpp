@@ -8,6 +8,7 @@
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
 #include "desktopnotifier.h"
+#include "kernelrestorebar.h"
 #include "prompttemplates.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_chat(new ChatView)
     , m_welcome(new WelcomePage(settings))
     , m_centreStack(new QStackedWidget)
+    , m_restoreBar(new KernelRestoreBar)
     , m_composer(new Composer)
     , m_inspector(new CodeInspector)
     , m_inspectorDock(new QDockWidget(tr("Code inspector")))
@@ -97,6 +99,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_centreStack->addWidget(m_chat);
     m_centreStack->addWidget(m_welcome);
     centreLayout->addWidget(m_centreStack, 1);
+    centreLayout->addWidget(m_restoreBar);
     centreLayout->addWidget(m_composer);
 
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -212,6 +215,7 @@ void MainWindow::buildActions()
     fileMenu->addSeparator();
     fileMenu->addAction(tr("Export as &Markdown…"), this, [this] { exportCurrent(true); });
     fileMenu->addAction(tr("Export as &JSON…"), this, [this] { exportCurrent(false); });
+    fileMenu->addAction(tr("Export as note&book…"), this, &MainWindow::exportNotebook);
     fileMenu->addAction(tr("&Import conversation…"), this, &MainWindow::importConversation);
     fileMenu->addSeparator();
     QAction *quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
@@ -269,6 +273,7 @@ void MainWindow::showSession(ConversationSession *session)
     m_sessions->show(session ? session->id() : 0);
     m_chat->setSession(session);
     m_inspector->setSession(session);
+    m_restoreBar->setSession(session);
     if (session) {
         connect(session, &ConversationSession::stateChanged, this, &MainWindow::showState);
         connect(session, &ConversationSession::draftReturned, m_composer, &Composer::returnDraft);
@@ -382,6 +387,28 @@ void MainWindow::exportCurrent(bool markdown)
                                                            markdown ? ConversationFiles::Format::Markdown
                                                                     : ConversationFiles::Format::Json))
         statusBar()->showMessage(tr("The conversation was exported."), 5000);
+}
+
+void MainWindow::exportNotebook()
+{
+    if (!m_session)
+        return;
+    statusBar()->showMessage(tr("Exporting the notebook…"));
+    QCoro::connect(ConversationFiles::exportNotebook(this, m_store, m_session->id(),
+                                                     m_settings->string(QStringLiteral("sandbox/image"))),
+                   this, [this](const std::optional<NotebookExport::Summary> &summary) {
+                       if (!summary) {
+                           statusBar()->clearMessage();
+                           return;
+                       }
+                       statusBar()->showMessage(
+                           summary->missingFigures == 0
+                               ? tr("The notebook was exported: %n code cell(s).", "", summary->codeCells)
+                               : tr("The notebook was exported, but %n figure(s) were missing or refused; the "
+                                    "notebook names them in their place.",
+                                    "", summary->missingFigures),
+                           10000);
+                   });
 }
 
 void MainWindow::importConversation()

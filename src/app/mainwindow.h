@@ -22,6 +22,7 @@ class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
+class KernelRestoreBar;
 class McpServerRegistry;
 class SessionManager;
 class Settings;
@@ -78,6 +79,7 @@ private:
     void renameCurrent();
     void deleteCurrent();
     void exportCurrent(bool markdown);
+    void exportNotebook();
     void importConversation();
     void attachFiles(const QStringList &paths);
     // Dropped or pasted files: images go to the model as images (and to the folder), others as files.
@@ -111,6 +113,7 @@ private:
     ChatView *m_chat;
     WelcomePage *m_welcome;
     QStackedWidget *m_centreStack;
+    KernelRestoreBar *m_restoreBar;
     Composer *m_composer;
     CodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;

@@ -234,6 +234,11 @@ QWidget *SettingsDialog::buildSandboxTab()
     m_timeout->setAccessibleName(tr("Execution timeout in seconds"));
     m_network = new QCheckBox(tr("Allow &network access in new conversations"));
     m_network->setAccessibleName(tr("Network access by default"));
+    m_restoreVariables = new QCheckBox(tr("Restore variables a&utomatically when a kernel is new"));
+    m_restoreVariables->setAccessibleName(tr("Restore variables automatically"));
+    m_restoreVariables->setToolTip(tr("After a restart, an idle stop or a crash, the conversation's earlier "
+                                      "successful cells run again before the model's next code. Cells that write "
+                                      "files are left out; “Restore variables” asks about them."));
     m_idleStop = new QSpinBox;
     m_idleStop->setRange(1, 24 * 60);
     m_idleStop->setSuffix(tr(" min"));
@@ -273,6 +278,7 @@ QWidget *SettingsDialog::buildSandboxTab()
     form->addRow(tr("&CPUs:"), m_cpus);
     form->addRow(tr("&Timeout per run:"), m_timeout);
     form->addRow(QString(), m_network);
+    form->addRow(QString(), m_restoreVariables);
     form->addRow(tr("Stop when idle &after:"), m_idleStop);
     form->addRow(tr("&Files per conversation:"), m_diskLimit);
     form->addRow(tr("Fi&gures per run:"), m_maxFigures);
@@ -448,6 +454,7 @@ void SettingsDialog::load()
     m_cpus->setValue(m_settings->value(QStringLiteral("sandbox/cpus")).toDouble());
     m_timeout->setValue(m_settings->integer(QStringLiteral("sandbox/timeout_seconds")));
     m_network->setChecked(m_settings->boolean(QStringLiteral("sandbox/network")));
+    m_restoreVariables->setChecked(m_settings->boolean(QStringLiteral("sandbox/restore_variables")));
     m_idleStop->setValue(m_settings->integer(QStringLiteral("sandbox/idle_stop_minutes")));
     m_diskLimit->setValue(m_settings->integer(QStringLiteral("sandbox/disk_limit_mb")));
     m_maxFigures->setValue(m_settings->integer(QStringLiteral("sandbox/max_figures")));
@@ -523,6 +530,7 @@ bool SettingsDialog::save()
     m_settings->setValue(QStringLiteral("sandbox/cpus"), m_cpus->value());
     m_settings->setValue(QStringLiteral("sandbox/timeout_seconds"), m_timeout->value());
     m_settings->setValue(QStringLiteral("sandbox/network"), m_network->isChecked());
+    m_settings->setValue(QStringLiteral("sandbox/restore_variables"), m_restoreVariables->isChecked());
     m_settings->setValue(QStringLiteral("sandbox/idle_stop_minutes"), m_idleStop->value());
     m_settings->setValue(QStringLiteral("sandbox/disk_limit_mb"), m_diskLimit->value());
     m_settings->setValue(QStringLiteral("sandbox/max_figures"), m_maxFigures->value());

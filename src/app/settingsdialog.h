@@ -107,6 +107,7 @@ private:
     QDoubleSpinBox *m_cpus;
     QSpinBox *m_timeout;
     QCheckBox *m_network;
+    QCheckBox *m_restoreVariables;
     QSpinBox *m_idleStop;
     QSpinBox *m_diskLimit;
     QSpinBox *m_maxFigures;

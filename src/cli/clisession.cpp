@@ -121,6 +121,19 @@ void CliSession::printJson(const AgentEvent &event)
         object.insert(QStringLiteral("message"), event.message.toOpenAi());
         object.insert(QStringLiteral("status"), ChatMessage::statusName(event.message.status));
     }
+    if (event.kind == AgentEvent::Kind::RestoreOffered || event.kind == AgentEvent::Kind::RestoreProgress ||
+        event.kind == AgentEvent::Kind::RestoreFinished) {
+        const KernelRestore &r = event.restore;
+        object.insert(QStringLiteral("restore"),
+                      QJsonObject{{QStringLiteral("reason"), r.reason},
+                                  {QStringLiteral("cells"), r.cells},
+                                  {QStringLiteral("done"), r.done},
+                                  {QStringLiteral("restored"), r.restored},
+                                  {QStringLiteral("skipped"), r.skipped},
+                                  {QStringLiteral("stopped"), r.stopped},
+                                  {QStringLiteral("writers"), QJsonArray::fromStringList(r.writers)},
+                                  {QStringLiteral("failures"), QJsonArray::fromStringList(r.failures)}});
+    }
     if (event.kind == AgentEvent::Kind::TurnFinished)
         object.insert(QStringLiteral("end"), AgentEvent::endName(event.end));
     if (event.kind == AgentEvent::Kind::ToolProgress) {
@@ -227,6 +240,21 @@ void CliSession::printText(const AgentEvent &event)
     case AgentEvent::Kind::MessageAdded:
     case AgentEvent::Kind::ApprovalNeeded:
         break;
+    case AgentEvent::Kind::RestoreOffered:
+        newline();
+        write(stderr, QStringLiteral("note: the Python kernel is new (%1); what %2 earlier cells defined is gone "
+                                     "(--set sandbox/restore_variables=true brings it back before code runs)\n")
+                          .arg(clean(event.restore.reason))
+                          .arg(event.restore.cells));
+        break;
+    case AgentEvent::Kind::RestoreProgress:
+        newline();
+        write(stderr, QStringLiteral("restoring variables: %1 of %2: %3\n")
+                          .arg(event.restore.done + 1)
+                          .arg(event.restore.cells)
+                          .arg(clean(event.text)));
+        break;
+    case AgentEvent::Kind::RestoreFinished:
     case AgentEvent::Kind::Retrying:
     case AgentEvent::Kind::Notice:
         newline();

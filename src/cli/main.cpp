@@ -11,6 +11,7 @@
 #include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
+#include "storage/notebookexport.h"
 
 #include <sandpiper/buildinfo.h>
 
@@ -45,6 +46,37 @@ QString sandboxProblem(const QString &image)
     if (!QCoro::waitFor(ImageManager::isPresent(image)))
         return QStringLiteral("the sandbox image %1 is missing (build it with scripts/run or scripts/test)").arg(image);
     return {};
+}
+
+// Writes conversation ID of STORE as a Jupyter notebook to FILEPATH; the exit code.
+int exportNotebook(const Settings &settings, ConversationStore &store, const QString &id, const QString &filePath)
+{
+    bool numeric = false;
+    const qint64 conversationId = id.toLongLong(&numeric);
+    if (!numeric || !store.conversation(conversationId))
+        return fail(QStringLiteral("there is no conversation %1").arg(id));
+    const auto snapshot = store.loadConversation(conversationId);
+    if (!snapshot)
+        return fail(snapshot.error().message, 1);
+    NotebookExport::Environment environment;
+    environment.image = settings.string(QStringLiteral("sandbox/image"));
+    environment.pythonVersion = QCoro::waitFor(ImageManager::pythonVersion(environment.image));
+    const auto written =
+        NotebookExport::write(*snapshot, store.conversationFolder(conversationId), filePath, environment);
+    if (!written)
+        return fail(written.error().message, 1);
+    std::fprintf(stderr, "sandpiper-cli: wrote %s: %d code cells, %d figures\n", qPrintable(filePath),
+                 written->codeCells, written->figures);
+    if (written->missingFigures > 0) {
+        std::fprintf(stderr,
+                     "sandpiper-cli: note: %d figures are no longer in the conversation's folder or were "
+                     "refused; the notebook says so in their place\n",
+                     written->missingFigures);
+    }
+    if (environment.pythonVersion.isEmpty())
+        std::fprintf(stderr, "sandpiper-cli: note: the sandbox image's Python version is unknown (Docker or the "
+                             "image is not available); the notebook does not name it\n");
+    return 0;
 }
 
 } // namespace
@@ -95,8 +127,13 @@ int main(int argc, char *argv[])
         QStringLiteral(
             "Connect to every enabled MCP server, print one line per tool (NAME<TAB>description) and exit: 0 "
             "when every server answered, 1 otherwise."));
+    const QCommandLineOption exportNotebookOption(
+        QStringLiteral("export-notebook"),
+        QStringLiteral("Write the conversation given with --conversation as a Jupyter notebook to FILE and exit."),
+        QStringLiteral("FILE"));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
-                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption});
+                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption,
+                       exportNotebookOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -132,6 +169,17 @@ int main(int argc, char *argv[])
         if (!approvalPolicyFromName(parser.value(approveOption)))
             return fail(QStringLiteral("--approve takes ask, auto or never"));
         overrideSetting(QStringLiteral("approval/execute_python_code"), parser.value(approveOption));
+    }
+
+    if (parser.isSet(exportNotebookOption)) {
+        if (!parser.isSet(conversationOption))
+            return fail(QStringLiteral("--export-notebook needs --conversation ID"));
+        if (parser.isSet(newOption) || !parser.positionalArguments().isEmpty() || parser.isSet(attachOption))
+            return fail(QStringLiteral("--export-notebook writes a file and sends no message"));
+        ConversationStore store(settings.dataDirectory());
+        if (auto opened = store.open(); !opened)
+            return fail(opened.error().message, 1);
+        return exportNotebook(settings, store, parser.value(conversationOption), parser.value(exportNotebookOption));
     }
 
     const QString mcpConfig = parser.isSet(mcpConfigOption) ? parser.value(mcpConfigOption) : settings.mcpConfigFile();

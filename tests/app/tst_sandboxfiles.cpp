@@ -31,6 +31,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -621,11 +622,14 @@ private Q_SLOTS:
         const QString exported = m_dir->filePath(QStringLiteral("export/chat.md"));
         QDir().mkpath(QFileInfo(exported).path());
         driver.saveTo(exported);
-        QAction *exportAction = nullptr;
-        for (QAction *action : window.menuBar()->findChildren<QAction *>()) {
-            if (action->text() == QStringLiteral("Export as &Markdown…"))
-                exportAction = action;
-        }
+        const auto menuAction = [&window](const QString &label) -> QAction * {
+            for (QAction *action : window.menuBar()->findChildren<QAction *>()) {
+                if (action->text() == label)
+                    return action;
+            }
+            return nullptr;
+        };
+        QAction *exportAction = menuAction(QStringLiteral("Export as &Markdown…"));
         QVERIFY(exportAction);
         exportAction->trigger();
         QTRY_VERIFY(driver.done());
@@ -638,6 +642,20 @@ private Q_SLOTS:
             copied << QFileInfo(it.next()).fileName();
         copied.sort();
         QCOMPARE(copied, (QStringList{QStringLiteral("chat.md"), QStringLiteral("fig.png")}));
+
+        // The notebook embeds the figure and names the forged ones instead of reading them.
+        const QString notebookPath = m_dir->filePath(QStringLiteral("export/chat.ipynb"));
+        driver.saveTo(notebookPath);
+        QAction *notebookAction = menuAction(QStringLiteral("Export as note&book…"));
+        QVERIFY(notebookAction);
+        notebookAction->trigger();
+        QTRY_VERIFY(driver.done());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(notebookPath), 30000);
+        const QByteArray notebook = readAll(notebookPath);
+        QCOMPARE(notebook.count("\"image/png\""), 1);
+        QCOMPARE(notebook.count("could not be included"), 3);
+        QVERIFY(!notebook.contains(readAll(m_outside + QStringLiteral("/secret.png")).toBase64()));
+        QTRY_VERIFY(window.statusBar()->currentMessage().contains(QLatin1String("3 figure(s) were missing")));
 
         // Deleting the conversation removes its links, not the user's files.
         driver.answer(&text, &buttons, QStringLiteral("&Yes"));

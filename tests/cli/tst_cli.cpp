@@ -8,6 +8,7 @@
 #include <storage/conversationstore.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -166,6 +167,17 @@ private Q_SLOTS:
         QTest::newRow("unknown conversation")
             << QStringList{QStringLiteral("--conversation"), QStringLiteral("999"), QStringLiteral("hi")}
             << QStringLiteral("there is no conversation 999");
+        QTest::newRow("notebook without conversation")
+            << QStringList{QStringLiteral("--export-notebook"), QStringLiteral("chat.ipynb")}
+            << QStringLiteral("--export-notebook needs --conversation ID");
+        QTest::newRow("notebook of no conversation")
+            << QStringList{QStringLiteral("--conversation"), QStringLiteral("999"), QStringLiteral("--export-notebook"),
+                           QStringLiteral("chat.ipynb")}
+            << QStringLiteral("there is no conversation 999");
+        QTest::newRow("notebook and a prompt")
+            << QStringList{QStringLiteral("--conversation"), QStringLiteral("1"), QStringLiteral("--export-notebook"),
+                           QStringLiteral("chat.ipynb"), QStringLiteral("hi")}
+            << QStringLiteral("--export-notebook writes a file and sends no message");
     }
 
     void refusesBadArgumentsWithOneLine()
@@ -217,6 +229,62 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("▶ execute_python_code\n2 + 2")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("\n4\n◀ ok")));
         QVERIFY(r.out.endsWith(QLatin1String("It is 4.\n")));
+    }
+
+    // A conversation that ran code, exported from the terminal as a notebook naming the image
+    // and its Python version; without the model, the key or a prompt.
+    void exportsAConversationAsANotebook()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                                                QStringLiteral("{\"code\": \"print('hi')\\n2 + 2\"}")}},
+                                              4));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It is 4.")));
+        QCOMPARE(run(baseArguments(true) << QStringLiteral("2+2?")).exitCode, 0);
+
+        const QString path = m_profile->filePath(QStringLiteral("chat.ipynb"));
+        const Run r =
+            run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                 QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage(), QStringLiteral("--conversation"),
+                 QStringLiteral("1"), QStringLiteral("--export-notebook"), path});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QLatin1String("wrote ") + path + QLatin1String(": 1 code cells, 0 figures")),
+                 qPrintable(r.err));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject notebook = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(notebook[QLatin1String("nbformat")].toInt(), 4);
+        const QJsonObject metadata = notebook[QLatin1String("metadata")].toObject();
+        QVERIFY(!metadata[QLatin1String("language_info")][QLatin1String("version")].toString().isEmpty());
+        QCOMPARE(metadata[QLatin1String("sandpiper")][QLatin1String("sandbox_image")].toString(),
+                 Sandpiper::Test::sandboxImage());
+        QJsonObject code;
+        QStringList markdown;
+        for (const QJsonValue &cell : notebook[QLatin1String("cells")].toArray()) {
+            QString source;
+            for (const QJsonValue &line : cell[QLatin1String("source")].toArray())
+                source += line.toString();
+            if (cell[QLatin1String("cell_type")].toString() == QLatin1String("code"))
+                code = cell.toObject();
+            else
+                markdown << source;
+        }
+        QVERIFY(markdown.contains(QStringLiteral("**You**\n\n2+2?\n")));
+        QVERIFY(markdown.contains(QStringLiteral("**Assistant**\n\nIt is 4.\n")));
+        QCOMPARE(code[QLatin1String("execution_count")].toInt(), 1);
+        const QJsonArray outputs = code[QLatin1String("outputs")].toArray();
+        QCOMPARE(outputs.size(), 2);
+        QCOMPARE(outputs[0][QLatin1String("text")].toArray(), QJsonArray{QStringLiteral("hi\n")});
+        QCOMPARE(outputs[1][QLatin1String("output_type")].toString(), QStringLiteral("execute_result"));
+
+        // A file that cannot be written is said so, and nothing is left behind.
+        const QString nowhere = m_profile->filePath(QStringLiteral("no-such-folder/chat.ipynb"));
+        const Run failed = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--conversation"),
+                                QStringLiteral("1"), QStringLiteral("--export-notebook"), nowhere});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY2(failed.err.contains(QLatin1String("Could not export the notebook to ") + nowhere),
+                 qPrintable(failed.err));
+        QVERIFY(!QFileInfo::exists(nowhere));
     }
 
     // The model's words reach the terminal without its control sequences, even split across

@@ -25,6 +25,9 @@ struct AgentConfig {
     // Off when Docker or the image is missing: the model is then not offered Python at all.
     bool pythonEnabled = true;
     bool prewarmSandbox = false;
+    // Before the model's code runs in a new kernel, the conversation's earlier successful cells
+    // run again (those that write files into /mnt/data are left out); see KernelRestore.
+    bool restoreKernelAutomatically = false;
     // After the first answer, ask the model for a short title (one extra small request).
     bool modelTitles = false;
     // Images go to the model scaled down to this longest side (pixels).

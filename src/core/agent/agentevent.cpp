@@ -43,6 +43,12 @@ QString AgentEvent::kindName(Kind kind)
         return QStringLiteral("table_exported");
     case Kind::SendRefused:
         return QStringLiteral("send_refused");
+    case Kind::RestoreOffered:
+        return QStringLiteral("restore_offered");
+    case Kind::RestoreProgress:
+        return QStringLiteral("restore_progress");
+    case Kind::RestoreFinished:
+        return QStringLiteral("restore_finished");
     case Kind::TurnFinished:
         return QStringLiteral("turn_finished");
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/kernelrestore.h"
 #include "llm/chatmessage.h"
 #include "llm/contextuse.h"
 #include "tools/toolresult.h"
@@ -32,6 +33,9 @@ struct AgentEvent {
         TableExported,    // call.id (the request), success, text: the file written in the folder, or why not
         SendRefused,      // text: why the message was not sent; message: the user's text and images, attachments:
                           // the files that were to go with it, all given back to the composer
+        RestoreOffered,   // restore: the kernel is new and earlier cells could bring its variables back
+        RestoreProgress,  // restore (done of cells), text: the cell being replayed
+        RestoreFinished,  // restore: how the replay ended; text: what the user is told
         TurnFinished,     // end
     };
     enum class End { Completed, Cancelled, Failed, RoundLimit };
@@ -50,6 +54,7 @@ struct AgentEvent {
     double progressTotal = 0;
     TokenUsage usage;
     ContextUse context;
+    KernelRestore restore;
     ChatMessage message;
     QStringList attachments;
     End end = End::Completed;

@@ -14,10 +14,12 @@
 #include "tools/charttool.h"
 #include "tools/citationindex.h"
 #include "tools/fetchtool.h"
+#include "tools/pythontool.h"
 #include "tools/searchtool.h"
 
 #include <QCoroSignal>
 #include <QRegularExpression>
+#include <QTimer>
 
 using namespace std::chrono_literals;
 
@@ -77,6 +79,8 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
     if (m_config.pythonEnabled) {
         m_sandbox = new SandboxSession(m_config.sandbox, this);
         connect(m_sandbox, &SandboxSession::output, this, [this](const QString &stream, const QString &text) {
+            if (m_restoring)
+                return; // what a replay prints was shown when the cells first ran
             AgentEvent live;
             live.kind = AgentEvent::Kind::ToolOutput;
             live.call.id = m_runningCallId;
@@ -92,7 +96,19 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             changed.kind = AgentEvent::Kind::KernelChanged;
             changed.kernelAlive = alive;
             Q_EMIT event(changed);
+            // The sandbox tells why only after the kernel is gone.
+            if (!alive) {
+                m_codeSinceNew = false;
+                QTimer::singleShot(0, this, &AgentLoop::kernelStopped);
+            }
         });
+        // A new loop has a new kernel: what earlier cells defined is not in it.
+        if (m_store && m_conversationId > 0) {
+            if (const auto executions = m_store->executions(m_conversationId))
+                m_replayable = KernelRestore::replayable(*executions);
+        }
+        m_restorePending = !m_replayable.isEmpty();
+        m_lostReason = KernelRestore::reopenedReason();
         // What the sandbox did while no execution ran, such as a background writer hitting
         // the disk limit: the user hears of it now, the model with the next execution.
         connect(m_sandbox, &SandboxSession::notice, this,
@@ -177,14 +193,16 @@ void AgentLoop::save(ChatMessage &message)
 void AgentLoop::saveExecution(const ToolCall &call, RunOrigin origin, const QString &code,
                               const ExecutionResult &result)
 {
-    if (!m_store)
-        return;
     StoredExecution execution;
     execution.conversationId = m_conversationId;
     execution.toolCallId = origin == RunOrigin::Model ? call.id : QString();
     execution.code = code;
     execution.origin = origin;
     execution.result = result;
+    m_replayable << KernelRestore::replayable({execution});
+    m_codeSinceNew = true;
+    if (!m_store)
+        return;
     if (auto stored = m_store->addExecution(execution); !stored)
         reportStoreError(stored.error().message);
 }
@@ -380,6 +398,8 @@ void AgentLoop::cancel()
     if (!m_busy)
         return;
     m_cancelled = true;
+    if (m_restoring && m_sandbox)
+        m_sandbox->interrupt();
     m_client->cancel();
     m_tools.cancelAll();
     Q_EMIT decisionMade();
@@ -419,8 +439,121 @@ QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
 
 void AgentLoop::restartSandbox()
 {
-    if (m_sandbox)
+    if (!m_sandbox)
+        return;
+    // The user asked for a clean kernel: it is not offered the old variables back.
+    m_restorePending = false;
+    m_ignoreNextStop = m_kernelAlive;
+    m_sandbox->restart();
+}
+
+void AgentLoop::kernelStopped()
+{
+    if (m_restoring || m_kernelAlive || std::exchange(m_ignoreNextStop, false) || m_replayable.isEmpty())
+        return;
+    m_restorePending = true;
+    m_lossTold = false;
+    m_restoreNote.clear(); // a replay into the kernel that is gone
+    m_lostReason = m_sandbox->resetReason().isEmpty() ? tr("the kernel had stopped") : m_sandbox->resetReason();
+    AgentEvent offered;
+    offered.kind = AgentEvent::Kind::RestoreOffered;
+    offered.restore = KernelRestore::offer(m_replayable, m_lostReason);
+    Q_EMIT event(offered);
+}
+
+void AgentLoop::restoreKernel(bool rerunWritingCells)
+{
+    if (m_busy) {
+        emitEvent(AgentEvent::Kind::Error, tr("Wait for the current answer to finish before restoring the variables."));
+        return;
+    }
+    if (!m_sandbox) {
+        emitEvent(AgentEvent::Kind::Error, tr("Python is not available: the sandbox is switched off."));
+        AgentEvent done;
+        done.kind = AgentEvent::Kind::TurnFinished;
+        done.end = AgentEvent::End::Failed;
+        Q_EMIT event(done);
+        return;
+    }
+    QCoro::connect(restoreKernelTask(rerunWritingCells), this, [] {});
+}
+
+QCoro::Task<> AgentLoop::restoreKernelTask(bool rerunWritingCells)
+{
+    QPointer<AgentLoop> self(this);
+    m_busy = true;
+    m_cancelled = false;
+    const KernelRestore restore = co_await replay(rerunWritingCells);
+    if (!self)
+        co_return;
+    // The model hears of it with the next result of its code.
+    m_restoreNote = restore.modelNote();
+    m_busy = false;
+    AgentEvent done;
+    done.kind = AgentEvent::Kind::TurnFinished;
+    done.end = restore.stopped ? AgentEvent::End::Cancelled : AgentEvent::End::Completed;
+    Q_EMIT event(done);
+}
+
+QCoro::Task<KernelRestore> AgentLoop::replay(bool rerunWritingCells)
+{
+    QPointer<AgentLoop> self(this);
+    const QList<StoredExecution> cells = m_replayable;
+    KernelRestore restore = KernelRestore::offer(cells, m_lostReason);
+    m_restoring = true;
+    // A kernel that ran code since it was new starts clean, so the cells run on what they ran on.
+    if (m_kernelAlive && m_codeSinceNew)
         m_sandbox->restart();
+    for (int i = 0; i < cells.size(); ++i) {
+        if (m_cancelled) {
+            restore.stopped = true;
+            break;
+        }
+        const StoredExecution &cell = cells.at(i);
+        if (!rerunWritingCells && !KernelRestore::writesFiles(cell).isEmpty()) {
+            ++restore.skipped;
+            ++restore.done;
+            continue;
+        }
+        AgentEvent progress;
+        progress.kind = AgentEvent::Kind::RestoreProgress;
+        progress.restore = restore;
+        progress.text = KernelRestore::cellName(i, cell.code);
+        Q_EMIT event(progress);
+        ExecuteOptions options;
+        options.maxFigures = 0; // the figures were drawn when the cells first ran
+        const ExecutionResult result = co_await m_sandbox->execute(cell.code, options);
+        if (!self)
+            co_return restore;
+        if (m_cancelled && result.status == ExecutionResult::Status::Interrupted) {
+            restore.stopped = true;
+            break;
+        }
+        ++restore.done;
+        if (result.status == ExecutionResult::Status::Ok) {
+            ++restore.restored;
+            continue;
+        }
+        restore.failures << tr("%1: %2").arg(KernelRestore::cellName(i, cell.code), KernelRestore::failure(result));
+        // Without a kernel, or with a new one, the rest would run on nothing.
+        if (result.status == ExecutionResult::Status::Crashed ||
+            result.status == ExecutionResult::Status::Unavailable || result.stateLost) {
+            restore.stopped = true;
+            break;
+        }
+    }
+    m_restoring = false;
+    m_codeSinceNew = m_codeSinceNew || restore.done > 0;
+    // Stopped by the user, it can be tried again; done, or ended by a cell that kills the kernel,
+    // it is not tried again for this kernel.
+    m_restorePending = restore.stopped && m_cancelled;
+    m_lossTold = !m_restorePending;
+    AgentEvent finished;
+    finished.kind = AgentEvent::Kind::RestoreFinished;
+    finished.restore = restore;
+    finished.text = restore.userSummary();
+    Q_EMIT event(finished);
+    co_return restore;
 }
 
 void AgentLoop::setModel(const QString &model)
@@ -441,6 +574,11 @@ void AgentLoop::setSandboxNetwork(bool enabled)
 {
     if (m_sandbox)
         m_sandbox->setNetwork(enabled);
+}
+
+void AgentLoop::setRestoreAutomatically(bool automatic)
+{
+    m_config.restoreKernelAutomatically = automatic;
 }
 
 void AgentLoop::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
@@ -754,6 +892,27 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
         }
         break;
     }
+    }
+
+    // Code about to run in a new kernel: its variables come back first when the user wants that,
+    // and the model is told either way.
+    if (call.name == PythonTool::toolName() && m_sandbox) {
+        if (m_restorePending && m_config.restoreKernelAutomatically) {
+            const KernelRestore restore = co_await replay(false);
+            if (!self)
+                co_return {};
+            if (m_cancelled)
+                co_return finished(QStringLiteral("Cancelled: the user stopped the answer before this call ran."));
+            note += restore.modelNote() + QLatin1String("\n\n");
+        } else if (!m_restoreNote.isEmpty()) {
+            note += std::exchange(m_restoreNote, QString()) + QLatin1String("\n\n");
+        } else if (m_restorePending && !std::exchange(m_lossTold, true)) {
+            note += QStringLiteral("Note: the Python kernel of this conversation is new (%1): the variables, imports "
+                                   "and functions of the %2 earlier successful cells are gone and were not restored. "
+                                   "Define again what this code needs; the user can also restore them.\n\n")
+                        .arg(m_lostReason)
+                        .arg(m_replayable.size());
+        }
     }
 
     AgentEvent started;

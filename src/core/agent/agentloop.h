@@ -2,6 +2,7 @@
 
 #include "agent/agentconfig.h"
 #include "agent/agentevent.h"
+#include "agent/kernelrestore.h"
 #include "tools/toolregistry.h"
 
 #include <QObject>
@@ -62,12 +63,19 @@ public Q_SLOTS:
     // and its result, in the next turn.
     void runUserCode(const QString &code);
     void restartSandbox();
+    // Runs the conversation's successful cells again, in order, in a fresh kernel, to bring its
+    // variables back; cells that write into /mnt/data run again only with RERUNWRITINGCELLS.
+    // Progress comes as RestoreProgress, the end as RestoreFinished and TurnFinished; cancel()
+    // stops it. The model is told what was restored with the next result of its code.
+    void restoreKernel(bool rerunWritingCells);
     void setModel(const QString &model);
     // Takes effect at the next request (a new key, URL or model from the settings).
     void setProvider(const Sandpiper::ProviderConfig &provider);
     void setSandboxNetwork(bool enabled);
     // The approval policies of the settings (the MCP tools' change while conversations run).
     void setApprovals(const QHash<QString, Sandpiper::ApprovalPolicy> &approval);
+    // The setting that restores a new kernel's variables before the model's code runs.
+    void setRestoreAutomatically(bool automatic);
     // The conversation was changed from outside (an edit dropped later turns).
     void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
     // Cancels what runs, lets the sandbox go (its container is removed in the background) and
@@ -95,6 +103,10 @@ private:
     QCoro::Task<QString> describeAttachments(QStringList attachments);
     QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
+    QCoro::Task<> restoreKernelTask(bool rerunWritingCells);
+    QCoro::Task<KernelRestore> replay(bool rerunWritingCells);
+    // The kernel is gone: if earlier cells defined something, restoring it is offered.
+    void kernelStopped();
     QCoro::Task<> improveTitle(QString question, QString answer);
     QCoro::Task<ChatMessage> runToolCall(ToolCall call);
     QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
@@ -127,6 +139,16 @@ private:
     bool m_cancelled = false;
     bool m_storeErrorShown = false;
     bool m_kernelAlive = false;
+    // Restoring the kernel: the conversation's successful code, oldest first; whether the
+    // kernel lacks what it defined, why, and what the model has been told.
+    QList<StoredExecution> m_replayable;
+    bool m_restorePending = false;
+    bool m_restoring = false;
+    bool m_ignoreNextStop = false; // the user restarted the kernel
+    bool m_codeSinceNew = false;   // the kernel ran code since it started
+    bool m_lossTold = false;       // the model knows the variables are gone
+    QString m_lostReason;
+    QString m_restoreNote; // a replay the user asked for, for the next result of code
 };
 
 } // namespace Sandpiper

@@ -8,12 +8,15 @@
 #include <QStringList>
 
 #include <chrono>
+#include <optional>
 
 namespace Sandpiper {
 
 struct ExecuteOptions {
     // Overrides the session's execution timeout when positive.
     std::chrono::milliseconds timeout{0};
+    // Figures saved per execution, instead of the session's limit; a replay draws none (0).
+    std::optional<int> maxFigures;
     // Another request than running the code: its op and fields (see kernel.py). It does not
     // take the note that the kernel was restarted, which is for the next run of code.
     QJsonObject request;

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QProcess>
+#include <QRegularExpression>
 
 using namespace std::chrono_literals;
 
@@ -18,6 +19,25 @@ QCoro::Task<bool> ImageManager::isPresent(QString image)
                                                  QStringLiteral("--format"), QStringLiteral("{{.Id}}"), image},
                                                 {}, 20s);
     co_return result.ok();
+}
+
+QCoro::Task<QString> ImageManager::pythonVersion(QString image)
+{
+    const auto result = co_await DockerCli::run(
+        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--pull"), QStringLiteral("never"),
+         QStringLiteral("--network"), QStringLiteral("none"), QStringLiteral("--read-only"),
+         QStringLiteral("--cap-drop"), QStringLiteral("ALL"), QStringLiteral("--security-opt"),
+         QStringLiteral("no-new-privileges"), QStringLiteral("--user"), QStringLiteral("65534:65534"), image,
+         QStringLiteral("python3"), QStringLiteral("-c"),
+         QStringLiteral("import sys; print('%d.%d.%d' % sys.version_info[:3])")},
+        {}, 20s);
+    const QString version = QString::fromLatin1(result.standardOutput).trimmed();
+    static const QRegularExpression shape(QStringLiteral("^\\d+\\.\\d+\\.\\d+$"));
+    if (!result.ok() || !shape.match(version).hasMatch()) {
+        qCWarning(lcSandbox) << "no Python version from" << image << result.errorMessage();
+        co_return QString();
+    }
+    co_return version;
 }
 
 QCoro::Task<bool> ImageManager::build(QString image, QString context)

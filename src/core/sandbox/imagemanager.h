@@ -15,6 +15,9 @@ public:
     using QObject::QObject;
 
     static QCoro::Task<bool> isPresent(QString image);
+    // The Python version of IMAGE ("3.13.5"), asked of a throwaway container without network;
+    // empty when Docker or the image cannot tell within a few seconds.
+    static QCoro::Task<QString> pythonVersion(QString image);
 
     // Builds IMAGE with `docker build` from CONTEXT (a folder holding a Dockerfile, such as
     // the installed sandbox/ folder). Each line of the build's output arrives as progress().

@@ -42,10 +42,26 @@ QString SandboxFigure::problem(const SandboxFolder &folder, const QString &name)
     SandboxFolder::Opened opened = folder.open(name, maxBytes);
     if (!opened)
         return opened.error;
-    const QSize size = pngSize(opened.file->read(pngHeaderBytes));
+    return headProblem(name, opened.file->read(pngHeaderBytes));
+}
+
+QString SandboxFigure::headProblem(const QString &name, QByteArrayView head)
+{
+    const QSize size = pngSize(head);
     if (!size.isValid())
         return tr("The figure “%1” is not a PNG image.").arg(name);
     return sizeProblem(name, size);
+}
+
+std::optional<QByteArray> SandboxFigure::read(const SandboxFolder &folder, const QString &name, QString *problem)
+{
+    auto bytes = folder.read(name, maxBytes, problem);
+    if (!bytes)
+        return std::nullopt;
+    *problem = headProblem(name, *bytes);
+    if (!problem->isEmpty())
+        return std::nullopt;
+    return bytes;
 }
 
 } // namespace Sandpiper

@@ -4,6 +4,8 @@
 #include <QSize>
 #include <QString>
 
+#include <optional>
+
 namespace Sandpiper {
 
 class SandboxFolder;
@@ -22,10 +24,16 @@ public:
     // Empty when NAME is a regular file inside FOLDER holding a PNG of at most maxSide pixels
     // each way and maxBytes; else why not, in a sentence for the user and the model.
     static QString problem(const SandboxFolder &folder, const QString &name);
+    // The bytes of that PNG, read once from what was opened; empty with PROBLEM set when refused.
+    static std::optional<QByteArray> read(const SandboxFolder &folder, const QString &name, QString *problem);
     // The width and height in a PNG's header (its first 24 bytes); invalid when it is no PNG.
     static QSize pngSize(QByteArrayView head);
     // Why an image of SIZE pixels is too large to show, or empty when it is not.
     static QString sizeProblem(const QString &name, QSize size);
+
+private:
+    // Why a file beginning with HEAD is no figure Sandpiper shows, or empty.
+    static QString headProblem(const QString &name, QByteArrayView head);
 };
 
 } // namespace Sandpiper

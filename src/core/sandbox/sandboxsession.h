@@ -43,6 +43,9 @@ public:
     QString containerName() const { return m_containerName; }
     // Why the last start failed, for the user.
     QString lastError() const { return m_lastError; }
+    // Why the next execution starts in a fresh kernel (the idle stop, a crash, a replacement);
+    // empty when it will not, or for the first kernel.
+    QString resetReason() const { return m_resetReason; }
 
     // Starts the container unless it runs; true once the kernel answers.
     QCoro::Task<bool> start();

@@ -92,10 +92,16 @@ StoreResult<void> ConversationSession::load()
     qint64 tokens = 0;
     for (const ChatMessage &message : *messages)
         tokens += message.usage.totalTokens;
+    // No kernel runs for a conversation just opened: what its cells defined is gone.
+    const QList<StoredExecution> replayable =
+        m_config.pythonEnabled && !m_agent ? KernelRestore::replayable(*executions) : QList<StoredExecution>();
     changeState([&](SessionState &state) {
         state.title = conversation->title;
         state.networkAllowed = m_config.sandbox.network;
         state.tokens = tokens;
+        state.restoreOffered = !replayable.isEmpty();
+        if (state.restoreOffered)
+            state.restore = KernelRestore::offer(replayable, KernelRestore::reopenedReason());
     });
     return {};
 }
@@ -167,6 +173,13 @@ void ConversationSession::setApprovals(const QHash<QString, ApprovalPolicy> &app
         m_agent->post(&AgentLoop::setApprovals, approval);
 }
 
+void ConversationSession::setRestoreAutomatically(bool automatic)
+{
+    m_config.restoreKernelAutomatically = automatic;
+    if (m_agent)
+        m_agent->post(&AgentLoop::setRestoreAutomatically, automatic);
+}
+
 void ConversationSession::deny(const QString &callId, const QString &reason)
 {
     agent()->post(&AgentLoop::deny, callId, reason);
@@ -181,6 +194,28 @@ void ConversationSession::runUserCode(const QString &code)
     m_turnTimer.start();
     setPhase(SessionState::Phase::RunningTool);
     agent()->post(&AgentLoop::runUserCode, code);
+}
+
+void ConversationSession::restoreVariables(bool rerunWritingCells)
+{
+    if (isBusy()) {
+        addNotice(TurnItem::NoticeLevel::Error, tr("Wait for the current answer to finish before restoring the "
+                                                   "variables."));
+        return;
+    }
+    m_turnTimer.start();
+    changeState([](SessionState &state) {
+        state.restoreOffered = false;
+        state.restoring = true;
+        state.restoringCell.clear();
+        state.phase = SessionState::Phase::RunningTool;
+    });
+    agent()->post(&AgentLoop::restoreKernel, rerunWritingCells);
+}
+
+void ConversationSession::dismissRestore()
+{
+    changeState([](SessionState &state) { state.restoreOffered = false; });
 }
 
 void ConversationSession::restartKernel()
@@ -338,6 +373,8 @@ void ConversationSession::setProvider(const ProviderConfig &provider)
 void ConversationSession::setPythonEnabled(bool enabled)
 {
     m_config.pythonEnabled = enabled;
+    if (!enabled)
+        dismissRestore();
 }
 
 void ConversationSession::changeState(const std::function<void(SessionState &)> &change)
@@ -512,6 +549,31 @@ void ConversationSession::handle(const AgentEvent &event)
             Q_EMIT tableExported(request.callId, request.tableIndex, event.success ? event.text : QString(),
                                  event.success ? QString() : event.text);
         break;
+    case Kind::RestoreOffered:
+        changeState([&event, this](SessionState &state) {
+            state.restore = event.restore;
+            state.restoreOffered = m_config.pythonEnabled;
+        });
+        break;
+    case Kind::RestoreProgress:
+        changeState([&event](SessionState &state) {
+            state.restore = event.restore;
+            state.restoreOffered = false;
+            state.restoring = true;
+            state.restoringCell = event.text;
+        });
+        break;
+    case Kind::RestoreFinished:
+        changeState([&event](SessionState &state) {
+            state.restore = event.restore;
+            state.restoring = false;
+            state.restoringCell.clear();
+            // A replay that stopped can be tried again.
+            state.restoreOffered = event.restore.stopped;
+        });
+        addNotice(event.restore.failures.isEmpty() ? TurnItem::NoticeLevel::Info : TurnItem::NoticeLevel::Error,
+                  event.text);
+        break;
     }
     if (collects && !m_frame.isActive())
         m_frame.start();
@@ -609,6 +671,11 @@ void ConversationSession::finishTurn(const AgentEvent &event)
              state == TurnItem::ToolState::Running))
             m_messages->update(row, [](TurnItem &item) { item.toolState = TurnItem::ToolState::Interrupted; });
     }
+    // A restore that never began (the agent refused it) ends with the turn.
+    changeState([](SessionState &state) {
+        state.restoring = false;
+        state.restoringCell.clear();
+    });
     setPhase(SessionState::Phase::Idle);
     Q_EMIT turnFinished(event.end, m_turnTimer.isValid() ? m_turnTimer.elapsed() : 0);
 }

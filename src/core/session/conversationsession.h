@@ -57,6 +57,11 @@ public:
     void deny(const QString &callId, const QString &reason);
     void runUserCode(const QString &code);
     void restartKernel();
+    // Runs the conversation's successful cells again in a fresh kernel (see KernelRestore);
+    // those that write into /mnt/data only with RERUNWRITINGCELLS. stop() stops it.
+    void restoreVariables(bool rerunWritingCells);
+    // The user does not want the variables back now; the offer comes again when a kernel is lost.
+    void dismissRestore();
 
     StoreResult<void> rename(const QString &title);
     // This conversation's model, from its next request on.
@@ -86,6 +91,8 @@ public:
     void setProvider(const ProviderConfig &provider);
     // The approval policies of the settings, from the next call on.
     void setApprovals(const QHash<QString, ApprovalPolicy> &approval);
+    // Whether a new kernel gets its variables back before the model's code, from the next call on.
+    void setRestoreAutomatically(bool automatic);
     // Whether the model is offered Python, for an agent not started yet.
     void setPythonEnabled(bool enabled);
 

@@ -180,11 +180,12 @@ void SessionManager::applySettings()
     const bool modelChanged = settings.id != m_appliedProvider || settings.model != m_appliedModel;
     m_appliedProvider = settings.id;
     m_appliedModel = settings.model;
-    const auto approval = m_settings->agent().approval;
+    const AgentConfig agent = m_settings->agent();
     for (const auto &[id, session] : m_sessions) {
         const ProviderConfig provider = providerFor(id, modelChanged);
         session->setProvider(provider);
-        session->setApprovals(approval);
+        session->setApprovals(agent.approval);
+        session->setRestoreAutomatically(agent.restoreKernelAutomatically);
         if (modelChanged)
             (void)m_store->setConversationModel(id, provider.id, provider.model);
     }

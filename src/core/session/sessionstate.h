@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/kernelrestore.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -30,6 +32,12 @@ struct SessionState {
     bool networkAllowed = false;    // the sandbox may reach the network
     QStringList pendingAttachments; // file names in the conversation's folder, sent with the next message
     QStringList pendingImages;      // the same for images the next message shows the model
+    // The kernel is new and earlier cells could bring its variables back: the offer while
+    // restoreOffered, the replay's progress while restoring (restoringCell: the one running).
+    KernelRestore restore;
+    bool restoreOffered = false;
+    bool restoring = false;
+    QString restoringCell;
 
     bool busy() const { return phase != Phase::Idle; }
     friend bool operator==(const SessionState &, const SessionState &) = default;

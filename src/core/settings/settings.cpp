@@ -138,6 +138,9 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("sandbox/network"), Type::Boolean, false},
         {QStringLiteral("sandbox/idle_stop_minutes"), Type::Integer, 15},
         {QStringLiteral("sandbox/prewarm"), Type::Boolean, true},
+        // A new kernel gets the conversation's variables back by itself (cells that write files
+        // are left out); otherwise "Restore variables" is offered.
+        {QStringLiteral("sandbox/restore_variables"), Type::Boolean, false},
         // What a conversation's files may take (MiB, 0: no limit), and figures kept per run.
         {QStringLiteral("sandbox/disk_limit_mb"), Type::Integer, 1024},
         {QStringLiteral("sandbox/max_figures"), Type::Integer, 20},
@@ -411,6 +414,7 @@ AgentConfig Settings::agent() const
     config.limits.streamChars = std::max(200, integer(QStringLiteral("agent/output_chars")));
     config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
     config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
+    config.restoreKernelAutomatically = boolean(QStringLiteral("sandbox/restore_variables"));
     config.modelTitles = boolean(QStringLiteral("agent/model_titles"));
     config.imageMaxSide = std::clamp(integer(QStringLiteral("images/max_side")), 64, 8192);
     config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));

@@ -33,22 +33,6 @@ QString displayTime(const QDateTime &time)
     return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
-// A fence longer than any run of backticks inside TEXT, so no content can close it early.
-QString fenced(const QString &text, QLatin1StringView language)
-{
-    qsizetype longest = 0;
-    qsizetype run = 0;
-    for (const QChar c : text) {
-        run = c == QLatin1Char('`') ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const QString fence(std::max<qsizetype>(3, longest + 1), QLatin1Char('`'));
-    QString body = text;
-    if (!body.endsWith(QLatin1Char('\n')))
-        body += QLatin1Char('\n');
-    return fence + language + QLatin1Char('\n') + body + fence + QLatin1String("\n\n");
-}
-
 class MarkdownWriter
 {
 public:
@@ -72,30 +56,12 @@ public:
         m_text += QLatin1String("# ") +
                   (conversation.title.isEmpty() ? QStringLiteral("Untitled conversation") : conversation.title) +
                   QLatin1String("\n\n");
-        QStringList about;
-        if (!conversation.model.isEmpty())
-            about << conversation.model;
-        if (!conversation.provider.isEmpty())
-            about << conversation.provider;
-        if (conversation.created.isValid())
-            about << displayTime(conversation.created);
-        if (!about.isEmpty())
-            m_text += QLatin1Char('*') + about.join(QStringLiteral(" · ")) + QLatin1String("*\n\n");
+        if (const QString about = aboutLine(conversation); !about.isEmpty())
+            m_text += QLatin1Char('*') + about + QLatin1String("*\n\n");
 
-        // Code the user ran from the inspector has no tool call; it goes where it happened.
-        QList<const StoredExecution *> userRuns;
-        for (const StoredExecution &execution : m_snapshot.executions) {
-            if (execution.toolCallId.isEmpty())
-                userRuns << &execution;
-        }
-        auto nextUserRun = userRuns.cbegin();
-        for (const ChatMessage &message : m_snapshot.messages) {
-            for (; nextUserRun != userRuns.cend() && (*nextUserRun)->created < message.created; ++nextUserRun)
-                writeUserRun(**nextUserRun);
-            writeMessage(message);
-        }
-        for (; nextUserRun != userRuns.cend(); ++nextUserRun)
-            writeUserRun(**nextUserRun);
+        forEachInOrder(
+            m_snapshot, [this](const ChatMessage &message) { writeMessage(message); },
+            [this](const StoredExecution &execution) { writeUserRun(execution); });
         return m_text;
     }
 
@@ -341,6 +307,52 @@ QJsonObject executionToJson(const StoredExecution &execution)
 }
 
 } // namespace
+
+QString aboutLine(const Conversation &conversation)
+{
+    QStringList about;
+    if (!conversation.model.isEmpty())
+        about << conversation.model;
+    if (!conversation.provider.isEmpty())
+        about << conversation.provider;
+    if (conversation.created.isValid())
+        about << displayTime(conversation.created);
+    return about.join(QStringLiteral(" · "));
+}
+
+void forEachInOrder(const ConversationSnapshot &snapshot, const std::function<void(const ChatMessage &)> &onMessage,
+                    const std::function<void(const StoredExecution &)> &onUserRun)
+{
+    // Code the user ran from the inspector has no tool call; it goes where it happened.
+    QList<const StoredExecution *> userRuns;
+    for (const StoredExecution &execution : snapshot.executions) {
+        if (execution.toolCallId.isEmpty())
+            userRuns << &execution;
+    }
+    auto nextUserRun = userRuns.cbegin();
+    for (const ChatMessage &message : snapshot.messages) {
+        for (; nextUserRun != userRuns.cend() && (*nextUserRun)->created < message.created; ++nextUserRun)
+            onUserRun(**nextUserRun);
+        onMessage(message);
+    }
+    for (; nextUserRun != userRuns.cend(); ++nextUserRun)
+        onUserRun(**nextUserRun);
+}
+
+QString fenced(const QString &text, QLatin1StringView language)
+{
+    qsizetype longest = 0;
+    qsizetype run = 0;
+    for (const QChar c : text) {
+        run = c == QLatin1Char('`') ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const QString fence(std::max<qsizetype>(3, longest + 1), QLatin1Char('`'));
+    QString body = text;
+    if (!body.endsWith(QLatin1Char('\n')))
+        body += QLatin1Char('\n');
+    return fence + language + QLatin1Char('\n') + body + fence + QLatin1String("\n\n");
+}
 
 StoreResult<void> writeMarkdown(const ConversationSnapshot &snapshot, const QString &conversationFolder,
                                 const QString &filePath, const MarkdownOptions &options)

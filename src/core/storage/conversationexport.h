@@ -25,6 +25,18 @@ struct MarkdownOptions {
     ChartRenderer renderChart;
 };
 
+// "model · provider · 2026-12-01 10:00" (local time), or empty when nothing is known.
+QString aboutLine(const Conversation &conversation);
+
+// Walks SNAPSHOT in conversation order: each message, and each run of code the user made
+// themselves (it has no tool call) where it happened, by time.
+void forEachInOrder(const ConversationSnapshot &snapshot, const std::function<void(const ChatMessage &)> &onMessage,
+                    const std::function<void(const StoredExecution &)> &onUserRun);
+
+// TEXT in a Markdown code block of LANGUAGE, fenced longer than any run of backticks inside it
+// so that no content can close it early; ends in a blank line.
+QString fenced(const QString &text, QLatin1StringView language);
+
 // Writes SNAPSHOT as Markdown to FILEPATH. The figures its executions made are copied from
 // CONVERSATIONFOLDER into "<name>_files/" beside the file and linked relatively, so the export
 // can be moved or shared as a whole. Code sits in ```python blocks, outputs in ```text blocks.

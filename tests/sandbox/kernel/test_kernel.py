@@ -1285,7 +1285,7 @@ class DescribeTest(KernelTestCase):
 # What sandbox/image/packages.txt and sandbox/Dockerfile install beside the science stack.
 IMAGE_LIBRARIES = ["openpyxl", "xlrd", "odf", "tabulate", "pypdf", "pdfminer", "docx", "sklearn",
                    "statsmodels", "networkx", "bs4", "lxml", "requests", "xlsxwriter", "tqdm", "pip",
-                   "jinja2"]
+                   "jinja2", "nbformat"]
 
 
 @unittest.skipUnless(REQUIRE_SCIENCE, "the image's libraries are checked inside the image")

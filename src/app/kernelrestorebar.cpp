@@ -1,0 +1,112 @@
+#include "kernelrestorebar.h"
+
+#include <session/conversationsession.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+
+namespace Sandpiper {
+
+KernelRestoreBar::KernelRestoreBar(QWidget *parent)
+    : QFrame(parent)
+    , m_text(new QLabel)
+    , m_progress(new QProgressBar)
+    , m_restore(new QPushButton(tr("&Restore variables")))
+    , m_dismiss(new QPushButton(tr("Not &now")))
+    , m_stop(new QPushButton(tr("S&top restoring")))
+{
+    setObjectName(QStringLiteral("kernelRestoreBar"));
+    setAccessibleName(tr("Restore variables"));
+    setFrameShape(QFrame::StyledPanel);
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::PlainText);
+    m_text->setAccessibleName(tr("Kernel state"));
+    m_progress->setAccessibleName(tr("Restoring variables"));
+    m_restore->setAccessibleName(tr("Restore variables"));
+    m_dismiss->setAccessibleName(tr("Do not restore the variables now"));
+    m_stop->setAccessibleName(tr("Stop restoring the variables"));
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_restore);
+    layout->addWidget(m_dismiss);
+    layout->addWidget(m_stop);
+    connect(m_restore, &QPushButton::clicked, this, &KernelRestoreBar::restore);
+    connect(m_dismiss, &QPushButton::clicked, this, [this] {
+        if (m_session)
+            m_session->dismissRestore();
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (m_session)
+            m_session->stop();
+    });
+    setVisible(false);
+}
+
+void KernelRestoreBar::setSession(ConversationSession *session)
+{
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    if (session)
+        connect(session, &ConversationSession::stateChanged, this, &KernelRestoreBar::showState);
+    showState();
+}
+
+void KernelRestoreBar::showState()
+{
+    const SessionState state = m_session ? m_session->state() : SessionState{};
+    const KernelRestore &restore = state.restore;
+    setVisible(state.restoreOffered || state.restoring);
+    m_progress->setVisible(state.restoring);
+    m_stop->setVisible(state.restoring);
+    m_restore->setVisible(!state.restoring);
+    m_dismiss->setVisible(!state.restoring);
+    m_restore->setEnabled(!state.busy());
+    if (state.restoring) {
+        m_progress->setRange(0, std::max(1, restore.cells));
+        m_progress->setValue(restore.done);
+        m_text->setText(state.restoringCell.isEmpty() ? tr("Restoring the variables…")
+                                                      : tr("Restoring the variables: %1 (%2 of %3)")
+                                                            .arg(state.restoringCell)
+                                                            .arg(restore.done + 1)
+                                                            .arg(restore.cells));
+    } else if (state.restoreOffered) {
+        m_text->setText(tr("Python's variables are gone (%1). Running the %n earlier successful cell(s) again "
+                           "brings them back.",
+                           "", restore.cells)
+                            .arg(restore.reason));
+    }
+}
+
+void KernelRestoreBar::restore()
+{
+    if (!m_session)
+        return;
+    const KernelRestore restore = m_session->state().restore;
+    bool rerunWriters = false;
+    if (!restore.writers.isEmpty()) {
+        QMessageBox box(QMessageBox::Question, tr("Restore variables"),
+                        tr("%n of the cells write files in /mnt/data. Running them again may overwrite or "
+                           "duplicate those files.",
+                           "", int(restore.writers.size())),
+                        QMessageBox::NoButton, this);
+        box.setInformativeText(restore.writers.mid(0, 10).join(QLatin1Char('\n')));
+        QPushButton *skip = box.addButton(tr("&Skip those cells"), QMessageBox::AcceptRole);
+        QPushButton *all = box.addButton(tr("Run &all again"), QMessageBox::DestructiveRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(skip);
+        box.exec();
+        if (box.clickedButton() != skip && box.clickedButton() != all)
+            return;
+        rerunWriters = box.clickedButton() == all;
+    }
+    if (m_session)
+        m_session->restoreVariables(rerunWriters);
+}
+
+} // namespace Sandpiper
