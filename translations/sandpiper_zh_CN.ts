@@ -89,42 +89,42 @@
 <context>
     <name>ContextShortener</name>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="174"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="177"/>
         <source>leaves out the oldest turn</source>
         <translation>省略最早的一轮对话</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="176"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="179"/>
         <source>leaves out the %1 oldest turns</source>
         <translation>省略最早的 %1 轮对话</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="178"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="181"/>
         <source>leaves out an earlier tool round</source>
         <translation>省略一轮较早的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="180"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="183"/>
         <source>leaves out %1 earlier tool rounds</source>
         <translation>省略 %1 轮较早的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="182"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="185"/>
         <source>shortens a tool result</source>
         <translation>缩短一个工具结果</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="184"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="187"/>
         <source>shortens %1 tool results</source>
         <translation>缩短 %1 个工具结果</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="187"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="190"/>
         <source>To fit the model&apos;s context window of %1 tokens, this request %2. The conversation itself is kept in full.</source>
         <translation>为了适应模型 %1 个词元的上下文窗口，此请求%2。对话本身完整保留。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="192"/>
+        <location filename="../src/core/llm/contextshortener.cpp" line="195"/>
         <source>The last message and what it needs come close to or exceed the model&apos;s context window of %1 tokens; the server may refuse the request.</source>
         <translation>最后一条消息及其所需内容接近或超过模型 %1 个词元的上下文窗口；服务器可能会拒绝该请求。</translation>
     </message>
@@ -132,35 +132,49 @@
 <context>
     <name>ConversationFiles</name>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="22"/>
-        <location filename="../src/app/conversationfiles.cpp" line="45"/>
+        <location filename="../src/app/conversationfiles.cpp" line="27"/>
+        <location filename="../src/app/conversationfiles.cpp" line="50"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="26"/>
+        <location filename="../src/app/conversationfiles.cpp" line="31"/>
+        <location filename="../src/app/conversationfiles.cpp" line="65"/>
         <source>conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="29"/>
+        <location filename="../src/app/conversationfiles.cpp" line="34"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="30"/>
+        <location filename="../src/app/conversationfiles.cpp" line="35"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="30"/>
-        <location filename="../src/app/conversationfiles.cpp" line="54"/>
+        <location filename="../src/app/conversationfiles.cpp" line="35"/>
+        <location filename="../src/app/conversationfiles.cpp" line="101"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="54"/>
-        <location filename="../src/app/conversationfiles.cpp" line="59"/>
+        <location filename="../src/app/conversationfiles.cpp" line="62"/>
+        <location filename="../src/app/conversationfiles.cpp" line="68"/>
+        <location filename="../src/app/conversationfiles.cpp" line="77"/>
+        <location filename="../src/app/conversationfiles.cpp" line="92"/>
+        <source>Export as notebook</source>
+        <translation>导出为笔记本</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="68"/>
+        <source>Jupyter notebook (*.ipynb)</source>
+        <translation>Jupyter 笔记本 (*.ipynb)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/conversationfiles.cpp" line="101"/>
+        <location filename="../src/app/conversationfiles.cpp" line="106"/>
         <source>Import conversation</source>
         <translation>导入对话</translation>
     </message>
@@ -224,17 +238,17 @@
 <context>
     <name>ExecutionTable</name>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="99"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="97"/>
         <source>The execution could not be saved.</source>
         <translation>无法保存该次执行。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="113"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="111"/>
         <source>The executions could not be read.</source>
         <translation>无法读取执行记录。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="122"/>
+        <location filename="../src/core/storage/executiontable.cpp" line="120"/>
         <source>There is no execution with the id %1.</source>
         <translation>没有 ID 为 %1 的执行记录。</translation>
     </message>
@@ -270,25 +284,63 @@
 <context>
     <name>MessageTable</name>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="34"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="35"/>
         <source>There is no message with the id %1.</source>
         <translation>没有 ID 为 %1 的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="63"/>
-        <location filename="../src/core/storage/messagetable.cpp" line="104"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="64"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="105"/>
         <source>The message could not be saved.</source>
         <translation>无法保存该消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="85"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="86"/>
         <source>The later messages could not be removed.</source>
         <translation>无法移除之后的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="136"/>
+        <location filename="../src/core/storage/messagetable.cpp" line="137"/>
         <source>The messages could not be read.</source>
         <translation>无法读取消息。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelImage</name>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="17"/>
+        <source>%1 is %2; images up to %3 can be shown to the model. It is in /mnt/data for the code.</source>
+        <translation>%1 大小为 %2；最多 %3 的图像才能显示给模型。它已放在 /mnt/data 中供代码使用。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="41"/>
+        <source>%1 is not an image Sandpiper can read (it reads %2).</source>
+        <translation>%1 不是 Sandpiper 能读取的图像（它能读取 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="44"/>
+        <source>%1 has %2 × %3 pixels, too many to be shown to the model.</source>
+        <translation>%1 有 %2 × %3 像素，太多，无法显示给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="56"/>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="65"/>
+        <source>The image %1 is no longer there.</source>
+        <translation>图像 %1 已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="82"/>
+        <source>%1 could not be read as an image: %2.</source>
+        <translation>无法将 %1 作为图像读取：%2。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/llm/modelimage.cpp" line="94"/>
+        <source>%1 could not be prepared for the model.</source>
+        <translation>无法为模型准备 %1。</translation>
     </message>
 </context>
 <context>
@@ -362,17 +414,17 @@
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="148"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="153"/>
         <source>And %1 more figures that were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="153"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="158"/>
         <source>And %1 more files; they are in the conversation&apos;s folder.</source>
         <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="158"/>
+        <location filename="../src/app/tools/pythonpresenter.cpp" line="163"/>
         <source>Sandpiper refused what the sandbox reported:</source>
         <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
@@ -424,39 +476,75 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="51"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="72"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="144"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="179"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="217"/>
-        <location filename="../src/core/agent/agentloop.cpp" line="226"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="289"/>
+        <source>Stopped before the message was sent.</source>
+        <translation>在发送消息之前已停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="291"/>
+        <source>The model “%1” does not take images, so the message was not sent. Choose a model with vision, or, if this one has it, say so in Settings → Provider → Images. Your text and the images are back in the message box; the images are in /mnt/data for the code either way.</source>
+        <translation>模型“%1”不接受图像，因此消息没有发送。请选择支持视觉的模型；如果此模型支持，请在“设置 → 提供商 → 图像”中说明。你的文字和图像已放回消息框；无论如何，图像都在 /mnt/data 中供代码使用。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="299"/>
+        <source>%1 The message was not sent: remove that image and send again.</source>
+        <translation>%1 消息没有发送：请移除该图像后再发送。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="307"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="316"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="254"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="344"/>
         <source>The sandbox did not write the file.</source>
         <translation>沙箱没有写入该文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="388"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="457"/>
+        <source>the kernel had stopped</source>
+        <translation>内核已停止</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="467"/>
+        <source>Wait for the current answer to finish before restoring the variables.</source>
+        <translation>请等当前回答结束后再恢复变量。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="537"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="598"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="245"/>
-        <location filename="../src/core/agent/agentloop.cpp" line="389"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="335"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="471"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="599"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="549"/>
+        <location filename="../src/core/agent/agentloop.cpp" line="747"/>
+        <source>The model did not take the images. Sandpiper now sends this conversation to “%1” without them; they stay in the conversation and in /mnt/data. Send again to go on, or choose a model with vision.</source>
+        <translation>模型没有接受这些图像。Sandpiper 现在向“%1”发送此对话时不再附带它们；它们仍保留在对话和 /mnt/data 中。请再次发送以继续，或选择支持视觉的模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/agentloop.cpp" line="796"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -629,99 +717,99 @@
 <context>
     <name>Sandpiper::ChatClient</name>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="141"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
         <source>Could not connect to %1: the connection was refused. Is the server running?</source>
         <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="143"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="147"/>
         <source>The host %1 was not found. Check the base URL and your network.</source>
         <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="149"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="147"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="151"/>
         <source>Network error talking to %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="163"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="167"/>
         <source>The conversation does not fit the model&apos;s context window (HTTP %1): %2</source>
         <translation>对话超出了模型的上下文窗口（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="167"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="171"/>
         <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="170"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="174"/>
         <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
         <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="173"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="177"/>
         <source>The provider is rate limiting requests (HTTP 429): %1</source>
         <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="176"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="180"/>
         <source>The provider had a server error (HTTP %1): %2</source>
         <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="179"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="183"/>
         <source>The provider rejected the request (HTTP %1): %2</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="226"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="230"/>
         <source>Available models: %1.</source>
         <translation>可用模型：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="240"/>
-        <location filename="../src/core/llm/chatclient.cpp" line="334"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="244"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="338"/>
         <location filename="../src/core/llm/contextbudget.cpp" line="56"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="337"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="341"/>
         <source>The server did not answer within %1 s.</source>
         <translation>服务器未在 %1 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="342"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="346"/>
         <source>The answer stopped arriving: nothing came for %1 s.</source>
         <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="357"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="361"/>
         <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
         <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="371"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="375"/>
         <source>the stream ended before the answer was finished</source>
         <translation>回答尚未完成，数据流就已结束</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="373"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
         <source>The connection broke while the answer was streaming: %1</source>
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="378"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="382"/>
         <source>The provider reported an error: %1</source>
         <translation>服务商报告了错误：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="431"/>
+        <location filename="../src/core/llm/chatclient.cpp" line="435"/>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
@@ -740,28 +828,28 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="175"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="176"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="175"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="176"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="195"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="200"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="196"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="201"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="196"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="197"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="206"/>
+        <location filename="../src/app/chat/chatpage.cpp" line="207"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
@@ -889,17 +977,17 @@
         <translation>（由你运行）</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="266"/>
+        <location filename="../src/app/codeinspector.cpp" line="269"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="268"/>
+        <location filename="../src/app/codeinspector.cpp" line="271"/>
         <source>%1 more figures were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="270"/>
+        <location filename="../src/app/codeinspector.cpp" line="273"/>
         <source>Refused by Sandpiper: %1</source>
         <translation>被 Sandpiper 拒绝：%1</translation>
     </message>
@@ -907,89 +995,117 @@
 <context>
     <name>Sandpiper::Composer</name>
     <message>
-        <location filename="../src/app/composer.cpp" line="22"/>
+        <location filename="../src/app/composer.cpp" line="28"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="23"/>
+        <location filename="../src/app/composer.cpp" line="29"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="24"/>
+        <location filename="../src/app/composer.cpp" line="30"/>
         <source>Attach…</source>
         <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="26"/>
+        <location filename="../src/app/composer.cpp" line="32"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="32"/>
-        <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts.</source>
-        <translation>随便问。Enter 发送，Shift+Enter 换行，/ 列出提示模板。</translation>
+        <location filename="../src/app/composer.cpp" line="39"/>
+        <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts, Ctrl+V pastes images.</source>
+        <translation>随便问。Enter 发送，Shift+Enter 换行，/ 提供提示词，Ctrl+V 粘贴图像。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="33"/>
+        <location filename="../src/app/composer.cpp" line="41"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="38"/>
+        <location filename="../src/app/composer.cpp" line="46"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="39"/>
+        <location filename="../src/app/composer.cpp" line="47"/>
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="40"/>
+        <location filename="../src/app/composer.cpp" line="48"/>
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="42"/>
+        <location filename="../src/app/composer.cpp" line="50"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="43"/>
+        <location filename="../src/app/composer.cpp" line="51"/>
         <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
         <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="44"/>
+        <location filename="../src/app/composer.cpp" line="52"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="49"/>
+        <location filename="../src/app/composer.cpp" line="57"/>
         <source>Allow network access in this conversation&apos;s sandbox</source>
         <translation>允许此对话的沙箱访问网络</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="79"/>
+        <location filename="../src/app/composer.cpp" line="60"/>
+        <source>Images for the next message</source>
+        <translation>下一条消息的图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="96"/>
         <source>Prompts of the MCP servers</source>
         <translation>MCP 服务器的提示模板</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="128"/>
+        <location filename="../src/app/composer.cpp" line="150"/>
         <source>/%1 (%2)</source>
         <translation>/%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="129"/>
+        <location filename="../src/app/composer.cpp" line="151"/>
         <source>/%1 (%2): %3</source>
         <translation>/%1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="193"/>
+        <location filename="../src/app/composer.cpp" line="215"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="232"/>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="237"/>
+        <source>%1 — click to take it off this message</source>
+        <translation>%1 — 点击将其从此消息中移除</translation>
+    </message>
+    <message>
+        <location filename="../src/app/composer.cpp" line="238"/>
+        <source>Image %1; press to take it off this message</source>
+        <translation>图像 %1；按下将其从此消息中移除</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ComposerEditor</name>
+    <message>
+        <location filename="../src/app/composereditor.cpp" line="56"/>
+        <source>The clipboard holds an image in a format Sandpiper cannot read (%1). It reads %2.</source>
+        <translation>剪贴板中的图像格式 Sandpiper 无法读取（%1）。它能读取 %2。</translation>
     </message>
 </context>
 <context>
@@ -1015,7 +1131,7 @@
         <translation>服务器在未告知的情况下将此对话截断为 %1 个词元：模型只看到了约 %2 个词元的请求的一部分。%3 或者在设置中设定此模型的上下文窗口。在此之前，Sandpiper 会自行将请求控制在 %4 个词元以内，并说明省略了什么。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="243"/>
+        <location filename="../src/core/llm/contextbudget.cpp" line="274"/>
         <source>Sandpiper left out of the request what it could; what remains (the system prompt, the tool declarations and the last message) is still too long. Give the model a larger context window on the server, or send a shorter message.</source>
         <translation>Sandpiper 已从请求中省略了所有能省略的内容；剩下的部分（系统提示词、工具声明和最后一条消息）仍然太长。请在服务器上为模型提供更大的上下文窗口，或发送更短的消息。</translation>
     </message>
@@ -1047,27 +1163,37 @@
 <context>
     <name>Sandpiper::ConversationSession</name>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="105"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="123"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="164"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="191"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="231"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="202"/>
+        <source>Wait for the current answer to finish before restoring the variables.</source>
+        <translation>请等当前回答结束后再恢复变量。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="295"/>
+        <source>There is no image %1 in this conversation.</source>
+        <translation>此对话中没有图像 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/session/conversationsession.cpp" line="312"/>
         <source>This table cannot be saved from the sandbox.</source>
         <translation>无法从沙箱保存此表格。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="249"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="330"/>
         <source>Wait for the current answer to finish, or stop it, before resending.</source>
         <translation>请等待当前回答完成或将其停止，然后再重新发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="270"/>
+        <location filename="../src/core/session/conversationsession.cpp" line="359"/>
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
@@ -1193,7 +1319,9 @@
     <message numerus="yes">
         <location filename="../src/app/chat/datatableview.cpp" line="113"/>
         <source>%n rows</source>
-        <translation><numerusform>%n 行</numerusform></translation>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/app/chat/datatableview.cpp" line="116"/>
@@ -1203,7 +1331,9 @@
     <message numerus="yes">
         <location filename="../src/app/chat/datatableview.cpp" line="118"/>
         <source>%n columns</source>
-        <translation><numerusform>%n 列</numerusform></translation>
+        <translation>
+            <numerusform>%n 列</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/app/chat/datatableview.cpp" line="181"/>
@@ -1271,57 +1401,62 @@
 <context>
     <name>Sandpiper::FigureView</name>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="27"/>
+        <location filename="../src/app/chat/figureview.cpp" line="28"/>
         <source>⚠ The figure was not shown. %1</source>
         <translation>⚠ 未显示该图。%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="30"/>
+        <location filename="../src/app/chat/figureview.cpp" line="31"/>
         <source>Figure not shown</source>
         <translation>未显示的图</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="39"/>
+        <location filename="../src/app/chat/figureview.cpp" line="40"/>
         <source>Figure %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="40"/>
-        <source>Click to open at full size; right-click to save or copy.</source>
-        <translation>单击以原始尺寸打开；右击可保存或复制。</translation>
+        <location filename="../src/app/chat/figureview.cpp" line="41"/>
+        <source>Click to open at full size; right-click to save, copy or show it to the model.</source>
+        <translation>点击以原始大小打开；右键点击可保存、复制或显示给模型。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="98"/>
+        <location filename="../src/app/chat/figureview.cpp" line="99"/>
         <source>Open at full size</source>
         <translation>以原始尺寸打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="99"/>
+        <location filename="../src/app/chat/figureview.cpp" line="100"/>
         <source>Save image as…</source>
         <translation>图像另存为…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="100"/>
+        <location filename="../src/app/chat/figureview.cpp" line="101"/>
         <source>Copy image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="109"/>
+        <location filename="../src/app/chat/figureview.cpp" line="104"/>
+        <source>Show to the model</source>
+        <translation>显示给模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/chat/figureview.cpp" line="114"/>
         <source>Figure</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="109"/>
+        <location filename="../src/app/chat/figureview.cpp" line="114"/>
         <source>The figure cannot be used. %1</source>
         <translation>无法使用该图。%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="123"/>
+        <location filename="../src/app/chat/figureview.cpp" line="128"/>
         <source>Figure at full size</source>
         <translation>原始尺寸图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="134"/>
+        <location filename="../src/app/chat/figureview.cpp" line="139"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1329,277 +1464,525 @@
 <context>
     <name>Sandpiper::ImageManager</name>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="28"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="48"/>
         <source>There is no Dockerfile in %1.</source>
         <translation>%1 中没有 Dockerfile。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="50"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="70"/>
         <source>The Docker client could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="59"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="79"/>
         <source>Building the image took longer than an hour and was stopped.</source>
         <translation>构建镜像耗时超过一小时，已被停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="63"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="83"/>
         <source>Building the image failed: %1</source>
         <translation>构建镜像失败：%1</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::KernelRestore</name>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="18"/>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="20"/>
+        <source>opens a file for writing</source>
+        <translation>以写入方式打开文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="22"/>
+        <source>saves a table to a file</source>
+        <translation>将表格保存到文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="23"/>
+        <source>saves a figure to a file</source>
+        <translation>将图形保存到文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="26"/>
+        <source>saves, dumps, writes or deletes files</source>
+        <translation>保存、转储、写入或删除文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="28"/>
+        <source>saves an array to a file</source>
+        <translation>将数组保存到文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="30"/>
+        <source>copies, archives or runs programs</source>
+        <translation>复制、归档或运行程序</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="32"/>
+        <source>changes files through os</source>
+        <translation>通过 os 修改文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="33"/>
+        <source>runs a shell command or pip</source>
+        <translation>运行 shell 命令或 pip</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/core/agent/kernelrestore.cpp" line="49"/>
+        <source>it changed %1 and %n more file(s)</source>
+        <translation><numerusform>它修改了 %1 及另外 %n 个文件</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="50"/>
+        <source>it changed %1</source>
+        <translation>它修改了 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="60"/>
+        <source>its code %1</source>
+        <translation>它的代码%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="67"/>
+        <source>Sandpiper was started again or the conversation was reopened</source>
+        <translation>Sandpiper 已重新启动或对话已重新打开</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="96"/>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="114"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="103"/>
+        <source>cell %1 (%2)</source>
+        <translation>单元格 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="116"/>
+        <source>it timed out</source>
+        <translation>它超时了</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="116"/>
+        <source>it was interrupted</source>
+        <translation>它被中断了</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="118"/>
+        <source>the kernel died (%1)</source>
+        <translation>内核已终止（%1）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="120"/>
+        <source>the sandbox is unavailable (%1)</source>
+        <translation>沙箱不可用（%1）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="147"/>
+        <source>Restoring the variables stopped after %1 of %2 cells.</source>
+        <translation>恢复变量在 %2 个单元格中的第 %1 个之后停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="148"/>
+        <source>The variables were restored: %1 of %2 cells ran again.</source>
+        <translation>变量已恢复：%2 个单元格中有 %1 个重新运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/agent/kernelrestore.cpp" line="150"/>
+        <source>Failed on replay: %1.</source>
+        <translation>重放时失败：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/core/agent/kernelrestore.cpp" line="152"/>
+        <source>%n cell(s) that write files were skipped.</source>
+        <translation><numerusform>跳过了 %n 个写入文件的单元格。</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::KernelRestoreBar</name>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="17"/>
+        <source>&amp;Restore variables</source>
+        <translation>恢复变量(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="18"/>
+        <source>Not &amp;now</source>
+        <translation>暂不(&amp;n)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="19"/>
+        <source>S&amp;top restoring</source>
+        <translation>停止恢复(&amp;t)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="22"/>
+        <location filename="../src/app/kernelrestorebar.cpp" line="28"/>
+        <location filename="../src/app/kernelrestorebar.cpp" line="93"/>
+        <source>Restore variables</source>
+        <translation>恢复变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="26"/>
+        <source>Kernel state</source>
+        <translation>内核状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="27"/>
+        <source>Restoring variables</source>
+        <translation>正在恢复变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="29"/>
+        <source>Do not restore the variables now</source>
+        <translation>现在不恢复变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="30"/>
+        <source>Stop restoring the variables</source>
+        <translation>停止恢复变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="73"/>
+        <source>Restoring the variables…</source>
+        <translation>正在恢复变量…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="74"/>
+        <source>Restoring the variables: %1 (%2 of %3)</source>
+        <translation>正在恢复变量：%1（第 %2 个，共 %3 个）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/kernelrestorebar.cpp" line="79"/>
+        <source>Python&apos;s variables are gone (%1). Running the %n earlier successful cell(s) again brings them back.</source>
+        <translation><numerusform>Python 的变量已丢失（%1）。重新运行之前成功的 %n 个单元格即可找回它们。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/kernelrestorebar.cpp" line="94"/>
+        <source>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</source>
+        <translation><numerusform>其中 %n 个单元格会向 /mnt/data 写入文件。再次运行它们可能会覆盖或重复这些文件。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="99"/>
+        <source>&amp;Skip those cells</source>
+        <translation>跳过这些单元格(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/kernelrestorebar.cpp" line="100"/>
+        <source>Run &amp;all again</source>
+        <translation>全部重新运行(&amp;a)</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="79"/>
-        <location filename="../src/app/mainwindow.cpp" line="288"/>
-        <location filename="../src/app/mainwindow.cpp" line="517"/>
+        <location filename="../src/app/mainwindow.cpp" line="85"/>
+        <location filename="../src/app/mainwindow.cpp" line="308"/>
+        <location filename="../src/app/mainwindow.cpp" line="608"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="73"/>
-        <location filename="../src/app/mainwindow.cpp" line="107"/>
+        <location filename="../src/app/mainwindow.cpp" line="79"/>
+        <location filename="../src/app/mainwindow.cpp" line="114"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="287"/>
-        <location filename="../src/app/mainwindow.cpp" line="295"/>
+        <location filename="../src/app/mainwindow.cpp" line="307"/>
+        <location filename="../src/app/mainwindow.cpp" line="315"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="328"/>
+        <location filename="../src/app/mainwindow.cpp" line="348"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="338"/>
-        <location filename="../src/app/mainwindow.cpp" line="343"/>
+        <location filename="../src/app/mainwindow.cpp" line="358"/>
+        <location filename="../src/app/mainwindow.cpp" line="363"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="351"/>
-        <location filename="../src/app/mainwindow.cpp" line="358"/>
+        <location filename="../src/app/mainwindow.cpp" line="371"/>
+        <location filename="../src/app/mainwindow.cpp" line="378"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="84"/>
+        <location filename="../src/app/mainwindow.cpp" line="90"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="111"/>
+        <location filename="../src/app/mainwindow.cpp" line="118"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="112"/>
+        <location filename="../src/app/mainwindow.cpp" line="119"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="113"/>
+        <location filename="../src/app/mainwindow.cpp" line="120"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="155"/>
+        <location filename="../src/app/mainwindow.cpp" line="171"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="196"/>
+        <location filename="../src/app/mainwindow.cpp" line="212"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="197"/>
+        <location filename="../src/app/mainwindow.cpp" line="213"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="200"/>
+        <location filename="../src/app/mainwindow.cpp" line="216"/>
         <source>Export as &amp;Markdown…</source>
         <translation>导出为 Markdown(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="201"/>
+        <location filename="../src/app/mainwindow.cpp" line="217"/>
         <source>Export as &amp;JSON…</source>
         <translation>导出为 JSON(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="202"/>
+        <location filename="../src/app/mainwindow.cpp" line="218"/>
+        <source>Export as note&amp;book…</source>
+        <translation>导出为笔记本(&amp;b)…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="219"/>
         <source>&amp;Import conversation…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="204"/>
+        <location filename="../src/app/mainwindow.cpp" line="221"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="207"/>
+        <location filename="../src/app/mainwindow.cpp" line="224"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="209"/>
+        <location filename="../src/app/mainwindow.cpp" line="226"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="211"/>
+        <location filename="../src/app/mainwindow.cpp" line="228"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="214"/>
+        <location filename="../src/app/mainwindow.cpp" line="231"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="216"/>
+        <location filename="../src/app/mainwindow.cpp" line="233"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="219"/>
+        <location filename="../src/app/mainwindow.cpp" line="236"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="227"/>
+        <location filename="../src/app/mainwindow.cpp" line="244"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="229"/>
+        <location filename="../src/app/mainwindow.cpp" line="246"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="233"/>
+        <location filename="../src/app/mainwindow.cpp" line="250"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="234"/>
+        <location filename="../src/app/mainwindow.cpp" line="251"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="243"/>
+        <location filename="../src/app/mainwindow.cpp" line="260"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="279"/>
+        <location filename="../src/app/mainwindow.cpp" line="298"/>
         <source>context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="282"/>
+        <location filename="../src/app/mainwindow.cpp" line="301"/>
         <source>Python: running</source>
         <translation>Python：运行中</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="287"/>
+        <location filename="../src/app/mainwindow.cpp" line="307"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="338"/>
+        <location filename="../src/app/mainwindow.cpp" line="358"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="352"/>
+        <location filename="../src/app/mainwindow.cpp" line="372"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="369"/>
+        <location filename="../src/app/mainwindow.cpp" line="389"/>
         <source>The conversation was exported.</source>
         <translation>对话已导出。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="382"/>
+        <location filename="../src/app/mainwindow.cpp" line="396"/>
+        <source>Exporting the notebook…</source>
+        <translation>正在导出笔记本…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mainwindow.cpp" line="406"/>
+        <source>The notebook was exported: %n code cell(s).</source>
+        <translation><numerusform>笔记本已导出：%n 个代码单元格。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/app/mainwindow.cpp" line="407"/>
+        <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <translation><numerusform>笔记本已导出，但有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="424"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="394"/>
+        <location filename="../src/app/mainwindow.cpp" line="436"/>
+        <location filename="../src/app/mainwindow.cpp" line="450"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="395"/>
+        <location filename="../src/app/mainwindow.cpp" line="437"/>
+        <location filename="../src/app/mainwindow.cpp" line="451"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="405"/>
+        <location filename="../src/app/mainwindow.cpp" line="450"/>
+        <source>Add image</source>
+        <translation>添加图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="455"/>
+        <source>%1 is attached as a file, not shown to the model: %2</source>
+        <translation>%1 已作为文件附加，没有显示给模型：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="470"/>
+        <location filename="../src/app/mainwindow.cpp" line="474"/>
+        <source>Paste image</source>
+        <translation>粘贴图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="470"/>
+        <source>The pasted image could not be saved for sending.</source>
+        <translation>无法保存粘贴的图像以供发送。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="475"/>
+        <source>The pasted image could not be attached: %1</source>
+        <translation>无法附加粘贴的图像：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="483"/>
+        <source>Show to the model</source>
+        <translation>显示给模型</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="486"/>
+        <source>%1 goes to the model with your next message.</source>
+        <translation>%1 将随你的下一条消息发送给模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="496"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="413"/>
+        <location filename="../src/app/mainwindow.cpp" line="504"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="435"/>
+        <location filename="../src/app/mainwindow.cpp" line="526"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="437"/>
+        <location filename="../src/app/mainwindow.cpp" line="528"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="480"/>
+        <location filename="../src/app/mainwindow.cpp" line="571"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="486"/>
+        <location filename="../src/app/mainwindow.cpp" line="577"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="519"/>
+        <location filename="../src/app/mainwindow.cpp" line="610"/>
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="522"/>
+        <location filename="../src/app/mainwindow.cpp" line="613"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="282"/>
-        <location filename="../src/app/mainwindow.cpp" line="493"/>
+        <location filename="../src/app/mainwindow.cpp" line="301"/>
+        <location filename="../src/app/mainwindow.cpp" line="584"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="493"/>
+        <location filename="../src/app/mainwindow.cpp" line="584"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="273"/>
+        <location filename="../src/app/mainwindow.cpp" line="292"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="276"/>
+        <location filename="../src/app/mainwindow.cpp" line="295"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -2484,95 +2867,137 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::MessageWidget</name>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="39"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="39"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
         <source>Copy message</source>
         <translation>复制消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
-        <location filename="../src/app/chat/messagewidget.cpp" line="103"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="112"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Regenerate answer</source>
         <translation>重新生成回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="43"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="43"/>
         <source>Retry after the error</source>
         <translation>出错后重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="53"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="54"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="53"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="54"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="59"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="60"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="60"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
         <source>Show the model&apos;s reasoning</source>
         <translation>显示模型的推理过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="104"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="113"/>
         <source>Later messages of this conversation will be removed.</source>
         <translation>此对话中之后的消息将被删除。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="95"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="96"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="95"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="96"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="219"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="228"/>
         <source>writing…</source>
         <translation>正在撰写…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="222"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="231"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="225"/>
+        <location filename="../src/app/chat/messagewidget.cpp" line="234"/>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::NotebookExport</name>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="105"/>
+        <source>Untitled conversation</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="212"/>
+        <source>[Sandpiper] The kernel was replaced during this cell; its variables were lost.
+</source>
+        <translation>[Sandpiper] 在此单元格运行期间内核被替换；其变量已丢失。
+</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="219"/>
+        <source>[Sandpiper] This cell ran in a new kernel: earlier variables were gone.</source>
+        <translation>[Sandpiper] 此单元格在新内核中运行：之前的变量已丢失。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/core/storage/notebookexport.cpp" line="233"/>
+        <source>(%n more figure(s) were not kept)</source>
+        <translation><numerusform>（另有 %n 个图形未保留）</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="278"/>
+        <source>[… %1 more not kept]
+</source>
+        <translation>[… 另有 %1 未保留]
+</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="324"/>
+        <source>(the figure %1 could not be included: %2)</source>
+        <translation>（无法包含图形 %1：%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/storage/notebookexport.cpp" line="401"/>
+        <source>Could not export the notebook to %1: %2.</source>
+        <translation>无法将笔记本导出到 %1：%2。</translation>
     </message>
 </context>
 <context>
@@ -2591,7 +3016,7 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>图“%1”为 %2 × %3 像素，超过了 Sandpiper 显示的上限 %4 × %4 像素。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="47"/>
+        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="52"/>
         <source>The figure “%1” is not a PNG image.</source>
         <translation>图“%1”不是 PNG 图片。</translation>
     </message>
@@ -2934,92 +3359,89 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="525"/>
-        <source>The sandbox sent more HTML than the %1 an execution may show; the rest was ignored.</source>
-        <translation>沙箱发送的 HTML 超过了一次执行可显示的 %1；其余部分已忽略。</translation>
-    </message>
-    <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="553"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="542"/>
         <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
         <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="555"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="544"/>
         <source>The conversation&apos;s files reached the %1 limit; the execution was stopped. The files are kept for you to look at or delete.</source>
         <translation>对话的文件达到了 %1 的上限；执行已停止。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="558"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="547"/>
         <source>The conversation&apos;s files reached the %1 limit while no code was running (code left running in the background kept writing), so the sandbox was restarted. The files are kept for you to look at or delete.</source>
         <translation>在没有代码运行时，对话的文件达到了 %1 的上限（留在后台运行的代码仍在写入），因此沙箱已重启。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="581"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="570"/>
         <source>The code kept writing after it was stopped, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="642"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="629"/>
         <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
         <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="688"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="675"/>
         <source>More new files than are listed were written; not checked or listed: %1.</source>
         <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="690"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="677"/>
         <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
         <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="694"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="681"/>
         <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
         <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="696"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="683"/>
         <source>Further refusals, not listed: %1.</source>
         <translation>其他未列出的拒绝：%1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="698"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="685"/>
         <source>%n more tables were shown than are kept (%1 per run).</source>
-        <translation><numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform></translation>
+        <translation>
+            <numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="760"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="747"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="762"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="749"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="766"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="753"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="770"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="757"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="771"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="758"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="773"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="760"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="803"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="790"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -3027,12 +3449,12 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="71"/>
+        <location filename="../src/core/settings/settings.cpp" line="98"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="76"/>
+        <location filename="../src/core/settings/settings.cpp" line="103"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -3125,6 +3547,7 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <location filename="../src/app/settingsdialog.cpp" line="133"/>
+        <location filename="../src/app/settingsdialog.cpp" line="140"/>
         <source>As the server says</source>
         <translation>按服务器所报</translation>
     </message>
@@ -3144,433 +3567,493 @@ X-Title: Sandpiper</translation>
         <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="139"/>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <source>This model takes images</source>
+        <translation>此模型接受图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="142"/>
+        <source>Text only</source>
+        <translation>仅文本</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <source>Whether this model takes images</source>
+        <translation>此模型是否接受图像</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <source>Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a model has vision. Say it here for other servers, or when the answer is wrong. A message with images to a text-only model is not sent.</source>
+        <translation>Sandpiper 会询问 llama.cpp（/props）、Ollama（/api/show）和 LM Studio 模型是否支持视觉。对于其他服务器，或当回答有误时，请在此说明。带图像的消息不会发送给仅支持文本的模型。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="150"/>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="151"/>
+        <source>Longest side of images sent to the model, in pixels</source>
+        <translation>发送给模型的图像的最长边（像素）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="152"/>
+        <source>Larger images are scaled down to this before they are sent; the files in the conversation&apos;s folder stay as they are.</source>
+        <translation>更大的图像在发送前会缩小到此尺寸；对话文件夹中的文件保持不变。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="154"/>
         <source>Run tool &amp;calls the model writes as text</source>
         <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="140"/>
+        <location filename="../src/app/settingsdialog.cpp" line="155"/>
         <source>Run tool calls written as text</source>
         <translation>运行以文本形式写出的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="156"/>
         <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
         <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <location filename="../src/app/settingsdialog.cpp" line="158"/>
         <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
         <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="159"/>
         <source>Send reasoning back between tool rounds</source>
         <translation>在工具轮次之间回传推理</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="145"/>
+        <location filename="../src/app/settingsdialog.cpp" line="160"/>
         <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
         <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="147"/>
+        <location filename="../src/app/settingsdialog.cpp" line="162"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="148"/>
+        <location filename="../src/app/settingsdialog.cpp" line="163"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="158"/>
+        <location filename="../src/app/settingsdialog.cpp" line="173"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="159"/>
+        <location filename="../src/app/settingsdialog.cpp" line="174"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="161"/>
+        <location filename="../src/app/settingsdialog.cpp" line="176"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="163"/>
+        <location filename="../src/app/settingsdialog.cpp" line="178"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
+        <location filename="../src/app/settingsdialog.cpp" line="179"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="165"/>
+        <location filename="../src/app/settingsdialog.cpp" line="180"/>
         <source>Context &amp;window:</source>
         <translation>上下文窗口(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="184"/>
+        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <source>I&amp;mages:</source>
+        <translation>图像(&amp;m)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <source>Images &amp;up to:</source>
+        <translation>图像最大(&amp;u)：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="201"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="185"/>
+        <location filename="../src/app/settingsdialog.cpp" line="202"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="186"/>
+        <location filename="../src/app/settingsdialog.cpp" line="203"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="188"/>
+        <location filename="../src/app/settingsdialog.cpp" line="205"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="193"/>
+        <location filename="../src/app/settingsdialog.cpp" line="210"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="194"/>
+        <location filename="../src/app/settingsdialog.cpp" line="211"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <location filename="../src/app/settingsdialog.cpp" line="218"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="205"/>
+        <location filename="../src/app/settingsdialog.cpp" line="222"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="206"/>
+        <location filename="../src/app/settingsdialog.cpp" line="223"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="213"/>
+        <location filename="../src/app/settingsdialog.cpp" line="230"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="216"/>
+        <location filename="../src/app/settingsdialog.cpp" line="233"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="217"/>
+        <location filename="../src/app/settingsdialog.cpp" line="234"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="218"/>
+        <location filename="../src/app/settingsdialog.cpp" line="235"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="219"/>
+        <location filename="../src/app/settingsdialog.cpp" line="236"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <location filename="../src/app/settingsdialog.cpp" line="237"/>
+        <source>Restore variables a&amp;utomatically when a kernel is new</source>
+        <translation>内核为新时自动恢复变量(&amp;u)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="238"/>
+        <source>Restore variables automatically</source>
+        <translation>自动恢复变量</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="239"/>
+        <source>After a restart, an idle stop or a crash, the conversation&apos;s earlier successful cells run again before the model&apos;s next code. Cells that write files are left out; “Restore variables” asks about them.</source>
+        <translation>在重启、空闲停止或崩溃之后，对话中之前成功的单元格会在模型的下一段代码之前重新运行。写入文件的单元格会被略过；“恢复变量”会就它们询问你。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="244"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="223"/>
+        <location filename="../src/app/settingsdialog.cpp" line="245"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="227"/>
+        <location filename="../src/app/settingsdialog.cpp" line="249"/>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="228"/>
+        <location filename="../src/app/settingsdialog.cpp" line="250"/>
         <source>No limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="229"/>
+        <location filename="../src/app/settingsdialog.cpp" line="251"/>
         <source>Disk space for a conversation&apos;s files in MiB</source>
         <translation>对话文件可占用的磁盘空间（MiB）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="230"/>
+        <location filename="../src/app/settingsdialog.cpp" line="252"/>
         <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
         <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="235"/>
+        <location filename="../src/app/settingsdialog.cpp" line="257"/>
         <source>Figures kept per run</source>
         <translation>每次运行保留的图数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="236"/>
+        <location filename="../src/app/settingsdialog.cpp" line="258"/>
         <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
         <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="237"/>
+        <location filename="../src/app/settingsdialog.cpp" line="259"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="238"/>
+        <location filename="../src/app/settingsdialog.cpp" line="260"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="250"/>
+        <location filename="../src/app/settingsdialog.cpp" line="272"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="255"/>
+        <location filename="../src/app/settingsdialog.cpp" line="277"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="256"/>
+        <location filename="../src/app/settingsdialog.cpp" line="278"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="257"/>
+        <location filename="../src/app/settingsdialog.cpp" line="279"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="259"/>
+        <location filename="../src/app/settingsdialog.cpp" line="282"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <location filename="../src/app/settingsdialog.cpp" line="283"/>
         <source>&amp;Files per conversation:</source>
         <translation>每个对话的文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="261"/>
+        <location filename="../src/app/settingsdialog.cpp" line="284"/>
         <source>Fi&amp;gures per run:</source>
         <translation>每次运行的图数(&amp;g)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="291"/>
+        <location filename="../src/app/settingsdialog.cpp" line="314"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="292"/>
+        <location filename="../src/app/settingsdialog.cpp" line="315"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="293"/>
+        <location filename="../src/app/settingsdialog.cpp" line="316"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="294"/>
+        <location filename="../src/app/settingsdialog.cpp" line="317"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="298"/>
+        <location filename="../src/app/settingsdialog.cpp" line="321"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="299"/>
+        <location filename="../src/app/settingsdialog.cpp" line="322"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="300"/>
+        <location filename="../src/app/settingsdialog.cpp" line="323"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="301"/>
+        <location filename="../src/app/settingsdialog.cpp" line="324"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="307"/>
+        <location filename="../src/app/settingsdialog.cpp" line="330"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="308"/>
+        <location filename="../src/app/settingsdialog.cpp" line="331"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="314"/>
+        <location filename="../src/app/settingsdialog.cpp" line="337"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="315"/>
+        <location filename="../src/app/settingsdialog.cpp" line="338"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="317"/>
+        <location filename="../src/app/settingsdialog.cpp" line="340"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="318"/>
+        <location filename="../src/app/settingsdialog.cpp" line="341"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="328"/>
-        <location filename="../src/app/settingsdialog.cpp" line="338"/>
+        <location filename="../src/app/settingsdialog.cpp" line="351"/>
+        <location filename="../src/app/settingsdialog.cpp" line="361"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="329"/>
+        <location filename="../src/app/settingsdialog.cpp" line="352"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="330"/>
+        <location filename="../src/app/settingsdialog.cpp" line="353"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="331"/>
+        <location filename="../src/app/settingsdialog.cpp" line="354"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="334"/>
+        <location filename="../src/app/settingsdialog.cpp" line="357"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="335"/>
+        <location filename="../src/app/settingsdialog.cpp" line="358"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="336"/>
+        <location filename="../src/app/settingsdialog.cpp" line="359"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="342"/>
+        <location filename="../src/app/settingsdialog.cpp" line="365"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="349"/>
+        <location filename="../src/app/settingsdialog.cpp" line="372"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="350"/>
+        <location filename="../src/app/settingsdialog.cpp" line="373"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="351"/>
+        <location filename="../src/app/settingsdialog.cpp" line="374"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="352"/>
+        <location filename="../src/app/settingsdialog.cpp" line="375"/>
         <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
         <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="353"/>
+        <location filename="../src/app/settingsdialog.cpp" line="376"/>
         <source>Desktop notifications</source>
         <translation>桌面通知</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="355"/>
+        <location filename="../src/app/settingsdialog.cpp" line="378"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="364"/>
+        <location filename="../src/app/settingsdialog.cpp" line="387"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="365"/>
+        <location filename="../src/app/settingsdialog.cpp" line="388"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="367"/>
+        <location filename="../src/app/settingsdialog.cpp" line="390"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="368"/>
+        <location filename="../src/app/settingsdialog.cpp" line="391"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="392"/>
+        <location filename="../src/app/settingsdialog.cpp" line="415"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="546"/>
+        <location filename="../src/app/settingsdialog.cpp" line="585"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="577"/>
+        <location filename="../src/app/settingsdialog.cpp" line="616"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="612"/>
+        <location filename="../src/app/settingsdialog.cpp" line="651"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="623"/>
+        <location filename="../src/app/settingsdialog.cpp" line="662"/>
         <source>Building %1 from %2…</source>
         <translation>正在从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="629"/>
+        <location filename="../src/app/settingsdialog.cpp" line="668"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="630"/>
+        <location filename="../src/app/settingsdialog.cpp" line="669"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="640"/>
+        <location filename="../src/app/settingsdialog.cpp" line="679"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="645"/>
+        <location filename="../src/app/settingsdialog.cpp" line="684"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -3655,7 +4138,9 @@ X-Title: Sandpiper</translation>
     <message numerus="yes">
         <location filename="../src/app/chat/toolcallcard.cpp" line="209"/>
         <source>%n s</source>
-        <translation><numerusform>%n 秒</numerusform></translation>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/app/chat/toolcallcard.cpp" line="211"/>
