@@ -13,7 +13,7 @@ REMOTE_ENGINE_DIR=""
 
 # remote_engine_start [--with-image]: starts the engine (with the sandbox image loaded into it
 # by `docker save | docker load`, if asked) and exports SANDPIPER_REMOTE_DOCKER_HOST; says why
-# not and returns 1 when it cannot. Without the image, the tests send it as the app does.
+# not and returns 1 when it cannot.
 remote_engine_start() {
     local with_image=${1:-}
     command -v dockerd >/dev/null && command -v unshare >/dev/null || {

@@ -141,7 +141,8 @@ QCoro::Task<QString> ContainerFiles::upload(QString container, QString user, San
     }
     process.write(TarWriter::end());
     process.closeWriteChannel();
-    if (!co_await qCoro(process).waitForFinished(left(deadline))) {
+    // (Waiting for a process that has ended already says false.)
+    if (process.state() != QProcess::NotRunning && !co_await qCoro(process).waitForFinished(left(deadline))) {
         process.kill();
         co_await qCoro(process).waitForFinished(5s);
         error = tr("The files took longer than %1 s to reach the sandbox; the copy was stopped.")

@@ -134,10 +134,11 @@ QCoro::Task<bool> ImageManager::send(QString image)
         }
     }
     load.closeWriteChannel();
-    const bool saved =
-        co_await qCoro(save).waitForFinished(10s) && save.exitStatus() == QProcess::NormalExit && save.exitCode() == 0;
-    const bool loaded = co_await qCoro(load).waitForFinished(10min) && load.exitStatus() == QProcess::NormalExit &&
-                        load.exitCode() == 0;
+    // (Waiting for a process that has ended already says false.)
+    const bool saved = (save.state() == QProcess::NotRunning || co_await qCoro(save).waitForFinished(10s)) &&
+                       save.exitStatus() == QProcess::NormalExit && save.exitCode() == 0;
+    const bool loaded = (load.state() == QProcess::NotRunning || co_await qCoro(load).waitForFinished(10min)) &&
+                        load.exitStatus() == QProcess::NormalExit && load.exitCode() == 0;
     if (!self)
         co_return false;
     if (!saved || !loaded || deadline.hasExpired()) {

@@ -200,11 +200,8 @@ int main(int argc, char *argv[])
             remotePrint = sample(50, [&] { return printIn(far); });
             remotePlot = sample(20, [&] {
                 const auto r = QCoro::waitFor(
-                    far.execute(QStringLiteral("fig, ax = plt.subplots()
-x = np.linspace(0, 2 * np.pi, "
-                                               "200)
-ax.plot(x, np.sin(x))
-ax.set_title('sine');")));
+                    far.execute(QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, 200)\n"
+                                               "ax.plot(x, np.sin(x))\nax.set_title('sine');")));
                 return r.figures.size() == 1 &&
                        QFileInfo(far.config().dataDirectory + QLatin1Char('/') + r.figures.first()).size() > 5000;
             });
