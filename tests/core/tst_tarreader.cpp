@@ -1,6 +1,8 @@
 // Tar streams between the host and a remote engine's container: what the real tar writes is
 // unpacked whole, what a hostile sandbox or a broken connection sends leaves nothing unsafe or
 // half-written; what TarWriter writes, the real tar reads.
+#include "sandboxfiles.h"
+
 #include <sandbox/tarreader.h>
 #include <sandbox/tarwriter.h>
 
@@ -15,21 +17,10 @@
 
 using Sandpiper::TarReader;
 using Sandpiper::TarWriter;
+using Sandpiper::Test::readFile;
+using Sandpiper::Test::writeFile;
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // What the system's tar makes of NAMES in FOLDER (as `docker exec … tar -c` does in the container).
 QByteArray tarOf(const QString &folder, const QStringList &names, const QStringList &options = {})

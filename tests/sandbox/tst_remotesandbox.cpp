@@ -8,6 +8,7 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "sandboxfiles.h"
 
 #include <agent/agentloop.h>
 #include <sandbox/enginestatus.h>
@@ -34,6 +35,8 @@ using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
 using Sandpiper::SandboxFolder;
 using Sandpiper::SandboxSession;
+using Sandpiper::Test::readFile;
+using Sandpiper::Test::writeFile;
 using Status = Sandpiper::ExecutionResult::Status;
 namespace FS = Sandpiper::Test::FakeStreams;
 
@@ -73,19 +76,6 @@ QString describe(const ExecutionResult &r)
     return QStringLiteral("status=%1 value=%2 error=%3: %4\nstdout=%5\nstderr=%6\nrefused=%7\nnotes=%8")
         .arg(ExecutionResult::statusName(r.status), r.value, r.errorType, r.errorMessage, r.standardOutput.left(500),
              r.standardError.left(500), r.refused.join(u'|'), r.notes.join(u'|'));
-}
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 const QString forge = QStringLiteral("import gc, os\n"

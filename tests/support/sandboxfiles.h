@@ -10,5 +10,7 @@ namespace Sandpiper::Test {
 QByteArray pngHeader(quint32 width, quint32 height);
 // Writes DATA to PATH, making its folder; false when it cannot.
 bool writeFile(const QString &path, const QByteArray &data);
+// What PATH holds; empty when it cannot be read.
+QByteArray readFile(const QString &path);
 
 } // namespace Sandpiper::Test
