@@ -81,9 +81,9 @@ QCoro::Task<EngineLocality::Kind> EngineLocality::of(QString image)
     Kind kind = Kind::Unknown;
     if (result.ok() && result.standardOutput == marker)
         kind = Kind::Local;
-    else if (result.started && !result.timedOut &&
-             (result.exitCode == 1 || QString::fromUtf8(result.standardError).contains(QLatin1String("/probe/marker"))))
-        kind = Kind::Remote; // the container ran, the marker was not there
+    else if (result.started && !result.timedOut && result.exitCode == 1 &&
+             QString::fromUtf8(result.standardError).contains(QLatin1String("No such file")))
+        kind = Kind::Remote; // the container ran, and the marker was not there (not merely unreadable)
     if (kind == Kind::Unknown) {
         qCWarning(lcSandbox) << "cannot tell whether the engine is local:" << result.errorMessage();
         co_return kind;
