@@ -6,6 +6,7 @@
 // the engine when it lacks it, and the agent runs code there end to end.
 #include "agentrecorder.h"
 #include "dockertest.h"
+#include "executioncheck.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "sandboxfiles.h"
@@ -35,6 +36,7 @@ using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
 using Sandpiper::SandboxFolder;
 using Sandpiper::SandboxSession;
+using Sandpiper::Test::describeExecution;
 using Sandpiper::Test::readFile;
 using Sandpiper::Test::writeFile;
 using Status = Sandpiper::ExecutionResult::Status;
@@ -71,23 +73,10 @@ ExecutionResult run(SandboxSession &session, const QString &code)
     return QCoro::waitFor(session.execute(code));
 }
 
-QString describe(const ExecutionResult &r)
-{
-    return QStringLiteral("status=%1 value=%2 error=%3: %4\nstdout=%5\nstderr=%6\nrefused=%7\nnotes=%8")
-        .arg(ExecutionResult::statusName(r.status), r.value, r.errorType, r.errorMessage, r.standardOutput.left(500),
-             r.standardError.left(500), r.refused.join(u'|'), r.notes.join(u'|'));
-}
-
 const QString forge = QStringLiteral("import gc, os\n"
                                      "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n");
 
 } // namespace
-
-#define CHECK_STATUS(expression, expected)                                                                             \
-    do {                                                                                                               \
-        const ExecutionResult checked_ = (expression);                                                                 \
-        QVERIFY2(checked_.status == (expected), qPrintable(describe(checked_)));                                       \
-    } while (false)
 
 class TestRemoteSandbox : public QObject
 {
@@ -211,7 +200,7 @@ private Q_SLOTS:
         const QByteArray png = readFile(sharedPath(r.figures.constFirst()));
         QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
         QVERIFY(png.size() > 5000);
-        QVERIFY2(r.refused.isEmpty(), qPrintable(describe(r)));
+        QVERIFY2(r.refused.isEmpty(), qPrintable(describeExecution(r)));
     }
 
     void savedFilesComeBackNestedAndWhole()
@@ -253,7 +242,7 @@ private Q_SLOTS:
         const auto r = run(session, QStringLiteral("with open('fill.bin', 'wb') as f:\n"
                                                    "    for _ in range(40):\n        f.write(b'x' * (1 << 20))"));
         CHECK_STATUS(r, Status::Error);
-        QVERIFY2(r.stopReason.contains(QLatin1String("8 MiB")), qPrintable(describe(r) + r.stopReason));
+        QVERIFY2(r.stopReason.contains(QLatin1String("8 MiB")), qPrintable(describeExecution(r) + r.stopReason));
         QVERIFY(SandboxFolder(config.dataDirectory).usage().bytes <= config.diskLimitBytes);
         // What was written is kept here, as it is with a local engine; deleted there, it goes here
         // too, and the space comes back.
@@ -261,7 +250,7 @@ private Q_SLOTS:
         const auto after = run(session, QStringLiteral("import os\nos.remove('fill.bin')\n"
                                                        "open('small.txt', 'w').write('fits')"));
         CHECK_STATUS(after, Status::Ok);
-        QVERIFY2(after.refused.isEmpty(), qPrintable(describe(after)));
+        QVERIFY2(after.refused.isEmpty(), qPrintable(describeExecution(after)));
         QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/fill.bin")));
         QCOMPARE(readFile(config.dataDirectory + QStringLiteral("/small.txt")), QByteArray("fits"));
     }
@@ -308,7 +297,7 @@ private Q_SLOTS:
         QVERIFY2(r.figures.isEmpty(), qPrintable(r.figures.join(u',')));
         QVERIFY2(!r.files.contains(name), qPrintable(r.files.join(u',')));
         const QString refused = r.refused.join(u'\n');
-        QVERIFY2(refused.contains(reason), qPrintable(describe(r)));
+        QVERIFY2(refused.contains(reason), qPrintable(describeExecution(r)));
         // Nothing of it is here (but the fake PNG, a regular file), and the kernel goes on.
         if (SandboxFolder::nameProblem(name).isEmpty()) {
             const QFileInfo here(sharedPath(name));
