@@ -19,7 +19,8 @@ or its subprocesses do can corrupt the protocol.
       {"table_id", "kind", "columns", "dtypes", "index_columns", "rows", "total_rows",
        "total_columns", "exportable"}}
   <- {"id", "event": "result", "status": "ok"|"error"|"interrupted", "value", "error",
-      "duration_ms", "files", "dropped": {"stdout", "stderr"}, "figures_dropped", "reason"?}
+      "duration_ms", "files", "removed", "dropped": {"stdout", "stderr"}, "figures_dropped",
+      "reason"?}
 
 The host trusts none of it: user code runs in this interpreter and can write any line here.
 """
@@ -445,7 +446,7 @@ class Kernel:
         except ProtocolError as exc:
             self.emit({"id": rid, "event": "result", "status": "error", "value": None,
                        "error": {"type": "ProtocolError", "message": str(exc), "traceback": ""},
-                       "duration_ms": 0, "files": [], "dropped": {"stdout": 0, "stderr": 0},
+                       "duration_ms": 0, "files": [], "removed": [], "dropped": {"stdout": 0, "stderr": 0},
                        "figures_dropped": 0})
 
     def _shutdown(self):
@@ -509,9 +510,12 @@ class Kernel:
         self._show_figures()
         self._sync_output()
         after = self._snapshot()
+        # Removed files, for a host that keeps copies (a remote engine); unknown past the cap.
+        complete = max(len(before), len(after)) < MAX_SNAPSHOT_ENTRIES
         result = {"id": rid, "event": "result", "status": status, "value": self._value,
                   "error": error, "duration_ms": int((time.monotonic() - started) * 1000),
                   "files": sorted(p for p, sig in after.items() if before.get(p) != sig),
+                  "removed": sorted(p for p in before if p not in after) if complete else [],
                   "dropped": {p.stream: p.dropped for p in self._pumps},
                   "figures_dropped": self._figures_dropped}
         if reason:

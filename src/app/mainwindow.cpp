@@ -298,7 +298,7 @@ void MainWindow::showState()
                  tr("context %1 / %2").arg(compactCount(state.contextTokens), compactCount(state.contextWindow));
     m_tokenLabel->setText(usage);
     if (m_healthKnown && m_health.ok())
-        m_dockerLabel->setText(state.kernelAlive ? tr("Python: running") : tr("Docker: ready"));
+        m_dockerLabel->setText(dockerReadyText(state.kernelAlive));
     m_composer->setBusy(state.busy());
     m_composer->setAttachments(state.pendingAttachments);
     m_composer->setImages(state.pendingImages, m_session ? m_session->folder() : QString());
@@ -565,6 +565,24 @@ void MainWindow::setMcpServers(McpServerRegistry *registry)
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
 }
 
+QString MainWindow::dockerReadyText(bool kernelAlive) const
+{
+    const QString text = kernelAlive ? tr("Python: running") : tr("Docker: ready");
+    // A remote engine says so, with its round trip: every execution pays it.
+    return m_remoteEngine ? tr("%1 (remote, %2 ms)").arg(text).arg(m_remoteEngine->roundTripMs) : text;
+}
+
+void MainWindow::checkEngine()
+{
+    QCoro::connect(EngineStatus::check(m_settings->string(QStringLiteral("sandbox/image"))), this,
+                   [this](const EngineStatus &engine) {
+                       const bool remote = engine.answers && engine.locality == EngineLocality::Kind::Remote;
+                       m_remoteEngine = remote ? std::optional<EngineStatus>(engine) : std::nullopt;
+                       m_dockerLabel->setToolTip(engine.summary());
+                       showState();
+                   });
+}
+
 void MainWindow::checkHealth()
 {
     if (!m_settings->boolean(QStringLiteral("sandbox/enabled"))) {
@@ -581,7 +599,7 @@ void MainWindow::checkHealth()
                        m_healthKnown = true;
                        // Until Docker works, the model is not offered Python at all; the chat still works.
                        m_sessions->setPythonAvailable(health.ok());
-                       m_dockerLabel->setText(health.ok() ? tr("Docker: ready") : tr("Docker: unavailable"));
+                       m_dockerLabel->setText(health.ok() ? dockerReadyText(false) : tr("Docker: unavailable"));
                        m_banner->setText(
                            health.ok() ? QString()
                                        : QStringLiteral("%1<br><code>%2</code>")
@@ -589,6 +607,8 @@ void MainWindow::checkHealth()
                        m_banner->setVisible(!health.ok());
                        showState();
                        Q_EMIT healthChecked();
+                       if (health.ok())
+                           checkEngine();
                    });
     QCoro::connect(SandboxSession::removeLeftoverContainers(), this, [](int removed) {
         if (removed > 0)

@@ -1,10 +1,13 @@
 #pragma once
 
 #include <agent/agentevent.h>
+#include <sandbox/enginestatus.h>
 #include <sandbox/sandboxhealth.h>
 
 #include <QMainWindow>
 #include <QPointer>
+
+#include <optional>
 
 class QDockWidget;
 class QLabel;
@@ -106,6 +109,10 @@ private:
     QPointer<ConversationSession> m_session;
     SandboxHealth m_health;
     bool m_healthKnown = false;
+    // The engine when it is remote (issue 18): the Docker state shows its round trip.
+    std::optional<EngineStatus> m_remoteEngine;
+    QString dockerReadyText(bool kernelAlive) const;
+    void checkEngine();
 
     ConversationSidebar *m_sidebar;
     QSplitter *m_splitter;

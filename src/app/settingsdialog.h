@@ -70,6 +70,7 @@ private:
     QCoro::Task<> runConnectionTest();
     QCoro::Task<> storeKeyAndClose(QString providerId, QString key);
     QCoro::Task<> buildImage();
+    QCoro::Task<> checkEngine();
     QCoro::Task<> removeContainers();
     QString currentProviderId() const;
 
@@ -112,6 +113,9 @@ private:
     QSpinBox *m_diskLimit;
     QSpinBox *m_maxFigures;
     QPushButton *m_removeButton;
+    // Which engine, local or remote, its health and round trip (issue 18).
+    QLabel *m_engineStatus;
+    QPushButton *m_engineButton;
     QLabel *m_removeResult;
 
     QList<std::pair<QString, QComboBox *>> m_approvals;

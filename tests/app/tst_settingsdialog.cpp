@@ -1,5 +1,6 @@
 // The settings dialog and the first-run welcome page, driven like a user would, against fake
 // model servers; with SANDPIPER_SCREENSHOT_DIR set, also saves their screenshots.
+#include "dockertest.h"
 #include "fakellmserver.h"
 #include "screenshot.h"
 
@@ -261,6 +262,35 @@ private Q_SLOTS:
             checkAccessibleNames(dialog.tabs()->currentWidget());
         }
         checkAccessibleNames(&dialog);
+    }
+
+    // The sandbox tab says which engine the docker CLI talks to, whether it is local, and how fast
+    // it answers; against the remote engine of scripts/test too, when there is one.
+    void theEngineRowSaysWhichEngineAndWhere()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        SettingsDialog dialog(m_settings.get());
+        dialog.show();
+        auto *image = findNamed<QLineEdit>(&dialog, QStringLiteral("Sandbox image"));
+        QVERIFY(image);
+        image->setText(Sandpiper::Test::sandboxImage());
+        auto *check = findNamed<QPushButton>(&dialog, QStringLiteral("Check the Docker engine"));
+        auto *status = findNamed<QLabel>(&dialog, QStringLiteral("Docker engine status"));
+        QVERIFY(check && status);
+        check->click();
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QLatin1String("trivial execution")), 60000);
+        QVERIFY2(status->text().startsWith(QLatin1String("the default engine: on this machine, answers in ")),
+                 qPrintable(status->text()));
+        const QString remote = qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
+        if (remote.isEmpty())
+            return;
+        qputenv("DOCKER_HOST", remote.toUtf8());
+        check->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!check->isEnabled(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(check->isEnabled(), 60000);
+        qunsetenv("DOCKER_HOST");
+        QVERIFY2(status->text().startsWith(remote + QStringLiteral(": remote, answers in ")),
+                 qPrintable(status->text()));
     }
 
     void theShortcutOpensTheDialog()

@@ -2,6 +2,7 @@
 // host that trusts nothing the kernel says (forged protocol lines, links, special files, huge
 // figures, a folder filled past its limit).
 #include "dockertest.h"
+#include "executioncheck.h"
 
 #include <sandbox/dockercli.h>
 #include <sandbox/sandboxfolder.h>
@@ -23,6 +24,7 @@ using Sandpiper::ExecuteOptions;
 using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
 using Sandpiper::SandboxSession;
+using Sandpiper::Test::describeExecution;
 using Status = Sandpiper::ExecutionResult::Status;
 
 namespace {
@@ -42,13 +44,6 @@ SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation = 
 ExecutionResult run(SandboxSession &session, const QString &code, ExecuteOptions options = {})
 {
     return QCoro::waitFor(session.execute(code, options));
-}
-
-QString describe(const ExecutionResult &r)
-{
-    return QStringLiteral("status=%1 value=%2 error=%3: %4\nstdout=%5\nstderr=%6\n%7")
-        .arg(ExecutionResult::statusName(r.status), r.value, r.errorType, r.errorMessage, r.standardOutput.left(500),
-             r.standardError.left(500), r.traceback);
 }
 
 // Code the model could write: it finds the kernel in its own interpreter and speaks for it.
@@ -74,12 +69,6 @@ bool containerExists(const QString &name)
 }
 
 } // namespace
-
-#define CHECK_STATUS(expression, expected)                                                                             \
-    do {                                                                                                               \
-        const ExecutionResult checked_ = (expression);                                                                 \
-        QVERIFY2(checked_.status == (expected), qPrintable(describe(checked_)));                                       \
-    } while (false)
 
 class TestSandboxSession : public QObject
 {
@@ -151,7 +140,7 @@ private Q_SLOTS:
     {
         const auto r = run(shared(), QString::fromUtf8("x = 1\0\n", 7));
         CHECK_STATUS(r, Status::Error);
-        QVERIFY2(r.errorType.contains(QLatin1String("Error")), qPrintable(describe(r)));
+        QVERIFY2(r.errorType.contains(QLatin1String("Error")), qPrintable(describeExecution(r)));
         CHECK_STATUS(run(shared(), QStringLiteral("1")), Status::Ok);
     }
 
@@ -216,7 +205,7 @@ private Q_SLOTS:
     {
         const auto r = run(shared(), QStringLiteral("open('/usr/evil.txt', 'w')"));
         CHECK_STATUS(r, Status::Error);
-        QVERIFY2(r.errorMessage.contains(QLatin1String("Read-only")), qPrintable(describe(r)));
+        QVERIFY2(r.errorMessage.contains(QLatin1String("Read-only")), qPrintable(describeExecution(r)));
     }
 
     void fillingTmpFailsCleanly()
@@ -224,7 +213,7 @@ private Q_SLOTS:
         const auto r = run(shared(), QStringLiteral("with open('/tmp/fill', 'wb') as f:\n"
                                                     "    for _ in range(400):\n        f.write(b'0' * (1 << 20))"));
         CHECK_STATUS(r, Status::Error);
-        QVERIFY2(r.errorMessage.contains(QLatin1String("No space")), qPrintable(describe(r)));
+        QVERIFY2(r.errorMessage.contains(QLatin1String("No space")), qPrintable(describeExecution(r)));
         run(shared(), QStringLiteral("import os\nos.remove('/tmp/fill')"));
         CHECK_STATUS(run(shared(), QStringLiteral("1")), Status::Ok);
     }
@@ -234,7 +223,7 @@ private Q_SLOTS:
         const auto r = run(shared(), QStringLiteral("import socket\nsocket.getaddrinfo('example.com', 80)"));
         CHECK_STATUS(r, Status::Error);
         QVERIFY2(r.errorType.contains(QLatin1String("gaierror")) || r.errorType.contains(QLatin1String("OSError")),
-                 qPrintable(describe(r)));
+                 qPrintable(describeExecution(r)));
         const auto interfaces = run(shared(), QStringLiteral("import os\nsorted(os.listdir('/sys/class/net'))"));
         QCOMPARE(interfaces.value, QStringLiteral("['lo']"));
     }
@@ -244,7 +233,7 @@ private Q_SLOTS:
         const auto r = run(shared(), QStringLiteral("input('name? ')"), ExecuteOptions{.timeout = 10s});
         CHECK_STATUS(r, Status::Error);
         QVERIFY(!r.timedOut);
-        QVERIFY2(r.errorMessage.contains(QLatin1String("input()")), qPrintable(describe(r)));
+        QVERIFY2(r.errorMessage.contains(QLatin1String("input()")), qPrintable(describeExecution(r)));
     }
 
     void sysExitEndsTheCellNotTheKernel()
@@ -320,7 +309,7 @@ private Q_SLOTS:
             QCOMPARE(r.errorType, QStringLiteral("MemoryError")); // the allocation was refused outright
         } else {
             CHECK_STATUS(r, Status::Crashed);
-            QVERIFY2(r.errorMessage.contains(QLatin1String("memory")), qPrintable(describe(r)));
+            QVERIFY2(r.errorMessage.contains(QLatin1String("memory")), qPrintable(describeExecution(r)));
             const auto next = run(session, QStringLiteral("1 + 1"));
             CHECK_STATUS(next, Status::Ok);
             QVERIFY(next.stateReset);
@@ -372,7 +361,7 @@ private Q_SLOTS:
         CHECK_STATUS(r, Status::Ok);
         QCOMPARE(r.value, QStringLiteral("True"));
         const auto bombResult = QCoro::waitFor(std::move(bomb));
-        QVERIFY2(bombResult.status != Status::Ok, qPrintable(describe(bombResult)));
+        QVERIFY2(bombResult.status != Status::Ok, qPrintable(describeExecution(bombResult)));
         // The bombed conversation is usable again, in its old kernel or in a fresh one.
         bombed.restart();
         CHECK_STATUS(run(bombed, QStringLiteral("'recovered'")), Status::Ok);

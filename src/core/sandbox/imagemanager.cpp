@@ -2,8 +2,10 @@
 
 #include "logging.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/sandboxfolder.h"
 
 #include <QCoroProcess>
+#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QPointer>
 #include <QProcess>
@@ -84,6 +86,91 @@ QCoro::Task<bool> ImageManager::build(QString image, QString context)
         qCWarning(lcSandbox) << "image build failed:" << lastLines;
         co_return false;
     }
+    co_return true;
+}
+
+QProcessEnvironment ImageManager::localEngineEnvironment()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("DOCKER_HOST"));
+    environment.insert(QStringLiteral("DOCKER_CONTEXT"), QStringLiteral("default"));
+    return environment;
+}
+
+QCoro::Task<bool> ImageManager::send(QString image)
+{
+    QPointer<ImageManager> self(this);
+    m_lastError.clear();
+    QProcess size;
+    size.setProcessEnvironment(localEngineEnvironment());
+    size.start(DockerCli::program(), {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
+                                      QStringLiteral("{{.Size}}"), image});
+    co_await qCoro(size).waitForFinished(20s);
+    if (!self)
+        co_return false;
+    const qint64 total = size.readAllStandardOutput().trimmed().toLongLong();
+    if (size.exitStatus() != QProcess::NormalExit || size.exitCode() != 0 || total <= 0) {
+        m_lastError =
+            tr("The image %1 is not on this machine either, so it cannot be sent; build it instead.").arg(image);
+        co_return false;
+    }
+
+    QProcess save, load;
+    save.setProcessEnvironment(localEngineEnvironment());
+    save.start(DockerCli::program(), {QStringLiteral("save"), image});
+    load.start(DockerCli::program(), {QStringLiteral("load"), QStringLiteral("-q")});
+    if (!co_await qCoro(save).waitForStarted(10s) || !co_await qCoro(load).waitForStarted(10s)) {
+        if (self)
+            m_lastError = tr("The Docker client could not be started: is Docker installed?");
+        save.kill();
+        load.kill();
+        co_return false;
+    }
+    // The end of `docker save` has to wake the wait for its output too.
+    connect(&save, &QProcess::finished, &save, [&save] { Q_EMIT save.readyRead(); });
+    qint64 sent = 0;
+    int shownPercent = -1;
+    const QDeadlineTimer deadline(60min);
+    while (!deadline.hasExpired() && load.state() == QProcess::Running) {
+        if (save.bytesAvailable() == 0) {
+            if (save.state() == QProcess::NotRunning)
+                break;
+            co_await qCoro(save).waitForReadyRead(1s);
+            if (!self)
+                co_return false;
+            continue;
+        }
+        const QByteArray chunk = save.read(1024 * 1024);
+        load.write(chunk);
+        sent += chunk.size();
+        while (load.bytesToWrite() > 4 * 1024 * 1024 && load.state() == QProcess::Running)
+            co_await qCoro(load).waitForBytesWritten(1s);
+        if (!self)
+            co_return false;
+        if (const int percent = int(std::min<qint64>(100, sent * 100 / total)); percent / 5 != shownPercent / 5) {
+            shownPercent = percent;
+            Q_EMIT progress(tr("Sending the image: %1 of %2")
+                                .arg(SandboxFolder::formatBytes(sent), SandboxFolder::formatBytes(total)));
+        }
+    }
+    load.closeWriteChannel();
+    // (Waiting for a process that has ended already says false.)
+    const bool saved = (save.state() == QProcess::NotRunning || co_await qCoro(save).waitForFinished(10s)) &&
+                       save.exitStatus() == QProcess::NormalExit && save.exitCode() == 0;
+    const bool loaded = (load.state() == QProcess::NotRunning || co_await qCoro(load).waitForFinished(10min)) &&
+                        load.exitStatus() == QProcess::NormalExit && load.exitCode() == 0;
+    if (!self)
+        co_return false;
+    if (!saved || !loaded || deadline.hasExpired()) {
+        save.kill();
+        load.kill();
+        const QString said = QString::fromUtf8(saved ? load.readAllStandardError() : save.readAllStandardError());
+        m_lastError = deadline.hasExpired() ? tr("Sending the image took longer than an hour and was stopped.")
+                                            : tr("Sending the image failed: %1").arg(said.trimmed().section(u'\n', -1));
+        qCWarning(lcSandbox) << "image send failed:" << said;
+        co_return false;
+    }
+    Q_EMIT progress(tr("The image was sent: %1.").arg(SandboxFolder::formatBytes(sent)));
     co_return true;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QProcessEnvironment>
 
 #include <QCoroTask>
 
@@ -22,6 +23,13 @@ public:
     // Builds IMAGE with `docker build` from CONTEXT (a folder holding a Dockerfile, such as
     // the installed sandbox/ folder). Each line of the build's output arrives as progress().
     QCoro::Task<bool> build(QString image, QString context);
+
+    // Sends IMAGE from this machine's own engine (the default context, without DOCKER_HOST) to
+    // the engine the CLI points at, a remote one without the image: `docker save | docker load`,
+    // with the share sent so far as progress().
+    QCoro::Task<bool> send(QString image);
+    // The environment of a docker command for this machine's own engine.
+    static QProcessEnvironment localEngineEnvironment();
 
     QString lastError() const { return m_lastError; }
 

@@ -1,7 +1,9 @@
 #include "sandbox/sandboxsession.h"
 
 #include "logging.h"
+#include "sandbox/containerfiles.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/enginelocality.h"
 #include "sandbox/sandboxfigure.h"
 #include "sandbox/terminaltext.h"
 
@@ -9,6 +11,7 @@
 #include <QCoroProcess>
 #include <QCoroSignal>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QHostInfo>
 #include <QJsonArray>
@@ -44,6 +47,10 @@ constexpr int maxRefusals = 20;
 // Rich displays kept per execution; the rest are counted in a note.
 constexpr int maxTables = 20;
 const auto tableMime = QLatin1String("application/vnd.sandpiper.table+json");
+// Files copied to and from a remote engine: per execution, whatever their size.
+constexpr auto remoteCopyTimeout = std::chrono::minutes(5);
+// Host files looked at for sending into a remote engine's container.
+constexpr int maxSentFiles = 10000;
 
 QString kernelSource()
 {
@@ -185,24 +192,42 @@ QCoro::Task<int> SandboxSession::removeAllContainers()
 QStringList SandboxSession::dockerArguments() const
 {
     const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
-    return {QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--init"),
-            QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"), m_containerName,
-            QStringLiteral("--label"), QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
-            QStringLiteral("--label"),
-            QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
-            QStringLiteral("--network"), m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
-            QStringLiteral("--read-only"), QStringLiteral("--tmpfs"),
-            QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize), QStringLiteral("--cap-drop"), QStringLiteral("ALL"),
-            QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges"), QStringLiteral("--pids-limit"),
-            QString::number(m_config.pidsLimit), QStringLiteral("--memory"), m_config.memory,
-            QStringLiteral("--memory-swap"), m_config.memory, QStringLiteral("--cpus"), QString::number(cpus, 'f', 2),
-            QStringLiteral("--user"), sandboxUser(), QStringLiteral("-e"), QStringLiteral("HOME=/tmp"),
-            QStringLiteral("-e"),
-            // The kernel tells the model at once that pip needs the network, instead of pip retrying.
-            QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0), QStringLiteral("-v"),
-            QStringLiteral("%1:/mnt/data").arg(QDir(m_config.dataDirectory).absolutePath()), QStringLiteral("-w"),
-            QStringLiteral("/mnt/data"), m_config.image, QStringLiteral("python3"), QStringLiteral("-u"),
-            QStringLiteral("-c"), kernelSource(), QStringLiteral("--data"), QStringLiteral("/mnt/data")};
+    return QStringList{QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--init"),
+                       QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"), m_containerName,
+                       QStringLiteral("--label"), QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
+                       QStringLiteral("--label"),
+                       QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
+                       QStringLiteral("--network"),
+                       m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
+                       QStringLiteral("--read-only"), QStringLiteral("--tmpfs"),
+                       QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize), QStringLiteral("--cap-drop"),
+                       QStringLiteral("ALL"), QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges"),
+                       QStringLiteral("--pids-limit"), QString::number(m_config.pidsLimit), QStringLiteral("--memory"),
+                       m_config.memory, QStringLiteral("--memory-swap"), m_config.memory, QStringLiteral("--cpus"),
+                       QString::number(cpus, 'f', 2), QStringLiteral("--user"), sandboxUser(), QStringLiteral("-e"),
+                       QStringLiteral("HOME=/tmp"), QStringLiteral("-e"),
+                       // The kernel tells the model at once that pip needs the network, instead of pip retrying.
+                       QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0)} +
+           dataMountArguments() +
+           QStringList{
+               QStringLiteral("-w"),       QStringLiteral("/mnt/data"), m_config.image, QStringLiteral("python3"),
+               QStringLiteral("-u"),       QStringLiteral("-c"),        kernelSource(), QStringLiteral("--data"),
+               QStringLiteral("/mnt/data")};
+}
+
+QStringList SandboxSession::dataMountArguments() const
+{
+    if (!m_remote)
+        return {QStringLiteral("-v"), QStringLiteral("%1:/mnt/data").arg(QDir(m_config.dataDirectory).absolutePath())};
+    // The engine has no folder of ours: the container's own, in memory, sized to the disk limit
+    // (which the kernel then enforces for us), owned by the sandbox user, with exec for the
+    // packages pip installs there.
+    const QString id = sandboxUser().section(QLatin1Char(':'), 0, 0);
+    const QString group = sandboxUser().section(QLatin1Char(':'), 1);
+    QString options = QStringLiteral("/mnt/data:exec,uid=%1,gid=%2").arg(id, group);
+    if (m_config.diskLimitBytes > 0)
+        options += QStringLiteral(",size=%1").arg(m_config.diskLimitBytes);
+    return {QStringLiteral("--tmpfs"), options};
 }
 
 void SandboxSession::setState(State state)
@@ -231,7 +256,16 @@ QCoro::Task<bool> SandboxSession::start()
     m_containerName = QStringLiteral("sandpiper-%1-%2")
                           .arg(dockerSafe(m_config.conversationId))
                           .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
-    prepareDataDirectory(m_config.dataDirectory);
+    // Where the engine runs decides how the folder reaches the container (asked once per engine).
+    const auto locality = co_await EngineLocality::of(m_config.image);
+    if (!self)
+        co_return false;
+    m_remote = locality == EngineLocality::Kind::Remote;
+    m_inContainer.clear();
+    if (m_remote)
+        QDir().mkpath(m_config.dataDirectory);
+    else
+        prepareDataDirectory(m_config.dataDirectory);
 
     auto *process = new QProcess(this);
     m_process = process;
@@ -251,8 +285,8 @@ QCoro::Task<bool> SandboxSession::start()
     });
     qCDebug(lcSandbox) << "starting" << m_containerName << "from" << m_config.image;
     process->start(DockerCli::program(), dockerArguments());
-    if (m_diskWatch)
-        m_diskWatch->start();
+    if (DiskWatch *watch = localDiskWatch())
+        watch->start();
 
     const auto ok = co_await qCoro(this, &SandboxSession::startFinished, m_config.startTimeout);
     if (!self)
@@ -311,8 +345,21 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     setState(State::Busy);
 
     const auto timeout = options.timeout > 0ms ? options.timeout : m_config.executionTimeout;
-    if (m_diskWatch)
-        m_diskWatch->rebase(true);
+    if (DiskWatch *watch = localDiskWatch())
+        watch->rebase(true);
+    if (m_remote) {
+        const QString sendError = co_await sendNewFiles();
+        if (!self)
+            co_return {};
+        if (!sendError.isEmpty() && m_pending)
+            m_pending->result.notes << sendError;
+    }
+    if (!m_pending || m_pending->id != id || !m_process) {
+        // The kernel went while the files were sent; that is the result.
+        ExecutionResult lost = m_pending ? std::move(m_pending->result) : ExecutionResult{};
+        m_pending.reset();
+        co_return lost;
+    }
     QJsonObject request = options.request.isEmpty() ? QJsonObject{{QStringLiteral("op"), QStringLiteral("execute")},
                                                                   {QStringLiteral("code"), code}}
                                                     : options.request;
@@ -407,8 +454,8 @@ void SandboxSession::discardKernel(const QString &reason)
     m_process = nullptr;
     DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
     old->kill();
-    if (m_diskWatch)
-        m_diskWatch->stop();
+    if (DiskWatch *watch = localDiskWatch())
+        watch->stop();
     m_watchdog.stop();
     m_interruptGrace.stop();
     m_idleTimer.stop();
@@ -576,8 +623,8 @@ void SandboxSession::handleEvent(const QJsonObject &event)
     const QString kind = event.value(QLatin1String("event")).toString();
     if (kind == QLatin1String("ready")) {
         if (m_state == State::Starting) {
-            if (m_diskWatch)
-                m_diskWatch->rebase(false);
+            if (DiskWatch *watch = localDiskWatch())
+                watch->rebase(false);
             setState(State::Idle);
             m_idleTimer.start(m_config.idleStop);
             Q_EMIT startFinished(true);
@@ -603,7 +650,8 @@ void SandboxSession::handleEvent(const QJsonObject &event)
     } else if (kind == QLatin1String("display")) {
         const QString mime = event.value(QLatin1String("mime")).toString();
         if (mime == QLatin1String("image/png"))
-            acceptFigure(event.value(QLatin1String("path")).toString());
+            m_remote ? keepRemoteFigure(event.value(QLatin1String("path")).toString())
+                     : acceptFigure(event.value(QLatin1String("path")).toString());
         else
             acceptRichDisplay(mime, event);
     } else if (kind == QLatin1String("result")) {
@@ -619,7 +667,7 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         result.traceback = error.value(QLatin1String("traceback")).toString();
         result.durationMs = event.value(QLatin1String("duration_ms")).toInteger(-1);
         m_pending->durationReported = true;
-        acceptFiles(event.value(QLatin1String("files")).toArray());
+        const QJsonArray files = event.value(QLatin1String("files")).toArray();
         const QJsonObject dropped = event.value(QLatin1String("dropped")).toObject();
         result.droppedStdoutBytes += std::max<qint64>(0, dropped.value(QLatin1String("stdout")).toInteger());
         result.droppedStderrBytes += std::max<qint64>(0, dropped.value(QLatin1String("stderr")).toInteger());
@@ -630,13 +678,137 @@ void SandboxSession::handleEvent(const QJsonObject &event)
                                "Allow it with the \"Network in sandbox\" switch below the message box.");
         result.timedOut = event.value(QLatin1String("reason")).toString() == QLatin1String("timeout") ||
                           (result.status == ExecutionResult::Status::Interrupted && m_pending->interruptedByTimeout);
-        // Before the waiting coroutine resumes: it may start the next execution at once.
-        if (m_diskWatch)
-            m_diskWatch->rebase(false);
-        finishPending();
-        setState(State::Idle);
-        m_idleTimer.start(m_config.idleStop);
+        if (m_remote) {
+            m_watchdog.stop(); // the kernel answered; the copy has its own timeout
+            removeHostCopies(event.value(QLatin1String("removed")).toArray());
+            QCoro::connect(fetchFromContainer(id, files), this, [] {});
+        } else
+            completeExecution(files);
     }
+}
+
+void SandboxSession::completeExecution(const QJsonArray &files)
+{
+    acceptFiles(files);
+    // Before the waiting coroutine resumes: it may start the next execution at once.
+    if (DiskWatch *watch = localDiskWatch())
+        watch->rebase(false);
+    finishPending();
+    setState(State::Idle);
+    m_idleTimer.start(m_config.idleStop);
+}
+
+void SandboxSession::keepRemoteFigure(const QString &path)
+{
+    // Checked once copied; forged events past what could be kept are only counted.
+    if (m_pending->remoteFigures.size() >= m_config.maxFigures + maxRefusals)
+        ++m_pending->result.figuresNotKept;
+    else
+        m_pending->remoteFigures << path;
+}
+
+void SandboxSession::removeHostCopies(const QJsonArray &removed)
+{
+    // Only copies of files the container had from here or sent here: the code deleted them there,
+    // as it could delete them in a local folder. Never through a link, never a folder.
+    for (const QJsonValue &value : removed) {
+        const QString name = value.toString();
+        if (!m_inContainer.contains(name) || !SandboxFolder::nameProblem(name).isEmpty())
+            continue;
+        m_inContainer.remove(name);
+        QString path = m_config.dataDirectory;
+        bool safe = true;
+        for (const QString &part : name.split(QLatin1Char('/'))) {
+            path += QLatin1Char('/') + part;
+            safe = safe && !QFileInfo(path).isSymLink();
+        }
+        if (safe && QFileInfo(path).isFile() && !QFile::remove(path))
+            qCWarning(lcSandbox) << "cannot remove the copy of" << name;
+    }
+}
+
+QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
+{
+    QPointer<SandboxSession> self(this);
+    QStringList names;
+    for (const QString &figure : std::as_const(m_pending->remoteFigures))
+        if (!names.contains(figure) && SandboxFolder::nameProblem(figure).isEmpty())
+            names << figure;
+    for (const QJsonValue &file : std::as_const(files))
+        if (const QString name = file.toString(); names.size() < m_config.maxFigures + maxRefusals + maxListedFiles &&
+                                                  SandboxFolder::nameProblem(name).isEmpty())
+            names << name;
+    names.removeDuplicates();
+    // What the folder may still take: its limit, less what it holds but for the files replaced.
+    qint64 budget = std::numeric_limits<qint64>::max();
+    if (m_config.diskLimitBytes > 0) {
+        qint64 replaced = 0;
+        for (const QString &name : std::as_const(names))
+            replaced += QFileInfo(m_folder.hostPath(name)).size();
+        budget = std::max<qint64>(0, m_config.diskLimitBytes - m_folder.usage().bytes + replaced);
+    }
+    const ContainerFiles::Fetched fetched = co_await ContainerFiles::fetch(
+        m_containerName, sandboxUser(), m_config.dataDirectory, names, budget, remoteCopyTimeout);
+    if (!self || !m_pending || m_pending->id != id)
+        co_return; // the kernel went meanwhile: that was the result
+    for (const QString &name : fetched.written) {
+        const QFileInfo info(m_folder.hostPath(name));
+        m_inContainer.insert(name, {info.size(), info.lastModified().toMSecsSinceEpoch()});
+    }
+    for (const QString &sentence : fetched.refused)
+        refuse(sentence);
+    if (!fetched.error.isEmpty())
+        refuse(fetched.error);
+    // The usual checks, on what arrived; what the copy refused is said once, by the copy.
+    const QStringList figures = std::exchange(m_pending->remoteFigures, {});
+    for (const QString &figure : figures)
+        if (!fetched.refusedNames.contains(figure))
+            acceptFigure(figure);
+    QJsonArray checked;
+    for (const QJsonValue &file : std::as_const(files))
+        if (!fetched.refusedNames.contains(file.toString()))
+            checked.append(file);
+    ExecutionResult &result = m_pending->result;
+    if (m_config.diskLimitBytes > 0 && result.stopReason.isEmpty() &&
+        QString(result.errorMessage + result.standardError).contains(QLatin1String("No space left on device")))
+        result.stopReason = tr("The conversation's files reached the %1 limit; the code could not write more. The "
+                               "files are kept for you to look at or delete.")
+                                .arg(SandboxFolder::formatBytes(m_config.diskLimitBytes));
+    completeExecution(checked);
+}
+
+QCoro::Task<QString> SandboxSession::sendNewFiles()
+{
+    QPointer<SandboxSession> self(this);
+    // The files of the conversation's folder the container lacks, or has in another version:
+    // uploads, and everything there after a fresh start. Figures stay here: code does not read them.
+    QStringList names;
+    QHash<QString, QPair<qint64, qint64>> versions;
+    const QDir root(m_config.dataDirectory);
+    QDirIterator it(m_config.dataDirectory, QDir::Files | QDir::Hidden | QDir::NoSymLinks | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext() && names.size() < maxSentFiles) {
+        const QFileInfo info = it.nextFileInfo();
+        const QString name = root.relativeFilePath(info.filePath());
+        if (name.startsWith(QLatin1String("figures/")) || name.startsWith(QLatin1String(".sandpiper/")))
+            continue;
+        const QPair<qint64, qint64> version{info.size(), info.lastModified().toMSecsSinceEpoch()};
+        if (m_inContainer.value(name) != version) {
+            names << name;
+            versions.insert(name, version);
+        }
+    }
+    if (names.isEmpty())
+        co_return QString();
+    const QString error =
+        co_await ContainerFiles::upload(m_containerName, sandboxUser(), m_folder, names, remoteCopyTimeout);
+    if (!self)
+        co_return QString();
+    if (!error.isEmpty())
+        co_return tr("Not every file of the conversation reached the sandbox: %1").arg(error);
+    for (auto version = versions.cbegin(); version != versions.cend(); ++version)
+        m_inContainer.insert(version.key(), version.value());
+    co_return QString();
 }
 
 void SandboxSession::appendStream(const QString &name, const QString &text)
@@ -765,8 +937,8 @@ void SandboxSession::processEnded(int exitCode)
 {
     const bool wasStarting = m_state == State::Starting;
     m_process = nullptr;
-    if (m_diskWatch)
-        m_diskWatch->stop();
+    if (DiskWatch *watch = localDiskWatch())
+        watch->stop();
     m_watchdog.stop();
     m_interruptGrace.stop();
     m_idleTimer.stop();

@@ -41,6 +41,9 @@ public:
     const SandboxConfig &config() const { return m_config; }
     State state() const { return m_state; }
     QString containerName() const { return m_containerName; }
+    // Whether the engine has a filesystem of its own (files travel through ContainerFiles then);
+    // known once the container started.
+    bool isRemote() const { return m_remote; }
     // Why the last start failed, for the user.
     QString lastError() const { return m_lastError; }
     // Why the next execution starts in a fresh kernel (the idle stop, a crash, a replacement);
@@ -112,9 +115,21 @@ private:
         int unlistedRefusals = 0;
         qint64 richChars = 0; // Markdown and SVG kept so far
         int tablesDropped = 0;
+        QStringList remoteFigures; // reported by a remote engine's kernel, checked once copied
     };
 
     QStringList dockerArguments() const;
+    QStringList dataMountArguments() const;
+    // The watch of the folder the container writes into: none for a remote engine's.
+    DiskWatch *localDiskWatch() const { return m_remote ? nullptr : m_diskWatch; }
+    // Accepts the result's files, ends the execution and makes the kernel idle.
+    void completeExecution(const QJsonArray &files);
+    // A remote engine: figures are kept until copied, files are copied out and in.
+    void keepRemoteFigure(const QString &path);
+    QCoro::Task<> fetchFromContainer(QString id, QJsonArray files);
+    // Removes the copies here of files the code removed in a remote engine's container.
+    void removeHostCopies(const QJsonArray &removed);
+    QCoro::Task<QString> sendNewFiles();
     void setState(State state);
     void writeRequest(const QJsonObject &request);
     void readKernelOutput();
@@ -156,6 +171,9 @@ private:
     QTimer m_interruptGrace;
     QTimer m_idleTimer;
     DiskWatch *m_diskWatch = nullptr; // none when neither the folder nor the disk is limited
+    bool m_remote = false;
+    // The host's files as the container has them (name: size, modification time in ms).
+    QHash<QString, QPair<qint64, qint64>> m_inContainer;
 };
 
 } // namespace Sandpiper

@@ -237,8 +237,6 @@ private:
             outputs.append(displayData({{QStringLiteral("text/markdown"), lines(markdown)}}));
         for (const QString &svg : result.svg)
             outputs.append(displayData({{QStringLiteral("image/svg+xml"), lines(svg)}}));
-        for (const QString &html : result.html)
-            outputs.append(displayData({{QStringLiteral("text/html"), lines(html)}}));
         if (!result.value.isEmpty()) {
             outputs.append(
                 QJsonObject{{QStringLiteral("output_type"), QStringLiteral("execute_result")},

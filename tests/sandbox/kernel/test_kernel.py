@@ -295,7 +295,7 @@ class DisplayTest(KernelTestCase):
         reply = self.run_ok("print('hi')\n1")
         result = reply.result
         self.assertEqual(set(result), {"id", "event", "status", "value", "error", "duration_ms",
-                                       "files", "dropped", "figures_dropped"})
+                                       "files", "removed", "dropped", "figures_dropped"})
         self.assertIsInstance(result["duration_ms"], int)
         self.assertEqual(result["dropped"], {"stdout": 0, "stderr": 0})
         self.assertEqual(result["figures_dropped"], 0)
@@ -618,6 +618,14 @@ class FilesTest(KernelTestCase):
                             "open('sub/deeper/b.csv', 'w').write('1')\n"
                             "open('sub/a.csv', 'w').write('2')")
         self.assertEqual(reply.result["files"], ["sub/a.csv", "sub/deeper/b.csv"])
+        self.assertEqual(reply.result["removed"], [])
+
+    def test_removed_files(self):
+        self.run_ok("import os\nos.makedirs('gone', exist_ok=True)\n"
+                    "open('gone.txt', 'w').write('x')\nopen('gone/also.txt', 'w').write('y')")
+        reply = self.run_ok("os.remove('gone.txt')\nos.remove('gone/also.txt')\nos.rmdir('gone')")
+        self.assertEqual(reply.result["removed"], ["gone.txt", "gone/also.txt"])
+        self.assertEqual(reply.result["files"], [])
 
     def test_cwd_is_data_dir(self):
         value = self.run_ok("import os\nos.getcwd()").value

@@ -1,0 +1,78 @@
+#include "sandbox/enginestatus.h"
+
+#include "sandbox/dockercli.h"
+
+#include <QElapsedTimer>
+
+using namespace std::chrono_literals;
+
+namespace Sandpiper {
+
+namespace {
+
+// The context the CLI uses: DOCKER_CONTEXT, else the one `docker context use` chose.
+QString contextName()
+{
+    if (const QString context = qEnvironmentVariable("DOCKER_CONTEXT"); !context.isEmpty())
+        return context;
+    return EngineLocality::engineKey().section(QLatin1Char('\n'), 3);
+}
+
+} // namespace
+
+bool EngineStatus::isDefaultEngine()
+{
+    const QString context = contextName();
+    return qEnvironmentVariable("DOCKER_HOST").isEmpty() && (context.isEmpty() || context == QLatin1String("default"));
+}
+
+QString EngineStatus::describeEngine()
+{
+    if (const QString host = qEnvironmentVariable("DOCKER_HOST"); !host.isEmpty())
+        return host;
+    if (!isDefaultEngine())
+        return tr("context %1").arg(contextName());
+    return tr("the default engine");
+}
+
+QCoro::Task<EngineStatus> EngineStatus::check(QString image)
+{
+    EngineStatus status;
+    status.engine = describeEngine();
+    QElapsedTimer timer;
+    timer.start();
+    const auto version = co_await DockerCli::run(
+        {QStringLiteral("version"), QStringLiteral("--format"), QStringLiteral("{{.Server.Version}}")}, {}, 15s);
+    if (!version.ok()) {
+        status.error = version.errorMessage();
+        co_return status;
+    }
+    status.roundTripMs = timer.elapsed();
+    status.answers = true;
+    status.locality = co_await EngineLocality::of(image);
+    co_return status;
+}
+
+QCoro::Task<qint64> EngineStatus::trivialExecutionMs(QString image)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const auto result =
+        co_await DockerCli::run({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--pull"),
+                                 QStringLiteral("never"), QStringLiteral("--network"), QStringLiteral("none"), image,
+                                 QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("pass")},
+                                {}, 60s);
+    co_return result.ok() ? timer.elapsed() : -1;
+}
+
+QString EngineStatus::summary() const
+{
+    if (!answers)
+        return tr("%1: does not answer (%2)").arg(engine, error);
+    const QString where = locality == EngineLocality::Kind::Remote  ? tr("remote")
+                          : locality == EngineLocality::Kind::Local ? tr("on this machine")
+                                                                    : tr("local or remote: not known yet");
+    return tr("%1: %2, answers in %3 ms").arg(engine, where).arg(roundTripMs);
+}
+
+} // namespace Sandpiper

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "sandbox/enginelocality.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <QCoroTask>
+
+namespace Sandpiper {
+
+// The engine the docker CLI talks to, as Settings and the status bar show it: which one, whether
+// it is local or remote, whether it answers, and how long a round trip to it takes.
+struct EngineStatus {
+    Q_DECLARE_TR_FUNCTIONS(Sandpiper::EngineStatus)
+
+public:
+    QString engine; // DOCKER_HOST, the context, or "the default engine"
+    EngineLocality::Kind locality = EngineLocality::Kind::Unknown;
+    bool answers = false;
+    QString error;           // why it does not answer
+    qint64 roundTripMs = -1; // `docker version`: the client's round trip to the engine
+
+    // Which engine the CLI's settings name, for the user.
+    static QString describeEngine();
+    // Whether they name this machine's own engine: no DOCKER_HOST, the default context.
+    static bool isDefaultEngine();
+    // Asks the engine (and, once per engine, whether it is local, with IMAGE).
+    static QCoro::Task<EngineStatus> check(QString image);
+    // How long a trivial execution takes there: a fresh container of IMAGE running Python's
+    // `pass`, from start to end; -1 when it failed.
+    static QCoro::Task<qint64> trivialExecutionMs(QString image);
+    // A line for the user: the engine, local or remote, its health and round trip.
+    QString summary() const;
+};
+
+} // namespace Sandpiper

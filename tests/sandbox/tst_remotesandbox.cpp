@@ -1,0 +1,370 @@
+// The sandbox on a Docker engine that does not share this machine's filesystem: a second dockerd
+// in its own mount and network namespaces, which scripts/test starts (scripts/lib/remote-engine.sh)
+// and names in SANDPIPER_REMOTE_DOCKER_HOST. Uploads reach the code, figures and files come back
+// into the conversation's folder and pass the same checks as local ones, a restart keeps the
+// files, the disk limit holds, and what a hostile sandbox sends is refused; the image is sent to
+// the engine when it lacks it, and the agent runs code there end to end.
+#include "agentrecorder.h"
+#include "dockertest.h"
+#include "executioncheck.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
+#include "sandboxfiles.h"
+
+#include <agent/agentloop.h>
+#include <sandbox/enginestatus.h>
+#include <sandbox/imagemanager.h>
+#include <sandbox/tarwriter.h>
+
+#include <sandbox/dockercli.h>
+#include <sandbox/enginelocality.h>
+#include <sandbox/sandboxfolder.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QCoroTask>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace std::chrono_literals;
+using Sandpiper::DockerCli;
+using Sandpiper::EngineLocality;
+using Sandpiper::ExecutionResult;
+using Sandpiper::SandboxConfig;
+using Sandpiper::SandboxFolder;
+using Sandpiper::SandboxSession;
+using Sandpiper::Test::describeExecution;
+using Sandpiper::Test::readFile;
+using Sandpiper::Test::writeFile;
+using Status = Sandpiper::ExecutionResult::Status;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+namespace {
+
+QString remoteHost()
+{
+    return qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
+}
+
+QString remoteUnavailableReason()
+{
+    if (remoteHost().isEmpty())
+        return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
+    return Sandpiper::Test::dockerUnavailableReason();
+}
+
+SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
+{
+    SandboxConfig config;
+    config.image = Sandpiper::Test::sandboxImage();
+    config.conversationId = conversation;
+    config.dataDirectory = dir.path() + QStringLiteral("/") + conversation;
+    config.memory = QStringLiteral("1g");
+    config.executionTimeout = 30s;
+    config.interruptGrace = 3s;
+    return config;
+}
+
+ExecutionResult run(SandboxSession &session, const QString &code)
+{
+    return QCoro::waitFor(session.execute(code));
+}
+
+const QString forge = QStringLiteral("import gc, os\n"
+                                     "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n");
+
+} // namespace
+
+class TestRemoteSandbox : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<SandboxSession> m_shared;
+
+    SandboxSession &shared()
+    {
+        if (!m_shared)
+            m_shared = std::make_unique<SandboxSession>(configFor(m_dir, QStringLiteral("shared")));
+        return *m_shared;
+    }
+    QString sharedPath(const QString &name) { return shared().config().dataDirectory + QLatin1Char('/') + name; }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!remoteHost().isEmpty())
+            qputenv("DOCKER_HOST", remoteHost().toUtf8());
+    }
+    void init() { SANDPIPER_REQUIRE_AVAILABLE(remoteUnavailableReason()); }
+    void cleanupTestCase() { m_shared.reset(); }
+
+    void theEngineIsFoundRemoteAndTheMainOneLocal()
+    {
+        const QString image = Sandpiper::Test::sandboxImage();
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
+        const QString remoteKey = EngineLocality::engineKey();
+        qunsetenv("DOCKER_HOST");
+        const QString localKey = EngineLocality::engineKey();
+        const auto local = QCoro::waitFor(EngineLocality::of(image));
+        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        QCOMPARE(local, EngineLocality::Kind::Local);
+        QVERIFY(remoteKey != localKey);
+        // Asked again, the answer is remembered: no probe, so even a missing image gets it.
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(QStringLiteral("sandpiper-no-such-image:0"))),
+                 EngineLocality::Kind::Remote);
+        // Forgotten, a missing image cannot be probed: unknown, and not remembered.
+        EngineLocality::forget();
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(QStringLiteral("sandpiper-no-such-image:0"))),
+                 EngineLocality::Kind::Unknown);
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
+    }
+
+    // A small image of this machine's own (made here, removed after), which the remote engine
+    // lacks, goes there with docker save | docker load, with progress.
+    void theImageIsSentWhenTheEngineLacksIt()
+    {
+        const QString image = QStringLiteral("sandpiper-send-test:%1").arg(QCoreApplication::applicationPid());
+        QByteArray root = Sandpiper::TarWriter::fileHeader(QStringLiteral("hello.txt"), 5, 1700000000) + "hello" +
+                          Sandpiper::TarWriter::padding(5) + Sandpiper::TarWriter::end();
+        QProcess import;
+        import.setProcessEnvironment(Sandpiper::ImageManager::localEngineEnvironment());
+        import.start(DockerCli::program(), {QStringLiteral("import"), QStringLiteral("-"), image});
+        import.write(root);
+        import.closeWriteChannel();
+        QVERIFY(import.waitForFinished(60000));
+        QCOMPARE(import.exitCode(), 0);
+        const auto removeEverywhere = qScopeGuard([&] {
+            QCoro::waitFor(DockerCli::run({QStringLiteral("rmi"), image}));
+            QProcess local;
+            local.setProcessEnvironment(Sandpiper::ImageManager::localEngineEnvironment());
+            local.start(DockerCli::program(), {QStringLiteral("rmi"), image});
+            local.waitForFinished(60000);
+        });
+        QVERIFY(!QCoro::waitFor(Sandpiper::ImageManager::isPresent(image)));
+
+        Sandpiper::ImageManager images;
+        QStringList progress;
+        connect(&images, &Sandpiper::ImageManager::progress, this, [&](const QString &line) { progress << line; });
+        QVERIFY2(QCoro::waitFor(images.send(image)), qPrintable(images.lastError()));
+        QVERIFY(QCoro::waitFor(Sandpiper::ImageManager::isPresent(image)));
+        QVERIFY2(progress.size() >= 2, qPrintable(progress.join(u'\n')));
+        QVERIFY(progress.constFirst().startsWith(QLatin1String("Sending the image: ")));
+        QVERIFY(progress.constLast().startsWith(QLatin1String("The image was sent")));
+        // An image this machine does not have either cannot be sent, and says so.
+        QVERIFY(!QCoro::waitFor(images.send(QStringLiteral("sandpiper-no-such-image:0"))));
+        QVERIFY2(images.lastError().contains(QLatin1String("not on this machine")), qPrintable(images.lastError()));
+    }
+
+    void theEngineStatusSaysRemoteWithItsRoundTrip()
+    {
+        QVERIFY(!Sandpiper::EngineStatus::isDefaultEngine());
+        QCOMPARE(Sandpiper::EngineStatus::describeEngine(), remoteHost());
+        const auto status = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
+        QVERIFY2(status.answers, qPrintable(status.error));
+        QCOMPARE(status.locality, EngineLocality::Kind::Remote);
+        QVERIFY(status.roundTripMs >= 0);
+        QVERIFY2(status.summary().startsWith(remoteHost() + QStringLiteral(": remote, answers in ")),
+                 qPrintable(status.summary()));
+        QVERIFY(QCoro::waitFor(Sandpiper::EngineStatus::trivialExecutionMs(Sandpiper::Test::sandboxImage())) > 0);
+        // An engine that is not there says so.
+        qputenv("DOCKER_HOST", "unix:///nonexistent/docker.sock");
+        const auto missing = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
+        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        QVERIFY(!missing.answers);
+        QVERIFY2(missing.summary().contains(QLatin1String("does not answer")), qPrintable(missing.summary()));
+    }
+
+    void anUploadReachesTheCodeAndAChangedOneToo()
+    {
+        QVERIFY(writeFile(sharedPath(QStringLiteral("sales.csv")), "month,revenue\n1,10\n2,32\n"));
+        auto r = run(shared(), QStringLiteral("import pandas as pd\nint(pd.read_csv('sales.csv').revenue.sum())"));
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(shared().isRemote());
+        QCOMPARE(r.value, QStringLiteral("42"));
+        QVERIFY(r.files.isEmpty()); // the upload is not news to the user
+        QVERIFY(writeFile(sharedPath(QStringLiteral("sales.csv")), "month,revenue\n1,10\n2,32\n3,58\n"));
+        r = run(shared(), QStringLiteral("int(pd.read_csv('sales.csv').revenue.sum())"));
+        QCOMPARE(r.value, QStringLiteral("100"));
+    }
+
+    void aFigureComesBackIntoTheFolder()
+    {
+        const auto r = run(shared(), QStringLiteral("import matplotlib.pyplot as plt\nimport numpy as np\n"
+                                                    "x = np.linspace(0, 6.3, 100)\nplt.plot(x, np.sin(x));"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.figures.size(), 1);
+        const QByteArray png = readFile(sharedPath(r.figures.constFirst()));
+        QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
+        QVERIFY(png.size() > 5000);
+        QVERIFY2(r.refused.isEmpty(), qPrintable(describeExecution(r)));
+    }
+
+    void savedFilesComeBackNestedAndWhole()
+    {
+        const auto r = run(shared(), QStringLiteral("import os\nos.makedirs('out/deep', exist_ok=True)\n"
+                                                    "open('report.csv', 'w').write('a,b\\n1,2\\n')\n"
+                                                    "open('out/deep/big.bin', 'wb').write(bytes(range(256)) * 8192)"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(QSet<QString>(r.files.cbegin(), r.files.cend()),
+                 (QSet<QString>{QStringLiteral("report.csv"), QStringLiteral("out/deep/big.bin")}));
+        QCOMPARE(readFile(sharedPath(QStringLiteral("report.csv"))), QByteArray("a,b\n1,2\n"));
+        QByteArray expected;
+        for (int i = 0; i < 8192; ++i)
+            for (int b = 0; b < 256; ++b)
+                expected += char(b);
+        QCOMPARE(readFile(sharedPath(QStringLiteral("out/deep/big.bin"))), expected);
+        // Copied back, not sent in again before the next execution.
+        CHECK_STATUS(run(shared(), QStringLiteral("open('report.csv').read()")), Status::Ok);
+    }
+
+    void aRestartKeepsTheFilesNotTheVariables()
+    {
+        SandboxSession session(configFor(m_dir, QStringLiteral("restart")));
+        CHECK_STATUS(run(session, QStringLiteral("kept = 1\nopen('notes.txt', 'w').write('written before')")),
+                     Status::Ok);
+        QVERIFY(QFile::exists(session.config().dataDirectory + QStringLiteral("/notes.txt")));
+        session.restart();
+        const auto r = run(session, QStringLiteral("open('notes.txt').read(), 'kept' in globals()"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("('written before', False)"));
+        QVERIFY(r.stateReset);
+    }
+
+    void theDiskLimitHolds()
+    {
+        SandboxConfig config = configFor(m_dir, QStringLiteral("limit"));
+        config.diskLimitBytes = 8 * 1024 * 1024;
+        SandboxSession session(config);
+        const auto r = run(session, QStringLiteral("with open('fill.bin', 'wb') as f:\n"
+                                                   "    for _ in range(40):\n        f.write(b'x' * (1 << 20))"));
+        CHECK_STATUS(r, Status::Error);
+        QVERIFY2(r.stopReason.contains(QLatin1String("8 MiB")), qPrintable(describeExecution(r) + r.stopReason));
+        QVERIFY(SandboxFolder(config.dataDirectory).usage().bytes <= config.diskLimitBytes);
+        // What was written is kept here, as it is with a local engine; deleted there, it goes here
+        // too, and the space comes back.
+        QVERIFY(QFile::exists(config.dataDirectory + QStringLiteral("/fill.bin")));
+        const auto after = run(session, QStringLiteral("import os\nos.remove('fill.bin')\n"
+                                                       "open('small.txt', 'w').write('fits')"));
+        CHECK_STATUS(after, Status::Ok);
+        QVERIFY2(after.refused.isEmpty(), qPrintable(describeExecution(after)));
+        QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/fill.bin")));
+        QCOMPARE(readFile(config.dataDirectory + QStringLiteral("/small.txt")), QByteArray("fits"));
+    }
+
+    void hostileFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("link to a file") << QStringLiteral("os.symlink('/etc/hostname', 'leak.txt')")
+                                        << QStringLiteral("leak.txt") << QStringLiteral("symbolic link");
+        QTest::newRow("link to the root") << QStringLiteral("os.symlink('/', 'everything')")
+                                          << QStringLiteral("everything") << QStringLiteral("symbolic link");
+        QTest::newRow("FIFO") << QStringLiteral("os.mkfifo('pipe.png')") << QStringLiteral("pipe.png")
+                              << QStringLiteral("not a regular file");
+        QTest::newRow("figure that is a link")
+            << QStringLiteral("os.symlink('/etc/passwd', 'figures/leak.png')\n"
+                              "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
+                              "'path': 'figures/leak.png'})")
+            << QStringLiteral("figures/leak.png") << QStringLiteral("symbolic link");
+        QTest::newRow("figure up and out")
+            << QStringLiteral("kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
+                              "'path': '../../../../etc/passwd'})")
+            << QStringLiteral("../../../../etc/passwd") << QStringLiteral("goes up");
+        QTest::newRow("figure that is no PNG")
+            << QStringLiteral("open('figures/fake.png', 'w').write('text')\n"
+                              "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
+                              "'path': 'figures/fake.png'})")
+            << QStringLiteral("figures/fake.png") << QStringLiteral("not a PNG");
+        QTest::newRow("forged file list")
+            << QStringLiteral("kernel.emit({'id': kernel.current_id, 'event': 'result', 'status': 'ok', "
+                              "'value': 'forged', 'error': None, 'duration_ms': 1, 'files': ['/etc/hostname']})\n"
+                              "import time\ntime.sleep(0.5)")
+            << QStringLiteral("/etc/hostname") << QStringLiteral("absolute");
+    }
+
+    void hostileFilesAreRefused()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, name);
+        QFETCH(QString, reason);
+        const auto r = run(shared(), forge + QStringLiteral("os.makedirs('figures', exist_ok=True)\n") + code);
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY2(r.figures.isEmpty(), qPrintable(r.figures.join(u',')));
+        QVERIFY2(!r.files.contains(name), qPrintable(r.files.join(u',')));
+        const QString refused = r.refused.join(u'\n');
+        QVERIFY2(refused.contains(reason), qPrintable(describeExecution(r)));
+        // Nothing of it is here (but the fake PNG, a regular file), and the kernel goes on.
+        if (SandboxFolder::nameProblem(name).isEmpty()) {
+            const QFileInfo here(sharedPath(name));
+            QVERIFY2(!here.exists() || (name == QLatin1String("figures/fake.png") && here.isFile()),
+                     qPrintable(here.filePath()));
+            QVERIFY(!here.isSymLink());
+        }
+        QCOMPARE(run(shared(), QStringLiteral("'still usable'")).value, QStringLiteral("'still usable'"));
+    }
+
+    // The agent with the fake model: the code reads the upload, plots it and saves a file; the
+    // model is told of the figure, and both are here afterwards.
+    void theAgentRunsCodeOnTheRemoteEngine()
+    {
+        Sandpiper::Test::FakeLlmServer server;
+        QVERIFY(server.listen());
+        const QString code = QStringLiteral("import pandas as pd, matplotlib.pyplot as plt\n"
+                                            "df = pd.read_csv('upload.csv')\n"
+                                            "df.to_csv('doubled.csv', index=False)\n"
+                                            "plt.plot(df.x, df.y)\nint(df.y.sum())");
+        server.enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_py"), QStringLiteral("execute_python_code"), Sandpiper::Test::jsonCode(code)}}, 6));
+        server.enqueue(FS::openAiText(QStringLiteral("Done.")));
+        Sandpiper::AgentConfig c;
+        c.provider.id = QStringLiteral("custom");
+        c.provider.baseUrl = server.baseUrl().toString();
+        c.provider.model = QStringLiteral("test-model");
+        c.approval.insert(QStringLiteral("execute_python_code"), Sandpiper::ApprovalPolicy::Auto);
+        c.pythonEnabled = true;
+        c.chartsEnabled = false;
+        c.webEnabled = false;
+        c.sandbox = configFor(m_dir, QStringLiteral("agent"));
+        QVERIFY(writeFile(c.sandbox.dataDirectory + QStringLiteral("/upload.csv"), "x,y\n1,2\n2,5\n"));
+        Sandpiper::AgentLoop loop(c);
+        Sandpiper::Test::AgentRecorder recorder(&loop);
+        loop.send(QStringLiteral("plot upload.csv"));
+        QVERIFY(recorder.waitForTurn());
+        QCOMPARE(recorder.end(), Sandpiper::AgentEvent::End::Completed);
+        const QString toolText = Sandpiper::Test::toolMessageIn(server.requests().at(1), QStringLiteral("call_py"));
+        QVERIFY2(toolText.contains(QLatin1String("Value of the last expression:\n7")), qPrintable(toolText));
+        QVERIFY2(toolText.contains(QLatin1String("Figure shown to the user: figures/")), qPrintable(toolText));
+        const auto finished = recorder.ofKind(Sandpiper::AgentEvent::Kind::ToolFinished);
+        QCOMPARE(finished.size(), 1);
+        const ExecutionResult execution = *finished.first().execution();
+        QCOMPARE(execution.figures.size(), 1);
+        QVERIFY(readFile(c.sandbox.dataDirectory + QLatin1Char('/') + execution.figures.first()).startsWith("\x89PNG"));
+        QCOMPARE(readFile(c.sandbox.dataDirectory + QStringLiteral("/doubled.csv")), QByteArray("x,y\n1,2\n2,5\n"));
+    }
+
+    void theContainerGoesWithTheSession()
+    {
+        QString name;
+        {
+            SandboxSession session(configFor(m_dir, QStringLiteral("goes")));
+            CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
+            name = session.containerName();
+            QVERIFY(
+                QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name})).ok());
+        }
+        for (int i = 0; i < 50; ++i) {
+            if (!QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name})).ok())
+                return;
+            QTest::qWait(100);
+        }
+        QFAIL("the container is still there");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteSandbox)
+#include "tst_remotesandbox.moc"
