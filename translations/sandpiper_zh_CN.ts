@@ -1109,6 +1109,31 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::ContainerFiles</name>
+    <message>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="61"/>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="95"/>
+        <source>The files could not be copied from the sandbox: %1</source>
+        <translation>无法从沙箱复制文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="76"/>
+        <source>The files took longer than %1 s to come from the sandbox; the copy was stopped.</source>
+        <translation>从沙箱取回文件超过了 %1 秒；复制已停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="113"/>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="151"/>
+        <source>The files could not be copied into the sandbox: %1</source>
+        <translation>无法将文件复制到沙箱：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/containerfiles.cpp" line="148"/>
+        <source>The files took longer than %1 s to reach the sandbox; the copy was stopped.</source>
+        <translation>将文件送入沙箱超过了 %1 秒；复制已停止。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ContextBudget</name>
     <message>
         <location filename="../src/core/llm/contextbudget.cpp" line="170"/>
@@ -1347,6 +1372,44 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::EngineStatus</name>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="34"/>
+        <source>context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="35"/>
+        <source>the default engine</source>
+        <translation>默认引擎</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="71"/>
+        <source>%1: does not answer (%2)</source>
+        <translation>%1：没有响应（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="72"/>
+        <source>remote</source>
+        <translation>远程</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="73"/>
+        <source>on this machine</source>
+        <translation>在本机上</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="74"/>
+        <source>local or remote: not known yet</source>
+        <translation>本地还是远程：尚不清楚</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/enginestatus.cpp" line="75"/>
+        <source>%1: %2, answers in %3 ms</source>
+        <translation>%1：%2，响应时间 %3 毫秒</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ExecutionModel</name>
     <message>
         <location filename="../src/core/session/executionmodel.cpp" line="56"/>
@@ -1464,24 +1527,50 @@
 <context>
     <name>Sandpiper::ImageManager</name>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="48"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="50"/>
         <source>There is no Dockerfile in %1.</source>
         <translation>%1 中没有 Dockerfile。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="70"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="72"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="124"/>
         <source>The Docker client could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="79"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="81"/>
         <source>Building the image took longer than an hour and was stopped.</source>
         <translation>构建镜像耗时超过一小时，已被停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="83"/>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="85"/>
         <source>Building the image failed: %1</source>
         <translation>构建镜像失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="114"/>
+        <source>The image %1 is not on this machine either, so it cannot be sent; build it instead.</source>
+        <translation>本机上也没有镜像 %1，因此无法发送；请改为构建它。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="152"/>
+        <source>Sending the image: %1 of %2</source>
+        <translation>正在发送镜像：%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="168"/>
+        <source>Sending the image took longer than an hour and was stopped.</source>
+        <translation>发送镜像超过了一小时，已停止。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="169"/>
+        <source>Sending the image failed: %1</source>
+        <translation>发送镜像失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/imagemanager.cpp" line="173"/>
+        <source>The image was sent: %1.</source>
+        <translation>镜像已发送：%1。</translation>
     </message>
 </context>
 <context>
@@ -1530,7 +1619,9 @@
     <message numerus="yes">
         <location filename="../src/core/agent/kernelrestore.cpp" line="49"/>
         <source>it changed %1 and %n more file(s)</source>
-        <translation><numerusform>它修改了 %1 及另外 %n 个文件</numerusform></translation>
+        <translation>
+            <numerusform>它修改了 %1 及另外 %n 个文件</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/core/agent/kernelrestore.cpp" line="50"/>
@@ -1596,7 +1687,9 @@
     <message numerus="yes">
         <location filename="../src/core/agent/kernelrestore.cpp" line="152"/>
         <source>%n cell(s) that write files were skipped.</source>
-        <translation><numerusform>跳过了 %n 个写入文件的单元格。</numerusform></translation>
+        <translation>
+            <numerusform>跳过了 %n 个写入文件的单元格。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1656,12 +1749,16 @@
     <message numerus="yes">
         <location filename="../src/app/kernelrestorebar.cpp" line="79"/>
         <source>Python&apos;s variables are gone (%1). Running the %n earlier successful cell(s) again brings them back.</source>
-        <translation><numerusform>Python 的变量已丢失（%1）。重新运行之前成功的 %n 个单元格即可找回它们。</numerusform></translation>
+        <translation>
+            <numerusform>Python 的变量已丢失（%1）。重新运行之前成功的 %n 个单元格即可找回它们。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <location filename="../src/app/kernelrestorebar.cpp" line="94"/>
         <source>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</source>
-        <translation><numerusform>其中 %n 个单元格会向 /mnt/data 写入文件。再次运行它们可能会覆盖或重复这些文件。</numerusform></translation>
+        <translation>
+            <numerusform>其中 %n 个单元格会向 /mnt/data 写入文件。再次运行它们可能会覆盖或重复这些文件。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/app/kernelrestorebar.cpp" line="99"/>
@@ -1679,7 +1776,7 @@
     <message>
         <location filename="../src/app/mainwindow.cpp" line="85"/>
         <location filename="../src/app/mainwindow.cpp" line="308"/>
-        <location filename="../src/app/mainwindow.cpp" line="608"/>
+        <location filename="../src/app/mainwindow.cpp" line="628"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
@@ -1833,7 +1930,7 @@
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="301"/>
+        <location filename="../src/app/mainwindow.cpp" line="570"/>
         <source>Python: running</source>
         <translation>Python：运行中</translation>
     </message>
@@ -1865,12 +1962,16 @@
     <message numerus="yes">
         <location filename="../src/app/mainwindow.cpp" line="406"/>
         <source>The notebook was exported: %n code cell(s).</source>
-        <translation><numerusform>笔记本已导出：%n 个代码单元格。</numerusform></translation>
+        <translation>
+            <numerusform>笔记本已导出：%n 个代码单元格。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <location filename="../src/app/mainwindow.cpp" line="407"/>
         <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
-        <translation><numerusform>笔记本已导出，但有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform></translation>
+        <translation>
+            <numerusform>笔记本已导出，但有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/app/mainwindow.cpp" line="424"/>
@@ -1946,33 +2047,37 @@
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="571"/>
+        <location filename="../src/app/mainwindow.cpp" line="572"/>
+        <source>%1 (remote, %2 ms)</source>
+        <translation>%1（远程，%2 毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../src/app/mainwindow.cpp" line="589"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="577"/>
+        <location filename="../src/app/mainwindow.cpp" line="595"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="610"/>
+        <location filename="../src/app/mainwindow.cpp" line="630"/>
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="613"/>
+        <location filename="../src/app/mainwindow.cpp" line="633"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="301"/>
-        <location filename="../src/app/mainwindow.cpp" line="584"/>
+        <location filename="../src/app/mainwindow.cpp" line="570"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="584"/>
+        <location filename="../src/app/mainwindow.cpp" line="602"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
@@ -2980,7 +3085,9 @@ Authorization: Bearer ${keychain:token}</translation>
     <message numerus="yes">
         <location filename="../src/core/storage/notebookexport.cpp" line="233"/>
         <source>(%n more figure(s) were not kept)</source>
-        <translation><numerusform>（另有 %n 个图形未保留）</numerusform></translation>
+        <translation>
+            <numerusform>（另有 %n 个图形未保留）</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../src/core/storage/notebookexport.cpp" line="278"/>
@@ -3314,134 +3421,144 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxSession</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="132"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="139"/>
         <source>The code did not stop when interrupted, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在中断后未能停止，因此已替换其沙箱：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="138"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="145"/>
         <source>The sandbox had stopped after %1 min without use.</source>
         <translation>沙箱因闲置 %1 分钟而已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="261"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="295"/>
         <source>The sandbox did not start within %1 s.</source>
         <translation>沙箱未能在 %1 秒内启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="334"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="381"/>
         <source>The sandbox stopped answering and was replaced.</source>
         <translation>沙箱停止响应，已被替换。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="364"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="411"/>
         <source>The kernel was restarted: variables and imports from earlier were lost.</source>
         <translation>内核已重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="383"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="430"/>
         <source>The conversation was closed while the code ran.</source>
         <translation>代码运行时对话被关闭了。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="396"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="443"/>
         <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="397"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="444"/>
         <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="491"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="538"/>
         <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
         <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="542"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="589"/>
         <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
         <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="544"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="591"/>
         <source>The conversation&apos;s files reached the %1 limit; the execution was stopped. The files are kept for you to look at or delete.</source>
         <translation>对话的文件达到了 %1 的上限；执行已停止。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="547"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="594"/>
         <source>The conversation&apos;s files reached the %1 limit while no code was running (code left running in the background kept writing), so the sandbox was restarted. The files are kept for you to look at or delete.</source>
         <translation>在没有代码运行时，对话的文件达到了 %1 的上限（留在后台运行的代码仍在写入），因此沙箱已重启。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="570"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="617"/>
         <source>The code kept writing after it was stopped, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="629"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="677"/>
         <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
         <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="675"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="774"/>
+        <source>The conversation&apos;s files reached the %1 limit; the code could not write more. The files are kept for you to look at or delete.</source>
+        <translation>对话的文件已达到 %1 的上限；代码无法再写入。文件已保留，供你查看或删除。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="808"/>
+        <source>Not every file of the conversation reached the sandbox: %1</source>
+        <translation>并非对话的所有文件都已送达沙箱：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="847"/>
         <source>More new files than are listed were written; not checked or listed: %1.</source>
         <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="677"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="849"/>
         <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
         <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="681"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="853"/>
         <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
         <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="683"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="855"/>
         <source>Further refusals, not listed: %1.</source>
         <translation>其他未列出的拒绝：%1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="685"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="857"/>
         <source>%n more tables were shown than are kept (%1 per run).</source>
         <translation>
             <numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="747"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="919"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="749"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="921"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="753"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="925"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="757"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="929"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="758"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="930"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="760"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="932"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="790"/>
+        <location filename="../src/core/sandbox/sandboxsession.cpp" line="962"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -3462,600 +3579,735 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SettingsDialog</name>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="74"/>
+        <location filename="../src/app/settingsdialog.cpp" line="75"/>
         <source>Changes apply to new conversations; the theme changes at once.</source>
         <translation>更改将应用于新对话；主题会立即更改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="77"/>
+        <location filename="../src/app/settingsdialog.cpp" line="78"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="78"/>
         <location filename="../src/app/settingsdialog.cpp" line="79"/>
+        <location filename="../src/app/settingsdialog.cpp" line="80"/>
         <source>Settings sections</source>
         <translation>设置分区</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="80"/>
+        <location filename="../src/app/settingsdialog.cpp" line="81"/>
         <source>&amp;Providers</source>
         <translation>服务商(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="81"/>
+        <location filename="../src/app/settingsdialog.cpp" line="82"/>
         <source>&amp;Sandbox</source>
         <translation>沙箱(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="82"/>
+        <location filename="../src/app/settingsdialog.cpp" line="83"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="83"/>
+        <location filename="../src/app/settingsdialog.cpp" line="84"/>
         <source>&amp;MCP</source>
         <translation>&amp;MCP</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="84"/>
+        <location filename="../src/app/settingsdialog.cpp" line="85"/>
         <source>&amp;Appearance</source>
         <translation>外观(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="85"/>
+        <location filename="../src/app/settingsdialog.cpp" line="86"/>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="107"/>
+        <location filename="../src/app/settingsdialog.cpp" line="108"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="109"/>
+        <location filename="../src/app/settingsdialog.cpp" line="110"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="116"/>
+        <location filename="../src/app/settingsdialog.cpp" line="117"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="117"/>
+        <location filename="../src/app/settingsdialog.cpp" line="118"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="123"/>
         <location filename="../src/app/settingsdialog.cpp" line="124"/>
+        <location filename="../src/app/settingsdialog.cpp" line="125"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="126"/>
+        <location filename="../src/app/settingsdialog.cpp" line="127"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
+        <location filename="../src/app/settingsdialog.cpp" line="128"/>
         <source>One per line, such as
 X-Title: Sandpiper</source>
         <translation>每行一个，例如
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="133"/>
-        <location filename="../src/app/settingsdialog.cpp" line="140"/>
+        <location filename="../src/app/settingsdialog.cpp" line="134"/>
+        <location filename="../src/app/settingsdialog.cpp" line="141"/>
         <source>As the server says</source>
         <translation>按服务器所报</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="134"/>
+        <location filename="../src/app/settingsdialog.cpp" line="135"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="135"/>
+        <location filename="../src/app/settingsdialog.cpp" line="136"/>
         <source>Context window of this model</source>
         <translation>此模型的上下文窗口</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="136"/>
+        <location filename="../src/app/settingsdialog.cpp" line="137"/>
         <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
         <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
+        <location filename="../src/app/settingsdialog.cpp" line="142"/>
         <source>This model takes images</source>
         <translation>此模型接受图像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="142"/>
+        <location filename="../src/app/settingsdialog.cpp" line="143"/>
         <source>Text only</source>
         <translation>仅文本</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
+        <location filename="../src/app/settingsdialog.cpp" line="144"/>
         <source>Whether this model takes images</source>
         <translation>此模型是否接受图像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
+        <location filename="../src/app/settingsdialog.cpp" line="145"/>
         <source>Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a model has vision. Say it here for other servers, or when the answer is wrong. A message with images to a text-only model is not sent.</source>
         <translation>Sandpiper 会询问 llama.cpp（/props）、Ollama（/api/show）和 LM Studio 模型是否支持视觉。对于其他服务器，或当回答有误时，请在此说明。带图像的消息不会发送给仅支持文本的模型。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="150"/>
+        <location filename="../src/app/settingsdialog.cpp" line="151"/>
         <source> px</source>
         <translation> 像素</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="151"/>
+        <location filename="../src/app/settingsdialog.cpp" line="152"/>
         <source>Longest side of images sent to the model, in pixels</source>
         <translation>发送给模型的图像的最长边（像素）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="152"/>
+        <location filename="../src/app/settingsdialog.cpp" line="153"/>
         <source>Larger images are scaled down to this before they are sent; the files in the conversation&apos;s folder stay as they are.</source>
         <translation>更大的图像在发送前会缩小到此尺寸；对话文件夹中的文件保持不变。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="154"/>
+        <location filename="../src/app/settingsdialog.cpp" line="155"/>
         <source>Run tool &amp;calls the model writes as text</source>
         <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="155"/>
+        <location filename="../src/app/settingsdialog.cpp" line="156"/>
         <source>Run tool calls written as text</source>
         <translation>运行以文本形式写出的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="156"/>
+        <location filename="../src/app/settingsdialog.cpp" line="157"/>
         <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
         <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="158"/>
+        <location filename="../src/app/settingsdialog.cpp" line="159"/>
         <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
         <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="159"/>
+        <location filename="../src/app/settingsdialog.cpp" line="160"/>
         <source>Send reasoning back between tool rounds</source>
         <translation>在工具轮次之间回传推理</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="160"/>
+        <location filename="../src/app/settingsdialog.cpp" line="161"/>
         <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
         <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="162"/>
+        <location filename="../src/app/settingsdialog.cpp" line="163"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="163"/>
+        <location filename="../src/app/settingsdialog.cpp" line="164"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="173"/>
+        <location filename="../src/app/settingsdialog.cpp" line="174"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="174"/>
+        <location filename="../src/app/settingsdialog.cpp" line="175"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="176"/>
+        <location filename="../src/app/settingsdialog.cpp" line="177"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="178"/>
+        <location filename="../src/app/settingsdialog.cpp" line="179"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="179"/>
+        <location filename="../src/app/settingsdialog.cpp" line="180"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="180"/>
+        <location filename="../src/app/settingsdialog.cpp" line="181"/>
         <source>Context &amp;window:</source>
         <translation>上下文窗口(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="181"/>
+        <location filename="../src/app/settingsdialog.cpp" line="182"/>
         <source>I&amp;mages:</source>
         <translation>图像(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="182"/>
+        <location filename="../src/app/settingsdialog.cpp" line="183"/>
         <source>Images &amp;up to:</source>
         <translation>图像最大(&amp;u)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="201"/>
+        <location filename="../src/app/settingsdialog.cpp" line="202"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="202"/>
+        <location filename="../src/app/settingsdialog.cpp" line="203"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="203"/>
+        <location filename="../src/app/settingsdialog.cpp" line="204"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="205"/>
+        <location filename="../src/app/settingsdialog.cpp" line="206"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="210"/>
+        <location filename="../src/app/settingsdialog.cpp" line="211"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="211"/>
+        <location filename="../src/app/settingsdialog.cpp" line="212"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="218"/>
+        <location filename="../src/app/settingsdialog.cpp" line="219"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="222"/>
+        <location filename="../src/app/settingsdialog.cpp" line="223"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="223"/>
+        <location filename="../src/app/settingsdialog.cpp" line="224"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="230"/>
+        <location filename="../src/app/settingsdialog.cpp" line="231"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="233"/>
+        <location filename="../src/app/settingsdialog.cpp" line="234"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="234"/>
+        <location filename="../src/app/settingsdialog.cpp" line="235"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="235"/>
+        <location filename="../src/app/settingsdialog.cpp" line="236"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="236"/>
+        <location filename="../src/app/settingsdialog.cpp" line="237"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="237"/>
+        <location filename="../src/app/settingsdialog.cpp" line="238"/>
         <source>Restore variables a&amp;utomatically when a kernel is new</source>
         <translation>内核为新时自动恢复变量(&amp;u)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="238"/>
+        <location filename="../src/app/settingsdialog.cpp" line="239"/>
         <source>Restore variables automatically</source>
         <translation>自动恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="239"/>
+        <location filename="../src/app/settingsdialog.cpp" line="240"/>
         <source>After a restart, an idle stop or a crash, the conversation&apos;s earlier successful cells run again before the model&apos;s next code. Cells that write files are left out; “Restore variables” asks about them.</source>
         <translation>在重启、空闲停止或崩溃之后，对话中之前成功的单元格会在模型的下一段代码之前重新运行。写入文件的单元格会被略过；“恢复变量”会就它们询问你。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="244"/>
+        <location filename="../src/app/settingsdialog.cpp" line="245"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="245"/>
+        <location filename="../src/app/settingsdialog.cpp" line="246"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="249"/>
+        <location filename="../src/app/settingsdialog.cpp" line="250"/>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="250"/>
+        <location filename="../src/app/settingsdialog.cpp" line="251"/>
         <source>No limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="251"/>
+        <location filename="../src/app/settingsdialog.cpp" line="252"/>
         <source>Disk space for a conversation&apos;s files in MiB</source>
         <translation>对话文件可占用的磁盘空间（MiB）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="252"/>
+        <location filename="../src/app/settingsdialog.cpp" line="253"/>
         <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
         <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="257"/>
+        <location filename="../src/app/settingsdialog.cpp" line="258"/>
         <source>Figures kept per run</source>
         <translation>每次运行保留的图数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="258"/>
+        <location filename="../src/app/settingsdialog.cpp" line="259"/>
         <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
         <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="259"/>
+        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="263"/>
+        <source>Docker engine status</source>
+        <translation>Docker 引擎状态</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="264"/>
+        <source>The engine the docker command talks to: set DOCKER_HOST (ssh://user@host, tcp://host:2376) or use &quot;docker context use&quot; before starting Sandpiper. A remote engine gets the conversation&apos;s files copied in and out.</source>
+        <translation>docker 命令所连接的引擎：请在启动 Sandpiper 之前设置 DOCKER_HOST（ssh://user@host、tcp://host:2376）或使用“docker context use”。对于远程引擎，对话的文件会被复制进出。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="267"/>
+        <source>Chec&amp;k engine</source>
+        <translation>检查引擎(&amp;k)</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="268"/>
+        <source>Check the Docker engine</source>
+        <translation>检查 Docker 引擎</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="269"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="260"/>
+        <location filename="../src/app/settingsdialog.cpp" line="270"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="272"/>
+        <location filename="../src/app/settingsdialog.cpp" line="285"/>
+        <source>Engine:</source>
+        <translation>引擎：</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="286"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="277"/>
+        <location filename="../src/app/settingsdialog.cpp" line="291"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="278"/>
+        <location filename="../src/app/settingsdialog.cpp" line="292"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="279"/>
+        <location filename="../src/app/settingsdialog.cpp" line="293"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="282"/>
+        <location filename="../src/app/settingsdialog.cpp" line="296"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="283"/>
+        <location filename="../src/app/settingsdialog.cpp" line="297"/>
         <source>&amp;Files per conversation:</source>
         <translation>每个对话的文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="284"/>
+        <location filename="../src/app/settingsdialog.cpp" line="298"/>
         <source>Fi&amp;gures per run:</source>
         <translation>每次运行的图数(&amp;g)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="314"/>
+        <location filename="../src/app/settingsdialog.cpp" line="329"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="315"/>
+        <location filename="../src/app/settingsdialog.cpp" line="330"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="316"/>
+        <location filename="../src/app/settingsdialog.cpp" line="331"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="317"/>
+        <location filename="../src/app/settingsdialog.cpp" line="332"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="321"/>
+        <location filename="../src/app/settingsdialog.cpp" line="336"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="322"/>
+        <location filename="../src/app/settingsdialog.cpp" line="337"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="323"/>
+        <location filename="../src/app/settingsdialog.cpp" line="338"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="324"/>
+        <location filename="../src/app/settingsdialog.cpp" line="339"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="330"/>
+        <location filename="../src/app/settingsdialog.cpp" line="345"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="331"/>
+        <location filename="../src/app/settingsdialog.cpp" line="346"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="337"/>
+        <location filename="../src/app/settingsdialog.cpp" line="352"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="338"/>
+        <location filename="../src/app/settingsdialog.cpp" line="353"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="340"/>
+        <location filename="../src/app/settingsdialog.cpp" line="355"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="341"/>
+        <location filename="../src/app/settingsdialog.cpp" line="356"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="351"/>
-        <location filename="../src/app/settingsdialog.cpp" line="361"/>
+        <location filename="../src/app/settingsdialog.cpp" line="366"/>
+        <location filename="../src/app/settingsdialog.cpp" line="376"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="352"/>
+        <location filename="../src/app/settingsdialog.cpp" line="367"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="353"/>
+        <location filename="../src/app/settingsdialog.cpp" line="368"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="354"/>
+        <location filename="../src/app/settingsdialog.cpp" line="369"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="357"/>
+        <location filename="../src/app/settingsdialog.cpp" line="372"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="358"/>
+        <location filename="../src/app/settingsdialog.cpp" line="373"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="359"/>
+        <location filename="../src/app/settingsdialog.cpp" line="374"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="365"/>
+        <location filename="../src/app/settingsdialog.cpp" line="380"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="372"/>
+        <location filename="../src/app/settingsdialog.cpp" line="387"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="373"/>
+        <location filename="../src/app/settingsdialog.cpp" line="388"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="374"/>
+        <location filename="../src/app/settingsdialog.cpp" line="389"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="375"/>
+        <location filename="../src/app/settingsdialog.cpp" line="390"/>
         <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
         <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="376"/>
+        <location filename="../src/app/settingsdialog.cpp" line="391"/>
         <source>Desktop notifications</source>
         <translation>桌面通知</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="378"/>
+        <location filename="../src/app/settingsdialog.cpp" line="393"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="387"/>
+        <location filename="../src/app/settingsdialog.cpp" line="402"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="388"/>
+        <location filename="../src/app/settingsdialog.cpp" line="403"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="390"/>
+        <location filename="../src/app/settingsdialog.cpp" line="405"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="391"/>
+        <location filename="../src/app/settingsdialog.cpp" line="406"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="415"/>
+        <location filename="../src/app/settingsdialog.cpp" line="430"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="585"/>
+        <location filename="../src/app/settingsdialog.cpp" line="600"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="616"/>
+        <location filename="../src/app/settingsdialog.cpp" line="631"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="651"/>
+        <location filename="../src/app/settingsdialog.cpp" line="665"/>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="676"/>
+        <source>%1; a trivial execution in a fresh sandbox takes %2 ms.</source>
+        <translation>%1；在新沙箱中运行一次简单执行需要 %2 毫秒。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="677"/>
+        <source>%1; no trivial execution ran (is the image there?).</source>
+        <translation>%1；没有运行简单执行（镜像在吗？）。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="695"/>
+        <source>Sending %1 from this machine to %2 (docker save | docker load)…</source>
+        <translation>正在将 %1 从本机发送到 %2（docker save | docker load）…</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="704"/>
+        <source>The image %1 was sent to %2 and is ready.</source>
+        <translation>镜像 %1 已发送到 %2，可以使用。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="707"/>
+        <source>Not sent: %1 Building it there instead.</source>
+        <translation>未发送：%1 改为在那里构建。</translation>
+    </message>
+    <message>
+        <location filename="../src/app/settingsdialog.cpp" line="713"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="662"/>
-        <source>Building %1 from %2…</source>
-        <translation>正在从 %2 构建 %1…</translation>
+        <location filename="../src/app/settingsdialog.cpp" line="725"/>
+        <source>Building %1 from %2 on %3…</source>
+        <translation>正在 %3 上从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="668"/>
+        <location filename="../src/app/settingsdialog.cpp" line="731"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="669"/>
+        <location filename="../src/app/settingsdialog.cpp" line="732"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="679"/>
+        <location filename="../src/app/settingsdialog.cpp" line="742"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="684"/>
+        <location filename="../src/app/settingsdialog.cpp" line="747"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::TarReader</name>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="105"/>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="225"/>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="251"/>
+        <source>%1 could not be written on this machine: %2</source>
+        <translation>无法在本机上写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="133"/>
+        <source>The files from the sandbox arrived damaged (a tar header with a wrong checksum).</source>
+        <translation>来自沙箱的文件已损坏（tar 头的校验和错误）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="138"/>
+        <source>The files from the sandbox arrived damaged (a tar header without a size).</source>
+        <translation>来自沙箱的文件已损坏（tar 头没有大小）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="160"/>
+        <source>The files from the sandbox arrived damaged (a tar header of %1).</source>
+        <translation>来自沙箱的文件已损坏（%1 的 tar 头）。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="171"/>
+        <source>a symbolic link</source>
+        <translation>符号链接</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="172"/>
+        <source>a hard link</source>
+        <translation>硬链接</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="173"/>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="174"/>
+        <source>%1 is %2; it was not copied from the sandbox.</source>
+        <translation>%1 是%2；它没有从沙箱复制。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="191"/>
+        <source>%1 was not copied from the sandbox: %2 is not a folder on this machine.</source>
+        <translation>%1 没有从沙箱复制：%2 在本机上不是文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="196"/>
+        <source>%1 could not be written on this machine: its folder cannot be made.</source>
+        <translation>无法在本机上写入 %1：无法创建其文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="210"/>
+        <source>%1 (%2) was not copied from the sandbox: the conversation&apos;s files would pass their %3 limit.</source>
+        <translation>%1（%2）没有从沙箱复制：对话的文件将超过 %3 的上限。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="219"/>
+        <source>%1 was not copied from the sandbox: something that is not a regular file has its name here.</source>
+        <translation>%1 没有从沙箱复制：此处有一个同名但不是普通文件的对象。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="261"/>
+        <source>The copy of %1 from the sandbox broke off; nothing of it was kept.</source>
+        <translation>从沙箱复制 %1 时中断；没有保留任何部分。</translation>
+    </message>
+    <message>
+        <location filename="../src/core/sandbox/tarreader.cpp" line="262"/>
+        <source>The files from the sandbox broke off.</source>
+        <translation>来自沙箱的文件传输中断。</translation>
     </message>
 </context>
 <context>
