@@ -6,6 +6,7 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "settingsoverrides.h"
 #include "uiwait.h"
 
 #include <agent/agentthread.h>
@@ -61,13 +62,12 @@ int main(int argc, char *argv[])
     fresh.listen();
     QTemporaryDir profile;
     Settings settings(profile.path());
-    QString error;
-    for (const QString &assignment : QStringList{
-             QStringLiteral("provider=custom"),
-             QStringLiteral("providers/custom/base_url=") + fresh.baseUrl().toString(),
-             QStringLiteral("providers/custom/model=gpt-4o-mini"),
-             QStringLiteral("sandbox/image=") + Test::sandboxImage(), QStringLiteral("appearance/theme=") + theme})
-        settings.addOverride(assignment, &error);
+    if (const QString refused =
+            Test::applySettings(settings, fresh.providerSettings(QStringLiteral("gpt-4o-mini"))
+                                              << QStringLiteral("sandbox/image=") + Test::sandboxImage()
+                                              << QStringLiteral("appearance/theme=") + theme);
+        !refused.isEmpty())
+        qFatal("%s", qPrintable(refused));
     applyAppearance(app, settings);
     ConversationStore store(settings.dataDirectory());
     (void)store.open();

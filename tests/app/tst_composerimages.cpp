@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
+#include "settingsoverrides.h"
 #include "uiwait.h"
 
 #include <agent/agentthread.h>
@@ -95,15 +96,12 @@ private Q_SLOTS:
         QVERIFY(m_server->listen());
         m_profile = std::make_unique<QTemporaryDir>();
         m_settings = std::make_unique<Settings>(m_profile->path());
-        QString error;
-        for (const QString &assignment :
-             QStringList{QStringLiteral("provider=custom"),
-                         QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString(),
-                         QStringLiteral("providers/custom/model=vision-model"),
-                         QStringLiteral("providers/custom/image_models=vision-model=yes"),
-                         QStringLiteral("images/max_side=400"), QStringLiteral("sandbox/enabled=false"),
-                         QStringLiteral("appearance/theme=light")})
-            QVERIFY2(m_settings->addOverride(assignment, &error), qPrintable(error));
+        const QString refused = applySettings(
+            *m_settings, m_server->providerSettings(QStringLiteral("vision-model"))
+                             << QStringLiteral("providers/custom/image_models=vision-model=yes")
+                             << QStringLiteral("images/max_side=400") << QStringLiteral("sandbox/enabled=false")
+                             << QStringLiteral("appearance/theme=light"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
         QVERIFY(m_store->open());
     }

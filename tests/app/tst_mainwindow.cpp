@@ -3,6 +3,7 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "settingsoverrides.h"
 
 #include <agent/agentthread.h>
 #include <charts/chartwidget.h>
@@ -77,14 +78,11 @@ private Q_SLOTS:
         QVERIFY(m_server->listen());
         m_profile = std::make_unique<QTemporaryDir>();
         m_settings = std::make_unique<Settings>(m_profile->path());
-        QString error;
-        for (const QString &assignment :
-             QStringList{QStringLiteral("provider=custom"),
-                         QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString(),
-                         QStringLiteral("providers/custom/model=fake-model"),
-                         QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage(),
-                         QStringLiteral("sandbox/prewarm=false")})
-            QVERIFY2(m_settings->addOverride(assignment, &error), qPrintable(error));
+        const QString refused = Sandpiper::Test::applySettings(
+            *m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
+                             << QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage()
+                             << QStringLiteral("sandbox/prewarm=false"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
         QVERIFY(m_store->open());
     }

@@ -7,6 +7,7 @@
 #include "fakestreams.h"
 #include "mcptestservers.h"
 #include "screenshot.h"
+#include "settingsoverrides.h"
 
 #include <chat/chatview.h>
 #include <chat/codeeditor.h>
@@ -76,13 +77,10 @@ private Q_SLOTS:
         QVERIFY(m_server->listen());
         m_profile = std::make_unique<QTemporaryDir>();
         m_settings = std::make_unique<Settings>(m_profile->path());
-        QString error;
-        for (const QString &assignment :
-             QStringList{QStringLiteral("provider=custom"),
-                         QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString(),
-                         QStringLiteral("providers/custom/model=gpt-4o-mini"), QStringLiteral("sandbox/enabled=false"),
-                         QStringLiteral("appearance/theme=light")})
-            QVERIFY(m_settings->addOverride(assignment, &error));
+        const QString refused = Test::applySettings(
+            *m_settings, m_server->providerSettings(QStringLiteral("gpt-4o-mini"))
+                             << QStringLiteral("sandbox/enabled=false") << QStringLiteral("appearance/theme=light"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything()});
     }
 

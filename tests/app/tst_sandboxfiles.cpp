@@ -2,6 +2,7 @@
 // which the sandbox writes: through the real widgets (offscreen), with links, FIFOs, huge and
 // fake images, programs and scripts, and files swapped for links after they were listed.
 #include "sandboxfiles.h"
+#include "settingsoverrides.h"
 
 #include <chat/figureview.h>
 #include <chat/markdownview.h>
@@ -579,11 +580,11 @@ private Q_SLOTS:
     {
         QTemporaryDir profile;
         Settings settings(profile.path());
-        QString error;
-        for (const QString &assignment :
-             {QStringLiteral("sandbox/enabled=false"), QStringLiteral("sandbox/disk_limit_mb=1"),
-              QStringLiteral("provider=custom"), QStringLiteral("providers/custom/base_url=http://127.0.0.1:9/v1")})
-            QVERIFY2(settings.addOverride(assignment, &error), qPrintable(error));
+        const QString refused =
+            Test::applySettings(settings, {QStringLiteral("sandbox/enabled=false"),
+                                           QStringLiteral("sandbox/disk_limit_mb=1"), QStringLiteral("provider=custom"),
+                                           QStringLiteral("providers/custom/base_url=http://127.0.0.1:9/v1")});
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         ConversationStore store(settings.dataDirectory());
         QVERIFY(store.open());
         const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("m"));

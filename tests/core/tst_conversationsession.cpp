@@ -2,6 +2,7 @@
 // driven by a real agent against the fake model server (no sandbox: Python is off here).
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "settingsoverrides.h"
 
 #include <agent/agentthread.h>
 #include <session/conversationsession.h>
@@ -47,10 +48,10 @@ class TestConversationSession : public QObject
     std::unique_ptr<Settings> m_settings;
     std::unique_ptr<ConversationStore> m_store;
 
-    void set(const QString &assignment)
+    void set(const QStringList &assignments)
     {
-        QString error;
-        QVERIFY2(m_settings->addOverride(assignment, &error), qPrintable(error));
+        const QString refused = applySettings(*m_settings, assignments);
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
     }
 
     std::unique_ptr<ConversationSession> newSession()
@@ -77,12 +78,9 @@ private Q_SLOTS:
         QVERIFY(m_server->listen());
         m_profile = std::make_unique<QTemporaryDir>();
         m_settings = std::make_unique<Settings>(m_profile->path());
-        set(QStringLiteral("provider=custom"));
-        set(QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString());
-        set(QStringLiteral("providers/custom/model=fake-model"));
-        set(QStringLiteral("sandbox/enabled=false"));
-        set(QStringLiteral("web/enabled=false"));
-        set(QStringLiteral("network/max_retries=0"));
+        set(m_server->providerSettings(QStringLiteral("fake-model"))
+            << QStringLiteral("sandbox/enabled=false") << QStringLiteral("web/enabled=false")
+            << QStringLiteral("network/max_retries=0"));
         m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
         QVERIFY(m_store->open());
     }
@@ -257,8 +255,7 @@ private Q_SLOTS:
         SessionManager sessions(m_settings.get(), m_store.get());
         const auto session = sessions.create();
         QVERIFY(session);
-        set(QStringLiteral("providers/custom/base_url=") + other.baseUrl().toString());
-        set(QStringLiteral("providers/custom/model=other-model"));
+        set(other.providerSettings(QStringLiteral("other-model")));
         sessions.applySettings();
         QCOMPARE((*session)->state().model, QStringLiteral("other-model"));
         (*session)->send(QStringLiteral("where are you?"));
@@ -272,7 +269,7 @@ private Q_SLOTS:
 
     void aTitleTheModelWritesIsAnnounced()
     {
-        set(QStringLiteral("agent/model_titles=true"));
+        set({QStringLiteral("agent/model_titles=true")});
         m_server->enqueue(FS::openAiText(QStringLiteral("A sine wave goes up and down.")));
         m_server->enqueue(FS::openAiText(QStringLiteral("Sine waves explained")));
         SessionManager sessions(m_settings.get(), m_store.get());

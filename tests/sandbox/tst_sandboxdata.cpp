@@ -3,6 +3,7 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "settingsoverrides.h"
 
 #include <agent/agentthread.h>
 #include <sandbox/sandboxsession.h>
@@ -184,13 +185,12 @@ private Q_SLOTS:
               QStringLiteral("{\"code\": \"import pandas as pd\\npd.DataFrame({'x': range(1000)})\"}")}}));
         server.enqueue(Test::FakeStreams::openAiText(QStringLiteral("A thousand rows.")));
         Settings settings(m_dir.filePath(QStringLiteral("profile")));
-        QString error;
-        for (const QString &assignment : QStringList{
-                 QStringLiteral("provider=custom"),
-                 QStringLiteral("providers/custom/base_url=") + server.baseUrl().toString(),
-                 QStringLiteral("providers/custom/model=fake"), QStringLiteral("approval/execute_python_code=auto"),
-                 QStringLiteral("sandbox/image=") + Test::sandboxImage(), QStringLiteral("web/enabled=false")})
-            QVERIFY2(settings.addOverride(assignment, &error), qPrintable(error));
+        const QString refused =
+            Test::applySettings(settings, server.providerSettings(QStringLiteral("fake"))
+                                              << QStringLiteral("approval/execute_python_code=auto")
+                                              << QStringLiteral("sandbox/image=") + Test::sandboxImage()
+                                              << QStringLiteral("web/enabled=false"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
         ConversationStore store(settings.dataDirectory());
         QVERIFY(store.open());
         const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("fake"));

@@ -258,6 +258,12 @@ quint16 FakeLlmServer::port() const
     return m_server->serverPort();
 }
 
+QStringList FakeLlmServer::providerSettings(const QString &model) const
+{
+    return {QStringLiteral("provider=custom"), QStringLiteral("providers/custom/base_url=") + baseUrl().toString(),
+            QStringLiteral("providers/custom/model=") + model};
+}
+
 QUrl FakeLlmServer::baseUrl() const
 {
     return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(port()));

@@ -73,6 +73,9 @@ public:
     quint16 port() const;
     // http://127.0.0.1:PORT/v1
     QUrl baseUrl() const;
+    // The settings (KEY=VALUE, as Settings::addOverride takes them) that point the Custom
+    // provider at this server with MODEL.
+    QStringList providerSettings(const QString &model) const;
 
     // Responses are served first in, first out. A slot on requestReceived() may still enqueue
     // the answer to the request it was told about.

@@ -2,6 +2,7 @@
 // table.
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "settingsoverrides.h"
 
 #include <agent/agentevent.h>
 #include <agent/agentthread.h>
@@ -371,12 +372,10 @@ void measureClosing(const QTemporaryDir &dir, Figures &figures)
     FakeLlmServer server;
     server.listen();
     Settings settings(dir.filePath(QStringLiteral("close")));
-    QString error;
-    for (const QString &assignment :
-         QStringList{QStringLiteral("sandbox/enabled=false"), QStringLiteral("provider=custom"),
-                     QStringLiteral("providers/custom/base_url=") + server.baseUrl().toString(),
-                     QStringLiteral("providers/custom/model=bench")})
-        settings.addOverride(assignment, &error);
+    if (const QString refused = Test::applySettings(settings, server.providerSettings(QStringLiteral("bench"))
+                                                                  << QStringLiteral("sandbox/enabled=false"));
+        !refused.isEmpty())
+        qFatal("%s", qPrintable(refused));
     ConversationStore store(settings.dataDirectory());
     (void)store.open();
     QList<double> closing;
