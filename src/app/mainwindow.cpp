@@ -2,6 +2,7 @@
 
 #include "aboutdialog.h"
 #include "chat/chatview.h"
+#include "chat/markdownview.h"
 #include "codeinspector.h"
 #include "composer.h"
 #include "conversationfiles.h"
@@ -17,6 +18,7 @@
 #include <llm/modelimage.h>
 #include <llm/providerpresets.h>
 #include <logging.h>
+#include <math/mathrenderer.h>
 #include <sandbox/sandboxsession.h>
 #include <session/conversationsession.h>
 #include <session/sessionmanager.h>
@@ -42,6 +44,7 @@
 #include <QMimeDatabase>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
@@ -81,7 +84,13 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_dockerLabel(new QLabel)
     , m_tokenLabel(new QLabel)
     , m_notifier(new DesktopNotifier(QDBusConnection::sessionBus(), this))
+    , m_math(new MathRenderer(settings->string(QStringLiteral("sandbox/image")),
+                              QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/math"),
+                              this))
 {
+    // Before any message is shown: every view draws its formulas with it.
+    MarkdownView::setMathRenderer(m_math);
+    applyMathSettings();
     setWindowTitle(tr("Sandpiper"));
     resize(1280, 800);
 
@@ -552,8 +561,15 @@ void MainWindow::openSettings()
     if (dialog.exec() != QDialog::Accepted)
         return;
     hideWelcome();
+    applyMathSettings();
     loadApiKey(); // applies the provider, its key and model (and the tools' policies) to the open conversations
     showState();
+}
+
+void MainWindow::applyMathSettings()
+{
+    m_math->setImage(m_settings->string(QStringLiteral("sandbox/image")));
+    m_math->setEnabled(m_settings->boolean(QStringLiteral("sandbox/enabled")));
 }
 
 void MainWindow::setMcpServers(McpServerRegistry *registry)

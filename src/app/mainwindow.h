@@ -26,6 +26,7 @@ class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
 class KernelRestoreBar;
+class MathRenderer;
 class McpServerRegistry;
 class SessionManager;
 class Settings;
@@ -75,6 +76,8 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // The formulas follow the sandbox's settings (its image; off with the sandbox).
+    void applyMathSettings();
     void buildActions();
     void showSession(ConversationSession *session);
     void showState();
@@ -128,6 +131,7 @@ private:
     QLabel *m_dockerLabel;
     QLabel *m_tokenLabel;
     DesktopNotifier *m_notifier;
+    MathRenderer *m_math;
 };
 
 } // namespace Sandpiper

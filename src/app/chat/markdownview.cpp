@@ -1,18 +1,26 @@
 #include "chat/markdownview.h"
 
 #include "chat/highlighting.h"
+#include "chat/mathobject.h"
 #include "chat/sandboxfileactions.h"
 #include "chat/sandboximage.h"
 
 #include <logging.h>
+#include <math/mathrenderer.h>
+#include <math/mathscanner.h>
 #include <sandbox/sandboxfigure.h>
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QClipboard>
+#include <QContextMenuEvent>
 #include <QCursor>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMimeData>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
@@ -21,6 +29,8 @@
 #include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QToolTip>
+
+#include <memory>
 
 namespace Sandpiper {
 
@@ -70,12 +80,26 @@ qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
 }
 
 const QString copyScheme = QStringLiteral("copy-code");
+// A formula's token on its way through the Markdown: "sandpiper-math:d/<TeX, percent-encoded>"
+// (d: display, i: inline). Whatever the model writes in that form is only ever drawn as math.
+const QString mathScheme = QStringLiteral("sandpiper-math");
 const QString loadImageScheme = QStringLiteral("load-image");
 constexpr qsizetype maxRemoteImageBytes = 20 * 1024 * 1024;
 // Images are shown at most 720 pixels wide: twice that keeps them sharp on a high-density screen.
 constexpr int maxImageWidth = 1440;
 
+QPointer<MathRenderer> &sharedMathRenderer()
+{
+    static QPointer<MathRenderer> renderer;
+    return renderer;
+}
+
 } // namespace
+
+void MarkdownView::setMathRenderer(MathRenderer *renderer)
+{
+    sharedMathRenderer() = renderer;
+}
 
 MarkdownView::MarkdownView(QWidget *parent)
     : QTextBrowser(parent)
@@ -92,6 +116,18 @@ MarkdownView::MarkdownView(QWidget *parent)
     viewport()->setAttribute(Qt::WA_StaticContents);
     document()->setDocumentMargin(2);
     connect(this, &QTextBrowser::anchorClicked, this, &MarkdownView::openLink);
+    MathRenderer *renderer = sharedMathRenderer();
+    m_math = new MathObject(this, renderer);
+    document()->documentLayout()->registerHandler(MathObject::objectType, m_math);
+    if (renderer)
+        connect(renderer, &MathRenderer::finished, this, &MarkdownView::formulaFinished);
+    m_formulaLayout.setSingleShot(true);
+    m_formulaLayout.setInterval(15);
+    connect(&m_formulaLayout, &QTimer::timeout, this, [this] {
+        document()->markContentsDirty(0, document()->characterCount());
+        updateHeight();
+        viewport()->update();
+    });
 }
 
 void MarkdownView::setConversationFolder(const QString &folder)
@@ -201,7 +237,9 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
             QString replacement;
             const QString name = sandboxNameFor(target);
             const QUrl url(target);
-            if (!name.isEmpty()) {
+            if (target.startsWith(mathScheme + QLatin1Char(':'))) {
+                replacement = match.captured(0);
+            } else if (!name.isEmpty()) {
                 const SandboxFolder folder(m_folder);
                 const SandboxFolder::Opened file = folder.open(name, SandboxFigure::maxBytes);
                 const QUrl local = QUrl::fromLocalFile(folder.hostPath(name));
@@ -237,10 +275,12 @@ void MarkdownView::render()
     m_tailPosition = 0;
     m_frozenCodeBlocks.clear();
     m_frozenLanguages.clear();
-    const QString prepared = preprocess(m_markdown, &m_codeBlocks, &languages);
+    m_formulas.clear();
+    const QString prepared = preprocess(markFormulas(m_markdown), &m_codeBlocks, &languages);
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         document()->addResource(QTextDocument::ImageResource, it.key(), it.value());
     document()->setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    presentFormulas(document());
     decorateCodeBlocks(document(), languages);
     fitImages(document());
     m_layoutWidth = -1; // a new document is laid out anew
@@ -251,11 +291,12 @@ void MarkdownView::renderChunk(const QString &markdown, QTextDocument &chunk, QS
                                QStringList *languages)
 {
     const qsizetype firstLanguage = languages->size();
-    const QString prepared = preprocess(markdown, codeBlocks, languages);
+    const QString prepared = preprocess(markFormulas(markdown), codeBlocks, languages);
     chunk.setDefaultFont(document()->defaultFont());
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         chunk.addResource(QTextDocument::ImageResource, it.key(), it.value());
     chunk.setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    presentFormulas(&chunk);
     decorateCodeBlocks(&chunk, languages->mid(firstLanguage));
     fitImages(&chunk);
 }
@@ -283,6 +324,141 @@ void MarkdownView::replaceFrom(int position, const QTextDocument &chunk)
         }
     }
     cursor.endEditBlock();
+}
+
+QString MarkdownView::markFormulas(const QString &markdown) const
+{
+    const QList<MathScanner::Formula> formulas = MathScanner::find(markdown);
+    if (formulas.isEmpty())
+        return markdown;
+    QString marked;
+    qsizetype at = 0;
+    for (const MathScanner::Formula &formula : formulas) {
+        marked += QStringView(markdown).sliced(at, formula.start - at);
+        // Qt's Markdown reader leaves out images without an alternative text.
+        marked += QStringLiteral("![TeX](%1:%2/%3)")
+                      .arg(mathScheme, formula.display ? QStringLiteral("d") : QStringLiteral("i"),
+                           QString::fromLatin1(QUrl::toPercentEncoding(formula.tex)));
+        at = formula.start + formula.length;
+    }
+    return marked + QStringView(markdown).sliced(at);
+}
+
+void MarkdownView::presentFormulas(QTextDocument *document)
+{
+    const QString prefix = mathScheme + QLatin1Char(':');
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        bool displayOnly = false;
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QString name =
+                fragment.charFormat().isImageFormat() ? fragment.charFormat().toImageFormat().name() : QString();
+            if (!name.startsWith(prefix))
+                continue;
+            const bool display = name.mid(prefix.size(), 2) == QLatin1String("d/");
+            const QString tex = QUrl::fromPercentEncoding(name.mid(prefix.size() + 2).toLatin1());
+            m_formulas.insert(tex);
+            QTextCursor cursor(document);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(MathObject::format(tex, display));
+            displayOnly = display && block.text().trimmed().size() == fragment.length();
+        }
+        if (displayOnly) {
+            // A formula on display stands centred in a paragraph of its own.
+            QTextBlockFormat format = block.blockFormat();
+            format.setAlignment(Qt::AlignHCenter);
+            QTextCursor(block).setBlockFormat(format);
+        }
+    }
+}
+
+void MarkdownView::formulaFinished(const QString &tex)
+{
+    if (m_formulas.contains(tex) && !m_formulaLayout.isActive())
+        m_formulaLayout.start();
+}
+
+QTextFormat MarkdownView::formulaAt(const QPoint &point) const
+{
+    const QPointF position = point + QPointF(horizontalScrollBar()->value(), verticalScrollBar()->value());
+    const int hit = document()->documentLayout()->hitTest(position, Qt::ExactHit);
+    if (hit < 0)
+        return {};
+    // The hit is the position before or after the character under the point.
+    for (const int candidate : {hit, hit - 1}) {
+        const QTextBlock block = document()->findBlock(candidate);
+        for (auto it = block.begin(); block.isValid() && !it.atEnd(); ++it) {
+            if (it.fragment().contains(candidate) && MathObject::isFormula(it.fragment().charFormat()))
+                return it.fragment().charFormat();
+        }
+    }
+    return {};
+}
+
+bool MarkdownView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QTextFormat formula = formulaAt(help->pos());
+        if (formula.isValid()) {
+            QToolTip::showText(help->globalPos(), m_math->toolTip(formula), viewport());
+            return true;
+        }
+    }
+    return QTextBrowser::viewportEvent(event);
+}
+
+void MarkdownView::contextMenuEvent(QContextMenuEvent *event)
+{
+    std::unique_ptr<QMenu> menu(createStandardContextMenu(event->pos()));
+    // Without scrolling (the view grows to fit), the event's position is the viewport's.
+    const QTextFormat formula = formulaAt(event->pos());
+    if (formula.isValid()) {
+        const QString source = MathObject::source(formula);
+        QAction *copy = new QAction(tr("Copy Formula as &TeX"), menu.get());
+        connect(copy, &QAction::triggered, this, [source] { QApplication::clipboard()->setText(source); });
+        menu->insertAction(menu->actions().value(0), copy);
+        menu->insertSeparator(menu->actions().value(1));
+    }
+    menu->exec(event->globalPos());
+}
+
+QMimeData *MarkdownView::createMimeDataFromSelection() const
+{
+    const QTextCursor selection = textCursor();
+    QString text;
+    bool hasFormula = false;
+    const int start = selection.selectionStart();
+    const int end = selection.selectionEnd();
+    for (QTextBlock block = document()->findBlock(start); block.isValid() && block.position() < end;
+         block = block.next()) {
+        if (block.position() > start)
+            text += QLatin1Char('\n');
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const int from = std::max(start, fragment.position());
+            const int to = std::min(end, fragment.position() + fragment.length());
+            if (from >= to)
+                continue;
+            if (MathObject::isFormula(fragment.charFormat())) {
+                hasFormula = true;
+                for (int i = from; i < to; ++i)
+                    text += MathObject::source(fragment.charFormat());
+            } else {
+                text += fragment.text().mid(from - fragment.position(), to - from);
+            }
+        }
+    }
+    if (!hasFormula)
+        return QTextBrowser::createMimeDataFromSelection();
+    // A formula is its TeX: rich text would hold nothing where it stands.
+    auto *data = new QMimeData;
+    text.remove(QChar::ObjectReplacementCharacter);
+    text.replace(QChar::LineSeparator, QLatin1Char('\n'));
+    text.replace(QChar::Nbsp, QLatin1Char(' '));
+    data->setText(text);
+    return data;
 }
 
 void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList &languages) const

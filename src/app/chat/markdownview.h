@@ -2,19 +2,25 @@
 
 #include <QHash>
 #include <QImage>
+#include <QPointer>
 #include <QSet>
 #include <QTextBrowser>
+#include <QTimer>
 
 class QNetworkAccessManager;
 
 namespace Sandpiper {
+
+class MathObject;
+class MathRenderer;
 
 // Shows Markdown (GitHub dialect) as rich text that grows to fit its content: code blocks
 // highlighted by KSyntaxHighlighting with a copy link each, images from the conversation's
 // sandbox folder inline (read through SandboxFolder and SandboxImage; no other local file is ever
 // loaded, whatever the Markdown or its raw HTML names), remote images only after the user asks
 // (they can leak data), web links opened in the system browser, sandbox files opened through
-// SandboxFileActions.
+// SandboxFileActions. TeX formulas ($…$, $$…$$, \(…\), \[…\]) are drawn by MathObject;
+// copying a selection copies them as their TeX.
 //
 // An answer that streams in is rendered a paragraph at a time into the same document: finished
 // paragraphs are rendered once and stay; only the paragraph still being written is rendered
@@ -26,6 +32,9 @@ class MarkdownView : public QTextBrowser
 public:
     explicit MarkdownView(QWidget *parent = nullptr);
 
+    // The renderer of the TeX formulas of every view made after this (none: shown as TeX).
+    static void setMathRenderer(MathRenderer *renderer);
+
     // The host folder that the sandbox sees as /mnt/data.
     void setConversationFolder(const QString &folder);
     void setMarkdownText(const QString &markdown);
@@ -34,6 +43,8 @@ public:
     QString markdownText() const { return m_markdown; }
     // The source of the code blocks, in order (what their copy links copy).
     QStringList codeBlocks() const { return m_codeBlocks; }
+    // The TeX of the formulas shown.
+    QSet<QString> formulas() const { return m_formulas; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -50,6 +61,9 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
     QVariant loadResource(int type, const QUrl &name) override;
+    bool viewportEvent(QEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    QMimeData *createMimeDataFromSelection() const override;
 
 private:
     void render();
@@ -58,6 +72,13 @@ private:
     void renderChunk(const QString &markdown, QTextDocument &chunk, QStringList *codeBlocks, QStringList *languages);
     // Replaces everything from POSITION on with CHUNK, in a block of its own after POSITION.
     void replaceFrom(int position, const QTextDocument &chunk);
+    // Formulas become MathObject characters: their TeX goes through the Markdown as image tokens.
+    QString markFormulas(const QString &markdown) const;
+    void presentFormulas(QTextDocument *document);
+    // Lays out again what a formula drawn since changed.
+    void formulaFinished(const QString &tex);
+    // The format of the formula at POINT of the viewport, or an invalid one.
+    QTextFormat formulaAt(const QPoint &point) const;
     void decorateCodeBlocks(QTextDocument *document, const QStringList &languages) const;
     void fitImages(QTextDocument *document);
     void updateHeight();
@@ -81,6 +102,9 @@ private:
     QHash<QUrl, QImage> m_remoteImages; // fetched after the user asked
     QSet<QUrl> m_failedImages;
     QNetworkAccessManager *m_network = nullptr;
+    MathObject *m_math = nullptr;
+    QSet<QString> m_formulas;
+    QTimer m_formulaLayout; // formulas drawn close together are laid out once
     int m_lastWidth = -1;
     qreal m_layoutWidth = -1;
 };

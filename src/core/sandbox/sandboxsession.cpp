@@ -33,7 +33,7 @@ namespace Sandpiper {
 
 namespace {
 
-constexpr auto ownerLabel = "sandpiper.owner";
+constexpr auto ownerLabelKey = "sandpiper.owner";
 constexpr auto conversationLabel = "sandpiper.conversation";
 // The uid:gid a root desktop user's kernel runs as: root stays outside the sandbox.
 constexpr uid_t unprivilegedId = 65534;
@@ -90,11 +90,11 @@ void prepareDataDirectory(const QString &path)
 
 QCoro::Task<int> removeContainers(bool onlyLeftovers)
 {
-    const auto listing =
-        co_await DockerCli::run({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--filter"),
-                                 QStringLiteral("label=%1").arg(QLatin1String(ownerLabel)), QStringLiteral("--format"),
-                                 QStringLiteral("{{.ID}} {{.Label \"%1\"}}").arg(QLatin1String(ownerLabel))},
-                                {}, 20s);
+    const auto listing = co_await DockerCli::run(
+        {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--filter"),
+         QStringLiteral("label=%1").arg(QLatin1String(ownerLabelKey)), QStringLiteral("--format"),
+         QStringLiteral("{{.ID}} {{.Label \"%1\"}}").arg(QLatin1String(ownerLabelKey))},
+        {}, 20s);
     if (!listing.ok())
         co_return 0;
     const QString host = QHostInfo::localHostName();
@@ -189,13 +189,17 @@ QCoro::Task<int> SandboxSession::removeAllContainers()
     return removeContainers(false);
 }
 
+QString SandboxSession::ownerLabel()
+{
+    return QStringLiteral("%1=%2").arg(QLatin1String(ownerLabelKey), ownerId());
+}
+
 QStringList SandboxSession::dockerArguments() const
 {
     const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
     return QStringList{QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--init"),
                        QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"), m_containerName,
-                       QStringLiteral("--label"), QStringLiteral("%1=%2").arg(QLatin1String(ownerLabel), ownerId()),
-                       QStringLiteral("--label"),
+                       QStringLiteral("--label"), ownerLabel(), QStringLiteral("--label"),
                        QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
                        QStringLiteral("--network"),
                        m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),

@@ -79,6 +79,8 @@ public:
     static QStringList defaultPreloadModules();
     // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.
     static QString sandboxUser();
+    // The label that marks containers of this process ("key=value"), which clean-up goes by.
+    static QString ownerLabel();
     // Removes containers that Sandpiper processes on this machine left behind (crashes).
     static QCoro::Task<int> removeLeftoverContainers();
     // Removes every Sandpiper sandbox container (the settings' clean-up button).
