@@ -347,6 +347,9 @@ QString MarkdownView::markFormulas(const QString &markdown) const
 void MarkdownView::presentFormulas(QTextDocument *document)
 {
     const QString prefix = mathScheme + QLatin1Char(':');
+    // One edit: the document is laid out once, not once per formula.
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         bool displayOnly = false;
         for (auto it = block.begin(); !it.atEnd(); ++it) {
@@ -358,7 +361,6 @@ void MarkdownView::presentFormulas(QTextDocument *document)
             const bool display = name.mid(prefix.size(), 2) == QLatin1String("d/");
             const QString tex = QUrl::fromPercentEncoding(name.mid(prefix.size() + 2).toLatin1());
             m_formulas.insert(tex);
-            QTextCursor cursor(document);
             cursor.setPosition(fragment.position());
             cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(MathObject::format(tex, display));
@@ -368,9 +370,11 @@ void MarkdownView::presentFormulas(QTextDocument *document)
             // A formula on display stands centred in a paragraph of its own.
             QTextBlockFormat format = block.blockFormat();
             format.setAlignment(Qt::AlignHCenter);
-            QTextCursor(block).setBlockFormat(format);
+            cursor.setPosition(block.position());
+            cursor.setBlockFormat(format);
         }
     }
+    cursor.endEditBlock();
 }
 
 void MarkdownView::formulaFinished(const QString &tex)

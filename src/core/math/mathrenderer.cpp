@@ -144,12 +144,11 @@ MathRenderer::Formula MathRenderer::formula(const QString &tex)
     const auto known = m_formulas.constFind(tex);
     if (known != m_formulas.cend())
         return *known;
+    // Looked up on disk once: a formula is asked about each time it is laid out or painted.
     Formula cached;
-    if (readCache(tex, &cached)) {
-        m_formulas.insert(tex, cached);
-        return cached;
-    }
-    return {};
+    readCache(tex, &cached);
+    m_formulas.insert(tex, cached);
+    return cached;
 }
 
 void MathRenderer::request(const QString &tex)
@@ -373,8 +372,12 @@ bool MathRenderer::readCache(const QString &tex, Formula *formula) const
     // The hash names the file; the TeX inside tells two formulas with the same name apart.
     if (stored.value(QLatin1String("tex")).toString() != tex)
         return false;
-    *formula = formulaFrom(stored);
-    return formula->state == State::Drawn;
+    // What is on disk is checked as an answer is: a damaged file is drawn again.
+    const Formula kept = formulaFrom(stored);
+    if (kept.state != State::Drawn)
+        return false;
+    *formula = kept;
+    return true;
 }
 
 void MathRenderer::writeCache(const QString &tex, const Formula &formula) const

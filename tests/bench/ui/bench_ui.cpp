@@ -1,5 +1,6 @@
-// scripts/bench ui: how fast the desktop app starts, opens a long conversation, streams and shows a
-// table.
+// scripts/bench ui: how fast the desktop app starts, opens a long conversation, streams, shows a
+// table and an answer full of formulas.
+#include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "settingsoverrides.h"
@@ -7,8 +8,10 @@
 #include <agent/agentevent.h>
 #include <agent/agentthread.h>
 #include <chat/chatview.h>
+#include <chat/markdownview.h>
 #include <chat/messagewidget.h>
 #include <mainwindow.h>
+#include <math/mathrenderer.h>
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <session/sessionmanager.h>
@@ -24,6 +27,7 @@
 #include <QJsonObject>
 #include <QPainter>
 #include <QProcess>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
@@ -405,17 +409,119 @@ void measureClosing(const QTemporaryDir &dir, Figures &figures)
     figures.add("close, 5 busy chats (GUI ms, median)", median(closing), "close_5_busy_ms");
 }
 
+// An answer with 50 formulas (40 inline, 10 on display), different for each RUN so that no cache
+// holds them; with FORMULAS false, the same text with the TeX as code spans instead.
+QString formulaAnswer(int run, bool formulas)
+{
+    const auto math = [formulas](const QString &tex, bool display) {
+        const QString delimiter = !formulas ? QStringLiteral("`")
+                                  : display ? QStringLiteral("$$")
+                                            : QStringLiteral("$");
+        return QString(delimiter + tex + delimiter);
+    };
+    QString answer;
+    for (int i = 0; i < 10; ++i) {
+        const QString n = QString::number(run * 100 + i);
+        answer +=
+            QStringLiteral("For sample %1 the mean is %2, the variance %3, the error %4 and the bound %5.\n\n%6\n\n")
+                .arg(n, math(QStringLiteral("\\mu_{%1} = \\frac{1}{N}\\sum_i x_i").arg(n), false),
+                     math(QStringLiteral("\\sigma_{%1}^2").arg(n), false),
+                     math(QStringLiteral("\\epsilon_{%1} \\approx \\frac{\\sigma}{\\sqrt{N}}").arg(n), false),
+                     math(QStringLiteral("e^{-%1 t}").arg(n), false),
+                     math(QStringLiteral("\\int_0^{%1} e^{-x^2}\\,dx \\le \\frac{\\sqrt{\\pi}}{2}").arg(n), true));
+    }
+    return answer;
+}
+
+// The answer in a chat-sized window; how long until its first paint, and (with RENDERER) until
+// every formula in it is drawn and painted.
+struct MathShow {
+    double firstPaintMs = 0;
+    double allDrawnMs = 0;
+};
+
+MathShow showFormulas(const QString &answer, MathRenderer *renderer)
+{
+    MarkdownView::setMathRenderer(renderer);
+    QScrollArea area;
+    auto *view = new MarkdownView;
+    area.setWidget(view);
+    area.setWidgetResizable(true);
+    area.resize(1000, 1600); // the whole answer on screen: every formula is painted
+    area.show();
+    paintNow(&area);
+    QElapsedTimer timer;
+    timer.start();
+    view->setMarkdownText(answer);
+    paintNow(&area);
+    MathShow shown;
+    shown.firstPaintMs = double(timer.nsecsElapsed()) / 1e6;
+    if (renderer) {
+        const auto drawn = [&] {
+            const QSet<QString> formulas = view->formulas();
+            return std::all_of(formulas.cbegin(), formulas.cend(), [&](const QString &tex) {
+                return renderer->formula(tex).state == MathRenderer::State::Drawn;
+            });
+        };
+        while (!drawn() && timer.elapsed() < 30000)
+            QApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (!drawn())
+            qFatal("the formulas were not drawn within 30 s");
+        QThread::msleep(20); // the view lays the drawn formulas out together, 15 ms after the last
+        paintNow(&area);
+        shown.allDrawnMs = double(timer.nsecsElapsed()) / 1e6;
+    }
+    MarkdownView::setMathRenderer(nullptr);
+    return shown;
+}
+
+// An answer with 50 formulas, against the same answer with its TeX as code. Targets: first paint
+// (formulas as TeX) <= 100 ms, all drawn <= 2 s.
+void measureMath(const QTemporaryDir &dir, Figures &figures)
+{
+    if (const QString problem = Test::dockerUnavailableReason(); !problem.isEmpty())
+        qFatal("the math measure needs the sandbox image: %s", qPrintable(problem));
+    QList<double> plain;
+    QList<double> firstPaint;
+    QList<double> cold;
+    QList<double> warm;
+    QList<double> cached;
+    for (int run = 0; run < 5; ++run)
+        plain << showFormulas(formulaAnswer(run, false), nullptr).firstPaintMs;
+    for (int run = 0; run < 5; ++run) {
+        // Cold: a renderer of its own, its container started by the first formula painted.
+        const QString cache = dir.filePath(QStringLiteral("math-%1").arg(run));
+        {
+            MathRenderer renderer(Test::sandboxImage(), cache);
+            const MathShow shown = showFormulas(formulaAnswer(run, true), &renderer);
+            firstPaint << shown.firstPaintMs;
+            cold << shown.allDrawnMs;
+            // Warm: the container runs; the formulas are new.
+            warm << showFormulas(formulaAnswer(run + 10, true), &renderer).allDrawnMs;
+        }
+        // Opened again after a restart: drawn from the disk cache, no container.
+        MathRenderer reopened(QStringLiteral("sandpiper-no-such-image:0"), cache);
+        cached << showFormulas(formulaAnswer(run, true), &reopened).allDrawnMs;
+    }
+    figures.add("answer, 50 formulas as code (ms)", median(plain), "math_plain_paint_ms");
+    figures.add("answer, 50 formulas: 1st paint (ms)", median(firstPaint), "math_first_paint_ms");
+    figures.add("  ratio to the code-only answer", median(firstPaint) / median(plain), "math_first_paint_ratio");
+    figures.add("  all drawn, renderer cold (ms)", median(cold), "math_all_drawn_cold_ms");
+    figures.add("  all drawn, renderer warm (ms)", median(warm), "math_all_drawn_warm_ms");
+    figures.add("  all drawn, from the disk (ms)", median(cached), "math_all_drawn_cached_ms");
+}
+
 } // namespace
 
-// scripts/bench ui [startup] [open] [stream] [table] [close]: the measures named, or all of them.
+// scripts/bench ui [startup] [open] [stream] [table] [math] [close]: the measures named, or all.
 // Targets of the table: shown in <= 50 ms, <= 20 MB.
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QStringList chosen = app.arguments().mid(1);
     if (chosen.isEmpty())
-        chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"), QStringLiteral("table"),
-                  QStringLiteral("close")};
+        chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"),
+                  QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close")};
     QTemporaryDir dir;
     Settings settings(dir.filePath(QStringLiteral("open")));
     QString error;
@@ -433,6 +539,8 @@ int main(int argc, char *argv[])
         measureStreaming(settings, store, empty->id, figures);
     if (chosen.contains(QLatin1String("table")))
         measureTable(settings, store, empty->id, figures);
+    if (chosen.contains(QLatin1String("math")))
+        measureMath(dir, figures);
     if (chosen.contains(QLatin1String("close")))
         measureClosing(dir, figures);
 
