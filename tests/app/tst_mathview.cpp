@@ -120,6 +120,7 @@ private Q_SLOTS:
             if (block.text() == QString(QChar::ObjectReplacementCharacter))
                 QCOMPARE(block.blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
         }
+        view.clearFocus(); // no text cursor in the picture
         Test::saveScreenshot(&view, QStringLiteral("math-light.png"));
         // Drawn, they are still copied as their TeX.
         QVERIFY(copied(view).contains(QLatin1String("Euler: $$e^{i\\pi} + 1 = 0$$ and")));
@@ -171,6 +172,8 @@ private Q_SLOTS:
         const QString tip = toolTipOf(view, formulas[0]);
         QVERIFY2(tip.contains(QLatin1String("cannot be drawn")) && tip.contains(QLatin1String("frac")),
                  qPrintable(tip));
+        view.clearFocus();
+        Test::saveScreenshot(&view, QStringLiteral("math-bad-tex-light.png"));
         QVERIFY(copied(view).contains(QLatin1String("Broken: $\\frac{1}$ and fine: $x^2$")));
         MarkdownView::setMathRenderer(nullptr);
     }

@@ -17,8 +17,10 @@ enum Property {
     TexProperty = QTextFormat::UserProperty + 100,
     DisplayProperty,
 };
-// Display formulas are set a little larger than the text, as TeX does.
-constexpr qreal displayScale = 1.25;
+// Computer Modern's x-height is smaller than a desktop sans font's: at 1.2 times the text's size
+// a formula's letters match the text's. Display formulas are set larger, as TeX does.
+constexpr qreal inlineScale = 1.2;
+constexpr qreal displayScale = 1.45;
 constexpr qreal codePadding = 3;
 // Drawn formulas in the colours and sizes shown, shared by all views (cost: bytes).
 constexpr qsizetype imageCacheBytes = 64 * 1024 * 1024;
@@ -120,7 +122,7 @@ QString MathObject::toolTip(const QTextFormat &format) const
 qreal MathObject::scale(const QTextDocument *document, bool display) const
 {
     const qreal pixels = QFontInfo(document->defaultFont()).pixelSize();
-    return pixels / MathRenderer::fontSize * (display ? displayScale : 1.0);
+    return pixels / MathRenderer::fontSize * (display ? displayScale : inlineScale);
 }
 
 MathObject::Box MathObject::drawnBox(const MathRenderer::Formula &formula, qreal scale, const QTextFormat &format) const

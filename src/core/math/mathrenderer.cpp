@@ -25,8 +25,8 @@ namespace {
 constexpr auto cacheVersion = "1";
 // The first answer includes the container's start and matplotlib's import (about 1.5 s here).
 constexpr auto startTimeout = 30s;
-// mathtext draws a formula in milliseconds; one that takes this long is given up.
-constexpr auto formulaTimeout = 10s;
+// mathrender.py answers a formula within 8 s, even one it has to give up.
+constexpr auto formulaTimeout = 15s;
 constexpr auto idleStop = 2min;
 constexpr auto retryDelay = 1min;
 // No drawn formula comes near this; a longer line is not read.
@@ -70,26 +70,11 @@ MathRenderer::MathRenderer(const QString &image, const QString &cacheFolder, QOb
     , m_cacheFolder(cacheFolder)
 {
     m_watchdog.setSingleShot(true);
+    // The renderer gives up a formula that takes too long itself; silence means it is stuck.
     connect(&m_watchdog, &QTimer::timeout, this, [this] {
-        if (!m_processAnswered) {
-            giveUp(tr("the math renderer did not start in time"));
-            return;
-        }
-        // The oldest formula sent is the one being drawn.
-        const auto oldest = std::min_element(m_sent.keyBegin(), m_sent.keyEnd());
-        if (oldest != m_sent.keyEnd()) {
-            Formula failed;
-            failed.state = State::Failed;
-            failed.error = tr("The formula took too long to draw.");
-            const QString tex = m_sent.take(*oldest);
-            answered(tex, failed);
-        }
-        // The rest are drawn again by a new container.
-        for (const QString &tex : std::as_const(m_sent))
-            m_queue.prepend(tex);
-        m_sent.clear();
+        giveUp(m_processAnswered ? tr("the math renderer stopped answering")
+                                 : tr("the math renderer did not start in time"));
         stopProcess();
-        sendQueued();
     });
     m_idle.setSingleShot(true);
     m_idle.setInterval(idleStop);
