@@ -228,8 +228,9 @@ private Q_SLOTS:
                                          window->chatView()->card(QStringLiteral("call_plot"))->isAwaitingApproval(),
                                      20000);
             ToolCallCard *card = window->chatView()->card(QStringLiteral("call_plot"));
-            QPushButton *run = buttonIn(card, QStringLiteral("Run"));
-            QVERIFY(run);
+            // A widget added to a shown window shows at the next turn of the event loop.
+            QPushButton *run = nullptr;
+            QTRY_VERIFY((run = buttonIn(card, QStringLiteral("Run"))));
             QTest::mouseClick(run, Qt::LeftButton);
 
             QTRY_VERIFY_WITH_TIMEOUT(!card->findChildren<FigureView *>().isEmpty(), 60000);
