@@ -56,6 +56,7 @@ CodeInspector::CodeInspector(QWidget *parent)
     , m_tables(new QWidget)
     , m_figures(new QWidget)
     , m_figureLayout(new QHBoxLayout(m_figures))
+    , m_figureScroll(new QScrollArea)
     , m_files(new QLabel)
     , m_editButton(new QPushButton(tr("Edit and run")))
     , m_restartButton(new QPushButton(tr("Restart kernel")))
@@ -106,12 +107,12 @@ CodeInspector::CodeInspector(QWidget *parent)
     tableLayout->setContentsMargins(0, 0, 0, 0);
     m_tables->setAccessibleName(tr("Tables"));
     layout->addWidget(m_tables);
-    auto *figureScroll = new QScrollArea;
-    figureScroll->setWidget(m_figures);
-    figureScroll->setWidgetResizable(true);
-    figureScroll->setFixedHeight(170);
-    figureScroll->setAccessibleName(tr("Figures"));
-    layout->addWidget(figureScroll);
+    m_figureScroll->setWidget(m_figures);
+    m_figureScroll->setWidgetResizable(true);
+    m_figureScroll->setFixedHeight(170);
+    m_figureScroll->setAccessibleName(tr("Figures"));
+    m_figureScroll->hide();
+    layout->addWidget(m_figureScroll);
     layout->addWidget(m_files);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_editButton);
@@ -222,6 +223,7 @@ void CodeInspector::showRow(int row)
 void CodeInspector::refreshSelected()
 {
     qDeleteAll(m_figures->findChildren<FigureView *>());
+    m_figureScroll->hide();
     qDeleteAll(m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly));
     if (!model() || m_row < 0 || m_row >= model()->rowCount()) {
         m_status->setText(tr("No code has run in this conversation yet."));
@@ -264,6 +266,7 @@ void CodeInspector::refreshSelected()
         connect(view, &FigureView::showToModelRequested, this, &CodeInspector::imageShowRequested);
         m_figureLayout->insertWidget(m_figureLayout->count() - 1, view);
     }
+    m_figureScroll->setVisible(!r.figures.isEmpty());
     QStringList notes;
     if (!r.files.isEmpty())
         notes << tr("Files: %1").arg(r.files.join(QStringLiteral(", ")));

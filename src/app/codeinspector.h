@@ -8,6 +8,7 @@ class QLabel;
 class QListView;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QTextBrowser;
 
 namespace Sandpiper {
@@ -58,6 +59,7 @@ private:
     QWidget *m_tables; // DataTableViews of the selected execution
     QWidget *m_figures;
     QHBoxLayout *m_figureLayout;
+    QScrollArea *m_figureScroll; // shown only for a run with figures
     QLabel *m_files;
     QPushButton *m_editButton;
     QPushButton *m_restartButton;

@@ -61,6 +61,16 @@ class TestMainWindow : public QObject
         return window;
     }
 
+    // The inspector's row of figures.
+    static QWidget *figureBox(MainWindow *window)
+    {
+        for (QWidget *widget : window->inspector()->findChildren<QWidget *>()) {
+            if (widget->accessibleName() == QLatin1String("Figures"))
+                return widget;
+        }
+        return window->inspector();
+    }
+
     static QPushButton *buttonIn(QWidget *parent, const QString &text)
     {
         for (QPushButton *button : parent->findChildren<QPushButton *>()) {
@@ -221,6 +231,8 @@ private Q_SLOTS:
             auto window = openWindow();
             QVERIFY(window);
             QVERIFY(window->isPythonAvailable());
+            // No run yet: no empty box for figures.
+            QVERIFY(!figureBox(window.get())->isVisible());
             QTest::keyClicks(window->composer()->editor(), QStringLiteral("plot a sine"));
             QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
 
@@ -239,6 +251,7 @@ private Q_SLOTS:
                                              QStringLiteral("Here is **the sine** you asked for."),
                                      20000);
             QTRY_COMPARE(window->inspector()->figureCount(), 1);
+            QVERIFY(figureBox(window.get())->isVisible());
             QCOMPARE(window->inspector()->standardOutput()->toPlainText(), QStringLiteral("plotted\n"));
             QCOMPARE(window->conversationList()->model()->rowCount(), 1);
             QCOMPARE(window->conversationList()->model()->index(0, 0).data().toString(), QStringLiteral("plot a sine"));
