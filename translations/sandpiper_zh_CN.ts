@@ -4,20 +4,14 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../ui/aboutdialog.ui" line="6"/>
-        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="79"/>
         <source>About Sandpiper</source>
         <translation>关于 Sandpiper</translation>
     </message>
     <message>
-        <location filename="../ui/aboutdialog.ui" line="26"/>
-        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="80"/>
         <source>Chat with language models that run Python in a local sandbox, draw charts and search the web.</source>
         <translation>与语言模型聊天：它们可以在本地沙箱中运行 Python、绘制图表并搜索网络。</translation>
     </message>
     <message>
-        <location filename="../ui/aboutdialog.ui" line="52"/>
-        <location filename="../build/dev/src/app/ui_aboutdialog.h" line="82"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -25,47 +19,38 @@
 <context>
     <name>AttachmentTable</name>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="51"/>
         <source>The file could not be attached.</source>
         <translation>无法附加该文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="55"/>
         <source>%1 is not a file.</source>
         <translation>%1 不是文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="63"/>
         <source>%1 (%2) would take the conversation&apos;s files past their %3 limit (%4 are used). Delete files of the conversation or raise the limit in the settings.</source>
         <translation>%1（%2）会使对话的文件超出 %3 的上限（已用 %4）。请删除对话中的文件，或在设置中提高上限。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="73"/>
         <source>%1 (%2) would leave less than %3 free on the disk that holds the conversation&apos;s files.</source>
         <translation>%1（%2）会使存放对话文件的磁盘剩余空间少于 %3。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="95"/>
         <source>%1 cannot be copied to %2: %3</source>
         <translation>无法将 %1 复制到 %2：%3</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="116"/>
         <source>The attachments could not be read.</source>
         <translation>无法读取附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="128"/>
         <source>The attachment could not be removed.</source>
         <translation>无法移除附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="130"/>
         <source>There is no attachment with the id %1.</source>
         <translation>没有 ID 为 %1 的附件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/attachmenttable.cpp" line="136"/>
         <source>The attachment was removed from the conversation, but the file %1 could not be deleted.</source>
         <translation>附件已从对话中移除，但无法删除文件 %1。</translation>
     </message>
@@ -73,7 +58,6 @@
 <context>
     <name>ChartPresenter</name>
     <message>
-        <location filename="../src/app/tools/chartpresenter.cpp" line="13"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
@@ -81,7 +65,6 @@
 <context>
     <name>ContentFilter</name>
     <message>
-        <location filename="../src/core/llm/contentfilter.cpp" line="232"/>
         <source>The model&apos;s tool call was cut off before it was complete, so it was not run; it is shown as text.</source>
         <translation>模型的工具调用在完成前被截断，因此没有运行；它以文本形式显示。</translation>
     </message>
@@ -89,42 +72,34 @@
 <context>
     <name>ContextShortener</name>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="177"/>
         <source>leaves out the oldest turn</source>
         <translation>省略最早的一轮对话</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="179"/>
         <source>leaves out the %1 oldest turns</source>
         <translation>省略最早的 %1 轮对话</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="181"/>
         <source>leaves out an earlier tool round</source>
         <translation>省略一轮较早的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="183"/>
         <source>leaves out %1 earlier tool rounds</source>
         <translation>省略 %1 轮较早的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="185"/>
         <source>shortens a tool result</source>
         <translation>缩短一个工具结果</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="187"/>
         <source>shortens %1 tool results</source>
         <translation>缩短 %1 个工具结果</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="190"/>
         <source>To fit the model&apos;s context window of %1 tokens, this request %2. The conversation itself is kept in full.</source>
         <translation>为了适应模型 %1 个词元的上下文窗口，此请求%2。对话本身完整保留。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextshortener.cpp" line="195"/>
         <source>The last message and what it needs come close to or exceed the model&apos;s context window of %1 tokens; the server may refuse the request.</source>
         <translation>最后一条消息及其所需内容接近或超过模型 %1 个词元的上下文窗口；服务器可能会拒绝该请求。</translation>
     </message>
@@ -132,49 +107,34 @@
 <context>
     <name>ConversationFiles</name>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="27"/>
-        <location filename="../src/app/conversationfiles.cpp" line="50"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="31"/>
-        <location filename="../src/app/conversationfiles.cpp" line="65"/>
         <source>conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="34"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="35"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="35"/>
-        <location filename="../src/app/conversationfiles.cpp" line="101"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="62"/>
-        <location filename="../src/app/conversationfiles.cpp" line="68"/>
-        <location filename="../src/app/conversationfiles.cpp" line="77"/>
-        <location filename="../src/app/conversationfiles.cpp" line="92"/>
         <source>Export as notebook</source>
         <translation>导出为笔记本</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="68"/>
         <source>Jupyter notebook (*.ipynb)</source>
         <translation>Jupyter 笔记本 (*.ipynb)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationfiles.cpp" line="101"/>
-        <location filename="../src/app/conversationfiles.cpp" line="106"/>
         <source>Import conversation</source>
         <translation>导入对话</translation>
     </message>
@@ -182,17 +142,14 @@
 <context>
     <name>ConversationStore</name>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="162"/>
         <source>The conversation could not be read.</source>
         <translation>无法读取该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="187"/>
         <source>The conversation could not be imported.</source>
         <translation>无法导入该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationstore.cpp" line="211"/>
         <source>The folder %1 cannot be created.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
@@ -200,37 +157,30 @@
 <context>
     <name>ConversationTable</name>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="37"/>
         <source>A new conversation could not be created.</source>
         <translation>无法创建新对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="61"/>
         <source>The folder %1 cannot be created.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="86"/>
         <source>The conversations could not be read.</source>
         <translation>无法读取对话列表。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="122"/>
         <source>The conversation could not be renamed.</source>
         <translation>无法重命名该对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="128"/>
         <source>The conversation&apos;s model could not be changed.</source>
         <translation>无法更改该对话的模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="134"/>
         <source>The conversation&apos;s settings could not be saved.</source>
         <translation>无法保存该对话的设置。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/conversationtable.cpp" line="144"/>
         <source>The conversation could not be deleted.</source>
         <translation>无法删除该对话。</translation>
     </message>
@@ -238,17 +188,14 @@
 <context>
     <name>ExecutionTable</name>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="97"/>
         <source>The execution could not be saved.</source>
         <translation>无法保存该次执行。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="111"/>
         <source>The executions could not be read.</source>
         <translation>无法读取执行记录。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/executiontable.cpp" line="120"/>
         <source>There is no execution with the id %1.</source>
         <translation>没有 ID 为 %1 的执行记录。</translation>
     </message>
@@ -256,27 +203,22 @@
 <context>
     <name>McpPresenter</name>
     <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="18"/>
         <source>%1 (MCP server %2)</source>
         <translation>%1（MCP 服务器 %2）</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="23"/>
         <source>Always allow this tool</source>
         <translation>始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="28"/>
         <source>The MCP server %1 is a program on this computer that runs with your rights. Check the arguments before it runs them; &quot;Always allow&quot; lasts until you take it back in Settings › MCP.</source>
         <translation>MCP 服务器 %1 是这台计算机上以你的权限运行的程序。运行前请检查参数；“始终允许”会一直有效，直到你在“设置 › MCP”中撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="64"/>
         <source>Resource: %1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</source>
         <translation>资源：%1 &lt;span style=&quot;color: gray;&quot;&gt;%2 %3&lt;/span&gt;%4</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/mcppresenter.cpp" line="72"/>
         <source>Resource %1</source>
         <translation>资源 %1</translation>
     </message>
@@ -284,23 +226,18 @@
 <context>
     <name>MessageTable</name>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="35"/>
         <source>There is no message with the id %1.</source>
         <translation>没有 ID 为 %1 的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="64"/>
-        <location filename="../src/core/storage/messagetable.cpp" line="105"/>
         <source>The message could not be saved.</source>
         <translation>无法保存该消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="86"/>
         <source>The later messages could not be removed.</source>
         <translation>无法移除之后的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/messagetable.cpp" line="137"/>
         <source>The messages could not be read.</source>
         <translation>无法读取消息。</translation>
     </message>
@@ -308,37 +245,30 @@
 <context>
     <name>ModelImage</name>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="17"/>
         <source>%1 is %2; images up to %3 can be shown to the model. It is in /mnt/data for the code.</source>
         <translation>%1 大小为 %2；最多 %3 的图像才能显示给模型。它已放在 /mnt/data 中供代码使用。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="41"/>
         <source>%1 is not an image Sandpiper can read (it reads %2).</source>
         <translation>%1 不是 Sandpiper 能读取的图像（它能读取 %2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="44"/>
         <source>%1 has %2 × %3 pixels, too many to be shown to the model.</source>
         <translation>%1 有 %2 × %3 像素，太多，无法显示给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="56"/>
         <source>%1 could not be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="65"/>
         <source>The image %1 is no longer there.</source>
         <translation>图像 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="82"/>
         <source>%1 could not be read as an image: %2.</source>
         <translation>无法将 %1 作为图像读取：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/modelimage.cpp" line="94"/>
         <source>%1 could not be prepared for the model.</source>
         <translation>无法为模型准备 %1。</translation>
     </message>
@@ -346,27 +276,22 @@
 <context>
     <name>ProviderDetector</name>
     <message>
-        <location filename="../src/core/llm/providerdetector.cpp" line="19"/>
         <source>Connected: 1 model available.</source>
         <translation>已连接：有 1 个模型可用。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/providerdetector.cpp" line="20"/>
         <source>Connected: %1 models available.</source>
         <translation>已连接：有 %1 个模型可用。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/providerdetector.cpp" line="24"/>
         <source>The server refused the API key (HTTP %1). Check the key.</source>
         <translation>服务器拒绝了 API 密钥（HTTP %1）。请检查密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/providerdetector.cpp" line="30"/>
         <source>The server could not be reached: %1</source>
         <translation>无法连接到服务器：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/providerdetector.cpp" line="35"/>
         <source>The server answered, but not like an OpenAI-compatible API. Check that the base URL ends where /chat/completions would start (often /v1).</source>
         <translation>服务器有响应，但不像是 OpenAI 兼容的 API。请确认基础 URL 的结尾正好是 /chat/completions 的起点（通常是 /v1）。</translation>
     </message>
@@ -374,57 +299,46 @@
 <context>
     <name>PythonPresenter</name>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="43"/>
         <source>Python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="65"/>
         <source>stopped by Sandpiper</source>
         <translation>已被 Sandpiper 停止</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="67"/>
         <source>timed out</source>
         <translation>已超时</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="69"/>
         <source>Ran %1 · %2 s · %3</source>
         <translation>已运行 %1 · %2 秒 · %3</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="85"/>
         <source>Note: %1</source>
         <translation>注意：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="92"/>
         <source>SVG image</source>
         <translation>SVG 图像</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="96"/>
         <source>(an SVG image that could not be drawn)</source>
         <translation>（无法绘制的 SVG 图像）</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="134"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="153"/>
         <source>And %1 more figures that were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="158"/>
         <source>And %1 more files; they are in the conversation&apos;s folder.</source>
         <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/pythonpresenter.cpp" line="163"/>
         <source>Sandpiper refused what the sandbox reported:</source>
         <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
@@ -432,22 +346,18 @@
 <context>
     <name>SandboxHealth</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="32"/>
         <source>Docker is not installed, so the model cannot run Python. Install it, then restart Sandpiper.</source>
         <translation>未安装 Docker，因此模型无法运行 Python。请安装 Docker，然后重新启动 Sandpiper。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="44"/>
         <source>You may not use Docker yet, so the model cannot run Python. Join the docker group, then log out and back in.</source>
         <translation>你尚无权限使用 Docker，因此模型无法运行 Python。请加入 docker 用户组，然后注销并重新登录。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="50"/>
         <source>Docker is not running, so the model cannot run Python. Start it:</source>
         <translation>Docker 未在运行，因此模型无法运行 Python。请启动 Docker：</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxhealth.cpp" line="59"/>
         <source>The sandbox image %1 is missing, so the model cannot run Python yet. Build it:</source>
         <translation>缺少沙箱镜像 %1，因此模型暂时无法运行 Python。请构建该镜像：</translation>
     </message>
@@ -455,12 +365,10 @@
 <context>
     <name>Sandpiper</name>
     <message>
-        <location filename="../src/core/llm/providerpresets.cpp" line="52"/>
         <source>The base URL is empty.</source>
         <translation>基础 URL 为空。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/providerpresets.cpp" line="74"/>
         <source>&quot;%1&quot; is not a valid http or https URL.</source>
         <translation>“%1”不是有效的 http 或 https URL。</translation>
     </message>
@@ -468,7 +376,6 @@
 <context>
     <name>Sandpiper::AboutDialog</name>
     <message>
-        <location filename="../src/app/aboutdialog.cpp" line="15"/>
         <source>Qt %1 · sandbox image %2 · MIT License</source>
         <translation>Qt %1 · 沙箱镜像 %2 · MIT 许可证</translation>
     </message>
@@ -476,75 +383,58 @@
 <context>
     <name>Sandpiper::AgentLoop</name>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="72"/>
         <source>%1 Trying again in %2 s (%3 of %4).</source>
         <translation>%1 将在 %2 秒后重试（第 %3 次，共 %4 次）。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="179"/>
         <source>This conversation could not be saved: %1</source>
         <translation>无法保存此对话：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="289"/>
         <source>Stopped before the message was sent.</source>
         <translation>在发送消息之前已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="291"/>
         <source>The model “%1” does not take images, so the message was not sent. Choose a model with vision, or, if this one has it, say so in Settings → Provider → Images. Your text and the images are back in the message box; the images are in /mnt/data for the code either way.</source>
         <translation>模型“%1”不接受图像，因此消息没有发送。请选择支持视觉的模型；如果此模型支持，请在“设置 → 提供商 → 图像”中说明。你的文字和图像已放回消息框；无论如何，图像都在 /mnt/data 中供代码使用。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="299"/>
         <source>%1 The message was not sent: remove that image and send again.</source>
         <translation>%1 消息没有发送：请移除该图像后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="307"/>
-        <location filename="../src/core/agent/agentloop.cpp" line="316"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="344"/>
         <source>The sandbox did not write the file.</source>
         <translation>沙箱没有写入该文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="457"/>
         <source>the kernel had stopped</source>
         <translation>内核已停止</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="467"/>
         <source>Wait for the current answer to finish before restoring the variables.</source>
         <translation>请等当前回答结束后再恢复变量。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="537"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="598"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="335"/>
-        <location filename="../src/core/agent/agentloop.cpp" line="471"/>
-        <location filename="../src/core/agent/agentloop.cpp" line="599"/>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="747"/>
         <source>The model did not take the images. Sandpiper now sends this conversation to “%1” without them; they stay in the conversation and in /mnt/data. Send again to go on, or choose a model with vision.</source>
         <translation>模型没有接受这些图像。Sandpiper 现在向“%1”发送此对话时不再附带它们；它们仍保留在对话和 /mnt/data 中。请再次发送以继续，或选择支持视觉的模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/agentloop.cpp" line="796"/>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
     </message>
@@ -552,104 +442,84 @@
 <context>
     <name>Sandpiper::ChartWidget</name>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="62"/>
         <source>%1 (%2)</source>
         <comment>axis title and unit</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="69"/>
         <source>Line chart</source>
         <translation>折线图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="71"/>
         <source>Bar chart</source>
         <translation>柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="73"/>
         <source>Horizontal bar chart</source>
         <translation>条形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="75"/>
         <source>Stacked bar chart</source>
         <translation>堆积柱形图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="77"/>
         <source>Scatter plot</source>
         <translation>散点图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="79"/>
         <source>Area chart</source>
         <translation>面积图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="81"/>
         <source>Pie chart</source>
         <translation>饼图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="83"/>
         <source>Donut chart</source>
         <translation>圆环图</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="93"/>
         <source>%1 of %2. Plus and minus zoom, 0 resets the zoom, the menu key offers saving and copying.</source>
         <translation>%1，包含 %2。按加号和减号键缩放，按 0 重置缩放，按菜单键可保存和复制。</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="206"/>
         <source>Series %1</source>
         <translation>系列 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="225"/>
         <source>%1 %2%</source>
         <comment>pie slice label: name, percentage</comment>
         <translation>%1 %2%</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="258"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="260"/>
         <source>Zoom Out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="262"/>
         <source>Reset Zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="263"/>
         <source>Copy Image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="265"/>
         <source>Copy Data as CSV</source>
         <translation>复制数据为 CSV</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="266"/>
         <source>Save as PNG…</source>
         <translation>另存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="268"/>
         <source>Save as SVG…</source>
         <translation>另存为 SVG…</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="385"/>
         <source>%1
 %2 (%3%)</source>
         <comment>pie slice tooltip: name, value, percentage</comment>
@@ -657,59 +527,48 @@
 %2（%3%）</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="236"/>
         <source>%1, %2</source>
         <comment>scatter point tooltip: x, y</comment>
         <translation>%1, %2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartformat.cpp" line="238"/>
         <source>%1: %2</source>
         <comment>tooltip: x or category, value</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="465"/>
         <source>Show Slices</source>
         <translation>显示扇区</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="465"/>
         <source>Show Series</source>
         <translation>显示系列</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="608"/>
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="614"/>
         <source>Save Chart as SVG</source>
         <translation>将图表保存为 SVG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="614"/>
         <source>Save Chart as PNG</source>
         <translation>将图表保存为 PNG</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="615"/>
         <source>SVG images (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="615"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="619"/>
         <source>Could Not Save the Chart</source>
         <translation>无法保存图表</translation>
     </message>
     <message>
-        <location filename="../src/app/charts/chartwidget.cpp" line="620"/>
         <source>The chart could not be saved to %1. Check that the folder exists and is writable.</source>
         <translation>无法将图表保存到 %1。请检查该文件夹是否存在且可写入。</translation>
     </message>
@@ -717,99 +576,78 @@
 <context>
     <name>Sandpiper::ChatClient</name>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="145"/>
         <source>Could not connect to %1: the connection was refused. Is the server running?</source>
         <translation>无法连接到 %1：连接被拒绝。服务器是否正在运行？</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="147"/>
         <source>The host %1 was not found. Check the base URL and your network.</source>
         <translation>找不到主机 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="149"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="151"/>
         <source>Network error talking to %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="167"/>
         <source>The conversation does not fit the model&apos;s context window (HTTP %1): %2</source>
         <translation>对话超出了模型的上下文窗口（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="171"/>
         <source>The provider refused the request (HTTP %1): %2 Check the API key in Settings.</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2 请在“设置”中检查 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="174"/>
         <source>The model &quot;%1&quot; or the endpoint was not found (HTTP 404): %2</source>
         <translation>找不到模型“%1”或端点（HTTP 404）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="177"/>
         <source>The provider is rate limiting requests (HTTP 429): %1</source>
         <translation>服务商正在限制请求频率（HTTP 429）：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="180"/>
         <source>The provider had a server error (HTTP %1): %2</source>
         <translation>服务商出现服务器错误（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="183"/>
         <source>The provider rejected the request (HTTP %1): %2</source>
         <translation>服务商拒绝了请求（HTTP %1）：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="230"/>
         <source>Available models: %1.</source>
         <translation>可用模型：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="244"/>
-        <location filename="../src/core/llm/chatclient.cpp" line="338"/>
-        <location filename="../src/core/llm/contextbudget.cpp" line="56"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="341"/>
         <source>The server did not answer within %1 s.</source>
         <translation>服务器未在 %1 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="346"/>
         <source>The answer stopped arriving: nothing came for %1 s.</source>
         <translation>回答中断：已有 %1 秒未收到任何内容。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="361"/>
         <source>The server&apos;s answer is not an OpenAI-compatible chat completion: %1</source>
         <translation>服务器的响应不是与 OpenAI 兼容的聊天补全结果：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="375"/>
         <source>the stream ended before the answer was finished</source>
         <translation>回答尚未完成，数据流就已结束</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="377"/>
         <source>The connection broke while the answer was streaming: %1</source>
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="382"/>
         <source>The provider reported an error: %1</source>
         <translation>服务商报告了错误：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/chatclient.cpp" line="435"/>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
@@ -817,39 +655,30 @@
 <context>
     <name>Sandpiper::ChatPage</name>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="25"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="37"/>
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="30"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="176"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="176"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="196"/>
-        <location filename="../src/app/chat/chatpage.cpp" line="201"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="197"/>
         <source>Resending drops the messages after this one. Continue?</source>
         <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/chatpage.cpp" line="207"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
@@ -857,7 +686,6 @@
 <context>
     <name>Sandpiper::ChatView</name>
     <message>
-        <location filename="../src/app/chat/chatview.cpp" line="13"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -865,129 +693,102 @@
 <context>
     <name>Sandpiper::CodeInspector</name>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="60"/>
-        <location filename="../src/app/codeinspector.cpp" line="141"/>
-        <location filename="../src/app/codeinspector.cpp" line="217"/>
         <source>Edit and run</source>
         <translation>编辑并运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="61"/>
         <source>Restart kernel</source>
         <translation>重启内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="63"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="64"/>
         <source>Executions</source>
         <translation>执行记录</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="68"/>
         <source>Executed code</source>
         <translation>已执行的代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="69"/>
         <source>Standard output</source>
         <translation>标准输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="70"/>
         <source>Standard error</source>
         <translation>标准错误</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="74"/>
         <source>Displayed value</source>
         <translation>显示的值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="83"/>
         <source>Execution status</source>
         <translation>执行状态</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="88"/>
         <source>Edit the code and run it in the same sandbox</source>
         <translation>编辑代码并在同一沙箱中运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="89"/>
         <source>Restart the Python kernel</source>
         <translation>重启 Python 内核</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="96"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="99"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="101"/>
         <source>Errors and warnings</source>
         <translation>错误和警告</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="103"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="107"/>
         <source>Tables</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="113"/>
         <source>Figures</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="136"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="227"/>
         <source>No code has run in this conversation yet.</source>
         <translation>此对话中尚未运行任何代码。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="239"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="248"/>
         <source>%1 in %2 s</source>
         <translation>%1，用时 %2 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="255"/>
         <source>(run by you)</source>
         <translation>（由你运行）</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="269"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="271"/>
         <source>%1 more figures were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
     <message>
-        <location filename="../src/app/codeinspector.cpp" line="273"/>
         <source>Refused by Sandpiper: %1</source>
         <translation>被 Sandpiper 拒绝：%1</translation>
     </message>
@@ -995,107 +796,86 @@
 <context>
     <name>Sandpiper::Composer</name>
     <message>
-        <location filename="../src/app/composer.cpp" line="28"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="29"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="30"/>
         <source>Attach…</source>
         <translation>添加附件…</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="32"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="39"/>
         <source>Ask anything. Enter sends, Shift+Enter starts a new line, / offers prompts, Ctrl+V pastes images.</source>
         <translation>随便问。Enter 发送，Shift+Enter 换行，/ 提供提示词，Ctrl+V 粘贴图像。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="41"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="46"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="47"/>
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="48"/>
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="50"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="51"/>
         <source>Files are copied to the conversation folder, /mnt/data in the sandbox.</source>
         <translation>文件会被复制到对话文件夹，即沙箱中的 /mnt/data。</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="52"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="57"/>
         <source>Allow network access in this conversation&apos;s sandbox</source>
         <translation>允许此对话的沙箱访问网络</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="60"/>
         <source>Images for the next message</source>
         <translation>下一条消息的图像</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="96"/>
         <source>Prompts of the MCP servers</source>
         <translation>MCP 服务器的提示模板</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="150"/>
         <source>/%1 (%2)</source>
         <translation>/%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="151"/>
         <source>/%1 (%2): %3</source>
         <translation>/%1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="215"/>
         <source>Attached: %1</source>
         <translation>已添加附件：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="232"/>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="237"/>
         <source>%1 — click to take it off this message</source>
         <translation>%1 — 点击将其从此消息中移除</translation>
     </message>
     <message>
-        <location filename="../src/app/composer.cpp" line="238"/>
         <source>Image %1; press to take it off this message</source>
         <translation>图像 %1；按下将其从此消息中移除</translation>
     </message>
@@ -1103,7 +883,6 @@
 <context>
     <name>Sandpiper::ComposerEditor</name>
     <message>
-        <location filename="../src/app/composereditor.cpp" line="56"/>
         <source>The clipboard holds an image in a format Sandpiper cannot read (%1). It reads %2.</source>
         <translation>剪贴板中的图像格式 Sandpiper 无法读取（%1）。它能读取 %2。</translation>
     </message>
@@ -1111,24 +890,18 @@
 <context>
     <name>Sandpiper::ContainerFiles</name>
     <message>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="61"/>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="95"/>
         <source>The files could not be copied from the sandbox: %1</source>
         <translation>无法从沙箱复制文件：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="76"/>
         <source>The files took longer than %1 s to come from the sandbox; the copy was stopped.</source>
         <translation>从沙箱取回文件超过了 %1 秒；复制已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="113"/>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="151"/>
         <source>The files could not be copied into the sandbox: %1</source>
         <translation>无法将文件复制到沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/containerfiles.cpp" line="148"/>
         <source>The files took longer than %1 s to reach the sandbox; the copy was stopped.</source>
         <translation>将文件送入沙箱超过了 %1 秒；复制已停止。</translation>
     </message>
@@ -1136,27 +909,22 @@
 <context>
     <name>Sandpiper::ContextBudget</name>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="170"/>
         <source>Ollama does this when its context window is smaller than the request: raise it with OLLAMA_CONTEXT_LENGTH (for example 32768) where the server starts, or with num_ctx in the model&apos;s Modelfile.</source>
         <translation>当 Ollama 的上下文窗口小于请求时会这样做：在启动服务器的地方用 OLLAMA_CONTEXT_LENGTH（例如 32768）调大它，或在模型的 Modelfile 中设置 num_ctx。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="175"/>
         <source>LM Studio does this when the model is loaded with a smaller context length than the request: load it with a larger one.</source>
         <translation>当模型加载时的上下文长度小于请求时，LM Studio 会这样做：请用更大的上下文长度加载它。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="179"/>
         <source>Raise the server&apos;s context size for this model.</source>
         <translation>请为此模型调大服务器的上下文大小。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="182"/>
         <source>The server cut this conversation to %1 tokens without saying so: the model saw only part of a request of about %2 tokens. %3 Or set this model&apos;s context window in Settings. Until then Sandpiper keeps requests within %4 tokens itself and says what it leaves out.</source>
         <translation>服务器在未告知的情况下将此对话截断为 %1 个词元：模型只看到了约 %2 个词元的请求的一部分。%3 或者在设置中设定此模型的上下文窗口。在此之前，Sandpiper 会自行将请求控制在 %4 个词元以内，并说明省略了什么。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/contextbudget.cpp" line="274"/>
         <source>Sandpiper left out of the request what it could; what remains (the system prompt, the tool declarations and the last message) is still too long. Give the model a larger context window on the server, or send a shorter message.</source>
         <translation>Sandpiper 已从请求中省略了所有能省略的内容；剩下的部分（系统提示词、工具声明和最后一条消息）仍然太长。请在服务器上为模型提供更大的上下文窗口，或发送更短的消息。</translation>
     </message>
@@ -1164,23 +932,18 @@
 <context>
     <name>Sandpiper::ConversationListModel</name>
     <message>
-        <location filename="../src/app/conversationlistmodel.cpp" line="51"/>
-        <location filename="../src/app/conversationlistmodel.cpp" line="66"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
         <source>working</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationlistmodel.cpp" line="92"/>
         <source>new answer</source>
         <translation>新回答</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationlistmodel.cpp" line="107"/>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
     </message>
@@ -1188,37 +951,30 @@
 <context>
     <name>Sandpiper::ConversationSession</name>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="123"/>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="191"/>
         <source>Wait for the current answer to finish before running code.</source>
         <translation>请等待当前回答完成后再运行代码。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="202"/>
         <source>Wait for the current answer to finish before restoring the variables.</source>
         <translation>请等当前回答结束后再恢复变量。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="295"/>
         <source>There is no image %1 in this conversation.</source>
         <translation>此对话中没有图像 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="312"/>
         <source>This table cannot be saved from the sandbox.</source>
         <translation>无法从沙箱保存此表格。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="330"/>
         <source>Wait for the current answer to finish, or stop it, before resending.</source>
         <translation>请等待当前回答完成或将其停止，然后再重新发送。</translation>
     </message>
     <message>
-        <location filename="../src/core/session/conversationsession.cpp" line="359"/>
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
@@ -1226,47 +982,38 @@
 <context>
     <name>Sandpiper::ConversationSidebar</name>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="28"/>
         <source>New chat</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="29"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="30"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="31"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="32"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="33"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="34"/>
         <source>Search conversations (Ctrl+F)</source>
         <translation>搜索对话 (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="35"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../src/app/conversationsidebar.cpp" line="38"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
@@ -1274,7 +1021,6 @@
 <context>
     <name>Sandpiper::DataTableModel</name>
     <message>
-        <location filename="../src/app/chat/datatablemodel.cpp" line="93"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -1282,91 +1028,74 @@
 <context>
     <name>Sandpiper::DataTableView</name>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="38"/>
         <source>Save as CSV</source>
         <translation>另存为 CSV</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="39"/>
         <source>Save as Excel</source>
         <translation>另存为 Excel</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="43"/>
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="47"/>
         <source>Table rows</source>
         <translation>表格行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="71"/>
         <source>Table size</source>
         <translation>表格大小</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="73"/>
         <source>Saving the table</source>
         <translation>正在保存表格</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="76"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="77"/>
         <source>Copy the selected cells, or the whole table, as tab-separated text</source>
         <translation>将所选单元格或整个表格复制为制表符分隔的文本</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="78"/>
         <source>Save the whole table as a CSV file</source>
         <translation>将整个表格保存为 CSV 文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="79"/>
         <source>Save the whole table as an Excel file</source>
         <translation>将整个表格保存为 Excel 文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="80"/>
         <source>Only tables of pandas frames can be saved from the sandbox.</source>
         <translation>只有 pandas 数据框的表格才能从沙箱保存。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="112"/>
         <source>Showing %1 of %2 rows</source>
         <translation>显示 %2 行中的 %1 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/chat/datatableview.cpp" line="113"/>
         <source>%n rows</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="116"/>
         <source>%1 of %2 columns</source>
         <translation>%2 列中的 %1 列</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/chat/datatableview.cpp" line="118"/>
         <source>%n columns</source>
         <translation>
             <numerusform>%n 列</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="181"/>
         <source>The sandbox writes the whole table…</source>
         <translation>沙箱正在写入整个表格…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/datatableview.cpp" line="191"/>
         <source>The table could not be saved: %1</source>
         <translation>无法保存表格：%1</translation>
     </message>
@@ -1374,37 +1103,30 @@
 <context>
     <name>Sandpiper::EngineStatus</name>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="34"/>
         <source>context %1</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="35"/>
         <source>the default engine</source>
         <translation>默认引擎</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="71"/>
         <source>%1: does not answer (%2)</source>
         <translation>%1：没有响应（%2）</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="72"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="73"/>
         <source>on this machine</source>
         <translation>在本机上</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="74"/>
         <source>local or remote: not known yet</source>
         <translation>本地还是远程：尚不清楚</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/enginestatus.cpp" line="75"/>
         <source>%1: %2, answers in %3 ms</source>
         <translation>%1：%2，响应时间 %3 毫秒</translation>
     </message>
@@ -1412,49 +1134,40 @@
 <context>
     <name>Sandpiper::ExecutionModel</name>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="56"/>
         <source>ok</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="58"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="60"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="62"/>
         <source>crashed</source>
         <translation>已崩溃</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="64"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="91"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="93"/>
         <source>running… · %1
 %2</source>
         <translation>正在运行… · %1
 %2</translation>
     </message>
     <message>
-        <location filename="../src/core/session/executionmodel.cpp" line="95"/>
         <source>%1 · %2 s · %3
 %4</source>
         <translation>%1 · %2 秒 · %3
@@ -1464,62 +1177,50 @@
 <context>
     <name>Sandpiper::FigureView</name>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="28"/>
         <source>⚠ The figure was not shown. %1</source>
         <translation>⚠ 未显示该图。%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="31"/>
         <source>Figure not shown</source>
         <translation>未显示的图</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="40"/>
         <source>Figure %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="41"/>
         <source>Click to open at full size; right-click to save, copy or show it to the model.</source>
         <translation>点击以原始大小打开；右键点击可保存、复制或显示给模型。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="99"/>
         <source>Open at full size</source>
         <translation>以原始尺寸打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="100"/>
         <source>Save image as…</source>
         <translation>图像另存为…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="101"/>
         <source>Copy image</source>
         <translation>复制图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="104"/>
         <source>Show to the model</source>
         <translation>显示给模型</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="114"/>
         <source>Figure</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="114"/>
         <source>The figure cannot be used. %1</source>
         <translation>无法使用该图。%1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="128"/>
         <source>Figure at full size</source>
         <translation>原始尺寸图像</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/figureview.cpp" line="139"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1527,48 +1228,38 @@
 <context>
     <name>Sandpiper::ImageManager</name>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="50"/>
         <source>There is no Dockerfile in %1.</source>
         <translation>%1 中没有 Dockerfile。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="72"/>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="124"/>
         <source>The Docker client could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="81"/>
         <source>Building the image took longer than an hour and was stopped.</source>
         <translation>构建镜像耗时超过一小时，已被停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="85"/>
         <source>Building the image failed: %1</source>
         <translation>构建镜像失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="114"/>
         <source>The image %1 is not on this machine either, so it cannot be sent; build it instead.</source>
         <translation>本机上也没有镜像 %1，因此无法发送；请改为构建它。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="152"/>
         <source>Sending the image: %1 of %2</source>
         <translation>正在发送镜像：%1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="168"/>
         <source>Sending the image took longer than an hour and was stopped.</source>
         <translation>发送镜像超过了一小时，已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="169"/>
         <source>Sending the image failed: %1</source>
         <translation>发送镜像失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/imagemanager.cpp" line="173"/>
         <source>The image was sent: %1.</source>
         <translation>镜像已发送：%1。</translation>
     </message>
@@ -1576,116 +1267,92 @@
 <context>
     <name>Sandpiper::KernelRestore</name>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="18"/>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="20"/>
         <source>opens a file for writing</source>
         <translation>以写入方式打开文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="22"/>
         <source>saves a table to a file</source>
         <translation>将表格保存到文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="23"/>
         <source>saves a figure to a file</source>
         <translation>将图形保存到文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="26"/>
         <source>saves, dumps, writes or deletes files</source>
         <translation>保存、转储、写入或删除文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="28"/>
         <source>saves an array to a file</source>
         <translation>将数组保存到文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="30"/>
         <source>copies, archives or runs programs</source>
         <translation>复制、归档或运行程序</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="32"/>
         <source>changes files through os</source>
         <translation>通过 os 修改文件</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="33"/>
         <source>runs a shell command or pip</source>
         <translation>运行 shell 命令或 pip</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/agent/kernelrestore.cpp" line="49"/>
         <source>it changed %1 and %n more file(s)</source>
         <translation>
             <numerusform>它修改了 %1 及另外 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="50"/>
         <source>it changed %1</source>
         <translation>它修改了 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="60"/>
         <source>its code %1</source>
         <translation>它的代码%1</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="67"/>
         <source>Sandpiper was started again or the conversation was reopened</source>
         <translation>Sandpiper 已重新启动或对话已重新打开</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="96"/>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="114"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="103"/>
         <source>cell %1 (%2)</source>
         <translation>单元格 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="116"/>
         <source>it timed out</source>
         <translation>它超时了</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="116"/>
         <source>it was interrupted</source>
         <translation>它被中断了</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="118"/>
         <source>the kernel died (%1)</source>
         <translation>内核已终止（%1）</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="120"/>
         <source>the sandbox is unavailable (%1)</source>
         <translation>沙箱不可用（%1）</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="147"/>
         <source>Restoring the variables stopped after %1 of %2 cells.</source>
         <translation>恢复变量在 %2 个单元格中的第 %1 个之后停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="148"/>
         <source>The variables were restored: %1 of %2 cells ran again.</source>
         <translation>变量已恢复：%2 个单元格中有 %1 个重新运行。</translation>
     </message>
     <message>
-        <location filename="../src/core/agent/kernelrestore.cpp" line="150"/>
         <source>Failed on replay: %1.</source>
         <translation>重放时失败：%1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/agent/kernelrestore.cpp" line="152"/>
         <source>%n cell(s) that write files were skipped.</source>
         <translation>
             <numerusform>跳过了 %n 个写入文件的单元格。</numerusform>
@@ -1695,78 +1362,62 @@
 <context>
     <name>Sandpiper::KernelRestoreBar</name>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="17"/>
         <source>&amp;Restore variables</source>
         <translation>恢复变量(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="18"/>
         <source>Not &amp;now</source>
         <translation>暂不(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="19"/>
         <source>S&amp;top restoring</source>
         <translation>停止恢复(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="22"/>
-        <location filename="../src/app/kernelrestorebar.cpp" line="28"/>
-        <location filename="../src/app/kernelrestorebar.cpp" line="93"/>
         <source>Restore variables</source>
         <translation>恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="26"/>
         <source>Kernel state</source>
         <translation>内核状态</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="27"/>
         <source>Restoring variables</source>
         <translation>正在恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="29"/>
         <source>Do not restore the variables now</source>
         <translation>现在不恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="30"/>
         <source>Stop restoring the variables</source>
         <translation>停止恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="73"/>
         <source>Restoring the variables…</source>
         <translation>正在恢复变量…</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="74"/>
         <source>Restoring the variables: %1 (%2 of %3)</source>
         <translation>正在恢复变量：%1（第 %2 个，共 %3 个）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/kernelrestorebar.cpp" line="79"/>
         <source>Python&apos;s variables are gone (%1). Running the %n earlier successful cell(s) again brings them back.</source>
         <translation>
             <numerusform>Python 的变量已丢失（%1）。重新运行之前成功的 %n 个单元格即可找回它们。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/kernelrestorebar.cpp" line="94"/>
         <source>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</source>
         <translation>
             <numerusform>其中 %n 个单元格会向 /mnt/data 写入文件。再次运行它们可能会覆盖或重复这些文件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="99"/>
         <source>&amp;Skip those cells</source>
         <translation>跳过这些单元格(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/kernelrestorebar.cpp" line="100"/>
         <source>Run &amp;all again</source>
         <translation>全部重新运行(&amp;a)</translation>
     </message>
@@ -1774,320 +1425,250 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="85"/>
-        <location filename="../src/app/mainwindow.cpp" line="308"/>
-        <location filename="../src/app/mainwindow.cpp" line="628"/>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="79"/>
-        <location filename="../src/app/mainwindow.cpp" line="114"/>
         <source>Code inspector</source>
         <translation>代码检查器</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="307"/>
-        <location filename="../src/app/mainwindow.cpp" line="315"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="348"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="358"/>
-        <location filename="../src/app/mainwindow.cpp" line="363"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="371"/>
-        <location filename="../src/app/mainwindow.cpp" line="378"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="90"/>
         <source>Sandbox status</source>
         <translation>沙箱状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="118"/>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="119"/>
         <source>Docker state</source>
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="120"/>
         <source>Tokens used in this conversation</source>
         <translation>此对话已使用的 token 数</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="171"/>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="212"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="213"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="216"/>
         <source>Export as &amp;Markdown…</source>
         <translation>导出为 Markdown(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="217"/>
         <source>Export as &amp;JSON…</source>
         <translation>导出为 JSON(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="218"/>
         <source>Export as note&amp;book…</source>
         <translation>导出为笔记本(&amp;b)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="219"/>
         <source>&amp;Import conversation…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="221"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="224"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="226"/>
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="228"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="231"/>
         <source>Focus the &amp;message box</source>
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="233"/>
         <source>S&amp;top the answer</source>
         <translation>停止回答(&amp;t)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="236"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="244"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="246"/>
         <source>Code &amp;inspector</source>
         <translation>代码检查器(&amp;i)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="250"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="251"/>
         <source>&amp;About Sandpiper</source>
         <translation>关于 Sandpiper(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="260"/>
         <source>Open conversation</source>
         <translation>打开对话</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="298"/>
         <source>context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="570"/>
         <source>Python: running</source>
         <translation>Python：运行中</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="307"/>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="358"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="372"/>
         <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="389"/>
         <source>The conversation was exported.</source>
         <translation>对话已导出。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="396"/>
         <source>Exporting the notebook…</source>
         <translation>正在导出笔记本…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/mainwindow.cpp" line="406"/>
         <source>The notebook was exported: %n code cell(s).</source>
         <translation>
             <numerusform>笔记本已导出：%n 个代码单元格。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/mainwindow.cpp" line="407"/>
         <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
         <translation>
             <numerusform>笔记本已导出，但有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="424"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="436"/>
-        <location filename="../src/app/mainwindow.cpp" line="450"/>
         <source>Attach file</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="437"/>
-        <location filename="../src/app/mainwindow.cpp" line="451"/>
         <source>%1 could not be attached: %2</source>
         <translation>无法添加附件 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="450"/>
         <source>Add image</source>
         <translation>添加图像</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="455"/>
         <source>%1 is attached as a file, not shown to the model: %2</source>
         <translation>%1 已作为文件附加，没有显示给模型：%2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="470"/>
-        <location filename="../src/app/mainwindow.cpp" line="474"/>
         <source>Paste image</source>
         <translation>粘贴图像</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="470"/>
         <source>The pasted image could not be saved for sending.</source>
         <translation>无法保存粘贴的图像以供发送。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="475"/>
         <source>The pasted image could not be attached: %1</source>
         <translation>无法附加粘贴的图像：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="483"/>
         <source>Show to the model</source>
         <translation>显示给模型</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="486"/>
         <source>%1 goes to the model with your next message.</source>
         <translation>%1 将随你的下一条消息发送给模型。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="496"/>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="504"/>
         <source>No API key for %1 was found.</source>
         <translation>未找到 %1 的 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="526"/>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="528"/>
         <source>an empty address</source>
         <translation>空地址</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="572"/>
         <source>%1 (remote, %2 ms)</source>
         <translation>%1（远程，%2 毫秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="589"/>
         <source>Python: off</source>
         <translation>Python：已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="595"/>
         <source>Docker: checking…</source>
         <translation>Docker：正在检查…</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="630"/>
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="633"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="570"/>
         <source>Docker: ready</source>
         <translation>Docker：就绪</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="602"/>
         <source>Docker: unavailable</source>
         <translation>Docker：不可用</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="292"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mainwindow.cpp" line="295"/>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
     </message>
@@ -2095,55 +1676,113 @@
 <context>
     <name>Sandpiper::MarkdownView</name>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="188"/>
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="190"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="209"/>
         <source>[image not shown: %1]</source>
         <translation>[未显示图片：%1]</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="213"/>
         <source>[the image at %1 could not be loaded]</source>
         <translation>[无法加载位于 %1 的图像]</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="215"/>
         <source>Load image from</source>
         <translation>加载图像，来源：</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="218"/>
         <source>[image not found: %1]</source>
         <translation>[找不到图像：%1]</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/markdownview.cpp" line="423"/>
         <source>Links to files outside this conversation&apos;s folder are not opened.</source>
         <translation>不会打开指向本对话文件夹以外文件的链接。</translation>
+    </message>
+    <message>
+        <source>Copy Formula as &amp;TeX</source>
+        <translation>复制公式为 TeX(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MathObject</name>
+    <message>
+        <source>no math renderer</source>
+        <translation>没有公式渲染器</translation>
+    </message>
+    <message>
+        <source>This TeX cannot be drawn: %1</source>
+        <translation>无法绘制此 TeX：%1</translation>
+    </message>
+    <message>
+        <source>Formulas are shown as TeX: %1.</source>
+        <translation>公式以 TeX 显示：%1。</translation>
+    </message>
+    <message>
+        <source>Drawing the formula…</source>
+        <translation>正在绘制公式…</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MathRenderer</name>
+    <message>
+        <source>The math renderer gave an answer that cannot be shown.</source>
+        <translation>公式渲染器返回的结果无法显示。</translation>
+    </message>
+    <message>
+        <source>the math renderer stopped answering</source>
+        <translation>公式渲染器不再响应</translation>
+    </message>
+    <message>
+        <source>the math renderer did not start in time</source>
+        <translation>公式渲染器未能及时启动</translation>
+    </message>
+    <message>
+        <source>the sandbox is off in the settings</source>
+        <translation>沙盒已在设置中关闭</translation>
+    </message>
+    <message numerus="yes">
+        <source>The formula is longer than %n characters.</source>
+        <translation>
+            <numerusform>公式超过 %n 个字符。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the math renderer is missing from this build</source>
+        <translation>此版本缺少公式渲染器</translation>
+    </message>
+    <message>
+        <source>the Docker client (%1) could not be started</source>
+        <translation>无法启动 Docker 客户端（%1）</translation>
+    </message>
+    <message>
+        <source>the math renderer gave an answer that cannot be read</source>
+        <translation>公式渲染器返回的结果无法读取</translation>
+    </message>
+    <message>
+        <source>the sandbox image %1 is missing</source>
+        <translation>缺少沙盒镜像 %1</translation>
+    </message>
+    <message>
+        <source>the math renderer could not start</source>
+        <translation>公式渲染器无法启动</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::McpConfigFile</name>
     <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="31"/>
         <source>%1, line %2, column %3</source>
         <translation>%1，第 %2 行，第 %3 列</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="38"/>
         <source>%1: the server &quot;%2&quot; is skipped: %3</source>
         <translation>%1：已跳过服务器“%2”：%3</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconfigfile.cpp" line="122"/>
         <source>%1 cannot be read, so it is left as it is: correct it first.</source>
         <translation>无法读取 %1，因此保持原样：请先修正它。</translation>
     </message>
@@ -2151,107 +1790,86 @@
 <context>
     <name>Sandpiper::McpConnection</name>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="197"/>
         <source>It did not answer the initialize request within %1 s.</source>
         <translation>它未在 %1 秒内响应 initialize 请求。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="199"/>
         <source>It refused to initialize: %1</source>
         <translation>它拒绝初始化：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="205"/>
         <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
         <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="236"/>
         <source>It listed a tool without a name; it is not offered to the model.</source>
         <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="242"/>
         <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
         <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="248"/>
         <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
         <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="276"/>
         <source>It did not list its tools: %1</source>
         <translation>它未能列出其工具：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="278"/>
         <source>It did not list its tools again: %1</source>
         <translation>它未能重新列出其工具：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="336"/>
         <source>It did not list its prompts: %1</source>
         <translation>它未能列出其提示模板：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="376"/>
         <source>The MCP server &quot;%1&quot; is switched off.</source>
         <translation>MCP 服务器“%1”已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="389"/>
         <source>The MCP server &quot;%1&quot; is not available: %2</source>
         <translation>MCP 服务器“%1”不可用：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="446"/>
         <source>It sent a message that is neither a request, a notification nor an answer.</source>
         <translation>它发送了一条既不是请求、通知也不是回复的消息。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="457"/>
         <source>It answered a request that Sandpiper never sent (id %1); the answer was ignored.</source>
         <translation>它回复了 Sandpiper 从未发送过的请求（id %1）；该回复已被忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="469"/>
         <source>error %1</source>
         <translation>错误 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="529"/>
         <source>It sent a notification Sandpiper does not know (%1); it was ignored.</source>
         <translation>它发送了 Sandpiper 不认识的通知（%1）；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="586"/>
         <source>The MCP server &quot;%1&quot; did not answer within %2 s.</source>
         <translation>MCP 服务器“%1”未在 %2 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="600"/>
         <source>Its last words on stderr: %1</source>
         <translation>它在 stderr 上的最后输出：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="623"/>
         <source>%1 It is started again in %2 s.</source>
         <translation>%1 将在 %2 秒后重新启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="626"/>
         <source>%1 It stopped %2 times in a row; restart it from the settings.</source>
         <translation>%1 它已连续停止 %2 次；请在设置中重新启动它。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="635"/>
         <source>The MCP server &quot;%1&quot; stopped while it worked on this: %2</source>
         <translation>MCP 服务器“%1”在处理此请求时停止了：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpconnection.cpp" line="685"/>
         <source>The MCP server &quot;%1&quot; was restarted.</source>
         <translation>MCP 服务器“%1”已重新启动。</translation>
     </message>
@@ -2259,32 +1877,26 @@
 <context>
     <name>Sandpiper::McpHttpTransport</name>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="179"/>
         <source>The server ended its answer stream without an answer.</source>
         <translation>服务器结束了响应流，但没有给出回复。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="188"/>
         <source>The server ended the session (HTTP 404).</source>
         <translation>服务器结束了会话（HTTP 404）。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="193"/>
         <source>The server refused access (HTTP %1): check the headers of this server, such as its token. %2</source>
         <translation>服务器拒绝访问（HTTP %1）：请检查此服务器的请求头，例如其令牌。%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="197"/>
         <source>HTTP %1: %2</source>
         <translation>HTTP %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="204"/>
         <source>A message to the server was not accepted: %1</source>
         <translation>服务器未接受一条消息：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphttptransport.cpp" line="212"/>
         <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
         <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
     </message>
@@ -2292,27 +1904,22 @@
 <context>
     <name>Sandpiper::McpHub</name>
     <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="59"/>
         <source>The MCP server &quot;%1&quot; was removed or changed.</source>
         <translation>MCP 服务器“%1”已被移除或更改。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="105"/>
         <source>There is no MCP server &quot;%1&quot;.</source>
         <translation>没有名为“%1”的 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="124"/>
         <source>The test is over.</source>
         <translation>测试已结束。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="148"/>
         <source>Its tools would have the same names as those of &quot;%1&quot; (both begin with &quot;%2__&quot;); rename one of the two servers.</source>
         <translation>它的工具名称会与“%1”的工具相同（都以“%2__”开头）；请重命名其中一个服务器。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcphub.cpp" line="162"/>
         <source>Sandpiper is quitting.</source>
         <translation>Sandpiper 正在退出。</translation>
     </message>
@@ -2320,32 +1927,26 @@
 <context>
     <name>Sandpiper::McpLegacySseTransport</name>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="56"/>
         <source>It sent something that is not JSON-RPC: &quot;%1&quot;</source>
         <translation>它发送了不是 JSON-RPC 的内容：“%1”</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="70"/>
         <source>The server answered the event stream with HTTP %1.</source>
         <translation>服务器以 HTTP %1 响应了事件流。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="74"/>
         <source>The server&apos;s event stream ended before it named its message endpoint.</source>
         <translation>服务器的事件流在告知消息端点之前就结束了。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="76"/>
         <source>The server closed its event stream.</source>
         <translation>服务器关闭了其事件流。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="94"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcplegacyssetransport.cpp" line="96"/>
         <source>A message to the server was not accepted: %1</source>
         <translation>服务器未接受一条消息：%1</translation>
     </message>
@@ -2353,37 +1954,30 @@
 <context>
     <name>Sandpiper::McpPromptDialog</name>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="16"/>
         <source>Prompt %1</source>
         <translation>提示模板 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="19"/>
         <source>The MCP server %1 fills this prompt in from what you give.</source>
         <translation>MCP 服务器 %1 会根据你提供的内容填写此提示模板。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="28"/>
         <source>optional</source>
         <translation>可选</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
         <source>%1 *:</source>
         <translation>%1 *：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="30"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcppromptdialog.cpp" line="36"/>
         <source>Use the prompt</source>
         <translation>使用提示模板</translation>
     </message>
@@ -2391,17 +1985,14 @@
 <context>
     <name>Sandpiper::McpSecrets</name>
     <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="55"/>
         <source>the keychain has no secret &quot;%1&quot;</source>
         <translation>钥匙串中没有密钥“%1”</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="60"/>
         <source>the environment variable %1 is not set</source>
         <translation>环境变量 %1 未设置</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpsecrets.cpp" line="74"/>
         <source>Its settings refer to what is missing: %1.</source>
         <translation>它的设置引用了缺失的内容：%1。</translation>
     </message>
@@ -2409,12 +2000,10 @@
 <context>
     <name>Sandpiper::McpServerDialog</name>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="61"/>
         <source>Arguments, one per line</source>
         <translation>参数，每行一个</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="62"/>
         <source>One per line, such as
 -y
 @modelcontextprotocol/server-filesystem</source>
@@ -2423,210 +2012,168 @@
 @modelcontextprotocol/server-filesystem</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="63"/>
         <source>NAME=value, one per line; ${keychain:NAME} reads a secret</source>
         <translation>NAME=value，每行一个；${keychain:NAME} 读取一个密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
         <source>HTTP headers</source>
         <translation>HTTP 请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="67"/>
         <source>Name: value, one per line, such as
 Authorization: Bearer ${keychain:token}</source>
         <translation>Name: value，每行一个，例如
 Authorization: Bearer ${keychain:token}</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="69"/>
         <source>&amp;Enabled</source>
         <translation>启用(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
         <source>Add an MCP server</source>
         <translation>添加 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="73"/>
         <source>Edit the MCP server %1</source>
         <translation>编辑 MCP 服务器 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="74"/>
         <source>Server name</source>
         <translation>服务器名称</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="75"/>
         <source>A program on this computer (stdio)</source>
         <translation>本机上的程序（stdio）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="76"/>
         <source>A remote server (Streamable HTTP)</source>
         <translation>远程服务器（Streamable HTTP）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="77"/>
         <source>A remote server (old HTTP+SSE only)</source>
         <translation>远程服务器（仅旧版 HTTP+SSE）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="78"/>
         <source>Kind of server</source>
         <translation>服务器类型</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="80"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="81"/>
         <source>npx, uvx, node, or a path</source>
         <translation>npx、uvx、node 或一个路径</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="84"/>
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="85"/>
         <source>Optional</source>
         <translation>可选</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="86"/>
         <source>Server URL</source>
         <translation>服务器 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="87"/>
         <source>https://example.com/mcp</source>
         <translation>https://example.com/mcp</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="90"/>
         <source>Default of the settings</source>
         <translation>使用设置中的默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="91"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="93"/>
         <source>Timeout per request in seconds</source>
         <translation>每个请求的超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="95"/>
         <source>Server enabled</source>
         <translation>已启用服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="103"/>
         <source>&amp;Command:</source>
         <translation>命令(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="104"/>
         <source>&amp;Arguments:</source>
         <translation>参数(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="105"/>
         <source>En&amp;vironment:</source>
         <translation>环境变量(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="106"/>
         <source>&amp;Folder:</source>
         <translation>文件夹(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="110"/>
         <source>&amp;URL:</source>
         <translation>&amp;URL：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="111"/>
         <source>&amp;Headers:</source>
         <translation>请求头(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="118"/>
         <source>Store a &amp;secret in the keychain…</source>
         <translation>在钥匙串中保存密钥(&amp;s)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="119"/>
         <source>Store a secret in the keychain</source>
         <translation>在钥匙串中保存密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="124"/>
         <source>&amp;Name:</source>
         <translation>名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="125"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="130"/>
         <source>&amp;Timeout:</source>
         <translation>超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="170"/>
         <source>Give the server a name.</source>
         <translation>请为服务器命名。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="172"/>
         <source>There is a server named %1 already.</source>
         <translation>已有名为 %1 的服务器。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="174"/>
         <source>This server cannot be used: %1</source>
         <translation>无法使用此服务器：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
-        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
         <source>Store a secret</source>
         <translation>保存密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="187"/>
         <source>Name (mcp.json refers to it as ${keychain:NAME}):</source>
         <translation>名称（mcp.json 中以 ${keychain:NAME} 引用）：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="191"/>
         <source>Value of %1:</source>
         <translation>%1 的值：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="198"/>
         <source>Stored. Write ${keychain:%1} where the server needs it.</source>
         <translation>已保存。在服务器需要的地方写 ${keychain:%1}。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpserverdialog.cpp" line="199"/>
         <source>The keychain did not take it: %1</source>
         <translation>钥匙串未能保存：%1</translation>
     </message>
@@ -2634,12 +2181,10 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::McpServerRegistry</name>
     <message>
-        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="165"/>
         <source>The MCP server &quot;%1&quot; did not answer in time.</source>
         <translation>MCP 服务器“%1”未及时响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpserverregistry.cpp" line="181"/>
         <source>The test got no answer in time.</source>
         <translation>测试未及时得到响应。</translation>
     </message>
@@ -2647,268 +2192,216 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::McpSettingsPage</name>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
         <source>&amp;Import them</source>
         <translation>导入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="49"/>
         <source>Import the servers of another app</source>
         <translation>导入其他应用的服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
         <source>&amp;Add…</source>
         <translation>添加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="51"/>
         <source>Add an MCP server</source>
         <translation>添加 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
         <source>&amp;Edit…</source>
         <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="52"/>
         <source>Edit the MCP server</source>
         <translation>编辑 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
         <source>Re&amp;move</source>
         <translation>移除(&amp;m)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="53"/>
         <source>Remove the MCP server</source>
         <translation>移除 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
         <source>Re&amp;start</source>
         <translation>重新启动(&amp;s)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="54"/>
         <source>Restart the MCP server</source>
         <translation>重新启动 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
         <source>&amp;Test</source>
         <translation>测试(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="55"/>
         <source>Test the MCP server: connect and list its tools</source>
         <translation>测试 MCP 服务器：连接并列出其工具</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="60"/>
         <source>MCP servers are programs that run on this computer with your own rights, or services that act in your name: they can read and change whatever you can. Add only servers you trust. Every tool asks before it runs unless you choose otherwise.</source>
         <translation>MCP 服务器是以你本人的权限在这台计算机上运行的程序，或以你的名义行事的服务：凡是你能读取和更改的，它们都能读取和更改。只添加你信任的服务器。除非你另有选择，每个工具在运行前都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="72"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="74"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="80"/>
         <source>The server&apos;s last lines on stderr</source>
         <translation>服务器在 stderr 上的最后几行</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
         <source>Description</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="84"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="85"/>
         <source>Tools of the selected server</source>
         <translation>所选服务器的工具</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
         <source>Open mcp.&amp;json</source>
         <translation>打开 mcp.&amp;json</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="95"/>
         <source>Open mcp.json in another program</source>
         <translation>用其他程序打开 mcp.json</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
         <source>&amp;Logs</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="96"/>
         <source>Open the folder of the servers&apos; logs</source>
         <translation>打开服务器日志所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="100"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="101"/>
         <source>Default timeout per MCP request in seconds</source>
         <translation>每个 MCP 请求的默认超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="104"/>
         <source>Default time&amp;out per request:</source>
         <translation>每个请求的默认超时(&amp;o)：</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="171"/>
         <source>Nothing is changed in it until it is corrected; the servers read before go on.</source>
         <translation>在修正之前不会更改其中任何内容；之前读取的服务器继续运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="181"/>
         <source>%n MCP server(s) are set up in %1. Use them in Sandpiper too?</source>
         <translation>
             <numerusform>%1 中设置了 %n 个 MCP 服务器。也在 Sandpiper 中使用它们吗？</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="205"/>
         <source>off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="207"/>
         <source>changed: applies with OK</source>
         <translation>已更改：点击“确定”后生效</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="210"/>
         <source>not started (starts when first needed)</source>
         <translation>未启动（首次需要时启动）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="212"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="214"/>
         <source>running with %n tool(s)</source>
         <translation>
             <numerusform>运行中，有 %n 个工具</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="216"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="252"/>
         <source>No MCP servers yet: add one, or write them into %1 as Claude Desktop does.</source>
         <translation>还没有 MCP 服务器：添加一个，或像 Claude Desktop 那样写入 %1。</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="265"/>
         <source>%1, MCP %2</source>
         <translation>%1，MCP %2</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="269"/>
         <source>Note: %1</source>
         <translation>注意：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/mcpsettingspage.cpp" line="272"/>
         <source>Test: connected, %n tool(s).</source>
         <translation>
             <numerusform>测试：已连接，有 %n 个工具。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="275"/>
         <source>Test failed: %1</source>
         <translation>测试失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="297"/>
         <source>(not listed by the server now)</source>
         <translation>（服务器目前未列出）</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="309"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="310"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="311"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="312"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="322"/>
         <source>Take back</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="323"/>
         <source>Always allowed from a chat on %1</source>
         <translation>于 %1 在对话中设为始终允许</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="325"/>
         <source>Take back &quot;Always allow&quot; for %1</source>
         <translation>撤销 %1 的“始终允许”</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="332"/>
         <source>Taken back</source>
         <translation>已撤销</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="402"/>
         <source>Testing %1…</source>
         <translation>正在测试 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/mcpsettingspage.cpp" line="416"/>
         <source>mcp.json could not be written: %1</source>
         <translation>无法写入 mcp.json：%1</translation>
     </message>
@@ -2916,37 +2409,30 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::McpStdioTransport</name>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="105"/>
         <source>The program &quot;%1&quot; was not found on the PATH (%2). Is it installed?</source>
         <translation>在 PATH（%2）中找不到程序“%1”。它安装了吗？</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="111"/>
         <source>The working folder %1 does not exist.</source>
         <translation>工作文件夹 %1 不存在。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="128"/>
         <source>The server stopped: it was killed or crashed.</source>
         <translation>服务器已停止：它被终止或崩溃了。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="129"/>
         <source>The server exited with code %1.</source>
         <translation>服务器已退出，退出码 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="133"/>
         <source>The program %1 could not be started: %2</source>
         <translation>无法启动程序 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="213"/>
         <source>The server sent a message larger than %1 MB without a line end; the connection was closed.</source>
         <translation>服务器发送了一条超过 %1 MB 且没有换行的消息；连接已关闭。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcpstdiotransport.cpp" line="231"/>
         <source>It wrote text to its standard output that is not JSON-RPC (MCP servers may only write protocol messages there; logs belong on stderr): &quot;%1&quot;</source>
         <translation>它向标准输出写入了不是 JSON-RPC 的文本（MCP 服务器只能在那里写协议消息；日志应写到 stderr）：“%1”</translation>
     </message>
@@ -2954,17 +2440,14 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::McpToolbox</name>
     <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="53"/>
         <source>The MCP server &quot;%1&quot; is not available, so its tools are not offered: %2</source>
         <translation>MCP 服务器“%1”不可用，因此不提供其工具：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="56"/>
         <source>The MCP server &quot;%1&quot; is still starting; its tools join from your next message.</source>
         <translation>MCP 服务器“%1”仍在启动；它的工具将从你的下一条消息起加入。</translation>
     </message>
     <message>
-        <location filename="../src/core/mcp/mcptoolbox.cpp" line="87"/>
         <source>The MCP server &quot;%1&quot; did not answer in time.</source>
         <translation>MCP 服务器“%1”未及时响应。</translation>
     </message>
@@ -2972,93 +2455,74 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::MessageWidget</name>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="40"/>
         <source>Copy message</source>
         <translation>复制消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="41"/>
-        <location filename="../src/app/chat/messagewidget.cpp" line="112"/>
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="42"/>
         <source>Regenerate answer</source>
         <translation>重新生成回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="43"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="43"/>
         <source>Retry after the error</source>
         <translation>出错后重试</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="54"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="54"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="60"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="61"/>
         <source>Show the model&apos;s reasoning</source>
         <translation>显示模型的推理过程</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="113"/>
         <source>Later messages of this conversation will be removed.</source>
         <translation>此对话中之后的消息将被删除。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="96"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="96"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="228"/>
         <source>writing…</source>
         <translation>正在撰写…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="231"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/messagewidget.cpp" line="234"/>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
     </message>
@@ -3066,43 +2530,36 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::NotebookExport</name>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="105"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="212"/>
         <source>[Sandpiper] The kernel was replaced during this cell; its variables were lost.
 </source>
         <translation>[Sandpiper] 在此单元格运行期间内核被替换；其变量已丢失。
 </translation>
     </message>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="219"/>
         <source>[Sandpiper] This cell ran in a new kernel: earlier variables were gone.</source>
         <translation>[Sandpiper] 此单元格在新内核中运行：之前的变量已丢失。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/storage/notebookexport.cpp" line="233"/>
         <source>(%n more figure(s) were not kept)</source>
         <translation>
             <numerusform>（另有 %n 个图形未保留）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="278"/>
         <source>[… %1 more not kept]
 </source>
         <translation>[… 另有 %1 未保留]
 </translation>
     </message>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="324"/>
         <source>(the figure %1 could not be included: %2)</source>
         <translation>（无法包含图形 %1：%2）</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/notebookexport.cpp" line="401"/>
         <source>Could not export the notebook to %1: %2.</source>
         <translation>无法将笔记本导出到 %1：%2。</translation>
     </message>
@@ -3110,7 +2567,6 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::PromptTemplates</name>
     <message>
-        <location filename="../src/app/prompttemplates.cpp" line="72"/>
         <source>The prompt %1 could not be fetched: %2</source>
         <translation>无法获取提示模板 %1：%2</translation>
     </message>
@@ -3118,12 +2574,10 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxFigure</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="33"/>
         <source>The figure “%1” is %2 × %3 pixels, larger than the %4 × %4 pixels Sandpiper shows.</source>
         <translation>图“%1”为 %2 × %3 像素，超过了 Sandpiper 显示的上限 %4 × %4 像素。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfigure.cpp" line="52"/>
         <source>The figure “%1” is not a PNG image.</source>
         <translation>图“%1”不是 PNG 图片。</translation>
     </message>
@@ -3131,91 +2585,70 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxFileActions</name>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="58"/>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="69"/>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="115"/>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="121"/>
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="58"/>
         <source>“%1” was not opened. %2</source>
         <translation>未打开“%1”。%2</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="70"/>
         <source>“%1” is of the type %2. Sandpiper does not know whether opening this type can run code in it. Open it anyway?</source>
         <translation>“%1”的类型为 %2。Sandpiper 不确定打开这种类型是否会运行其中的代码。仍要打开吗？</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="73"/>
         <source>“%1” is of the type %2. Opening it could run it, so Sandpiper does not open it.</source>
         <translation>“%1”的类型为 %2。打开它可能会运行它，因此 Sandpiper 不会打开它。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="78"/>
         <source>Show in Folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="78"/>
         <source>Show the file in its folder</source>
         <translation>在所在文件夹中显示该文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="80"/>
         <source>View as Text</source>
         <translation>以文本查看</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="80"/>
         <source>View the file as plain text</source>
         <translation>以纯文本查看该文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="83"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="83"/>
         <source>Open the file with the desktop&apos;s viewer</source>
         <translation>用桌面的查看器打开该文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="116"/>
         <source>“%1” was not opened: a copy could not be written to %2.</source>
         <translation>未打开“%1”：无法将副本写入 %2。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="121"/>
         <source>No application on this desktop opens “%1”.</source>
         <translation>此桌面上没有能打开“%1”的应用程序。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="128"/>
         <source>%1 (as text)</source>
         <translation>%1（文本）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="131"/>
         <source>Content of the file as text</source>
         <translation>以文本显示的文件内容</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="136"/>
         <source>[… the rest of the file, %1 in all, is not shown]</source>
         <translation>[… 文件的其余部分未显示，共 %1]</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="147"/>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="151"/>
         <source>Save file</source>
         <translation>保存文件</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfileactions.cpp" line="151"/>
         <source>“%1” was not saved. %2</source>
         <translation>未保存“%1”。%2</translation>
     </message>
@@ -3223,22 +2656,18 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxFileRow</name>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="18"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="19"/>
         <source>Save…</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="20"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboxfilerow.cpp" line="21"/>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>
@@ -3246,12 +2675,10 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxFileType</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxfiletype.cpp" line="131"/>
         <source>an executable file, %1</source>
         <translation>可执行文件，%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfiletype.cpp" line="149"/>
         <source>%1, but its content looks like %2 (%3)</source>
         <translation>%1，但其内容看起来是 %2（%3）</translation>
     </message>
@@ -3259,147 +2686,114 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxFolder</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="122"/>
         <source>a folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="124"/>
         <source>a named pipe (FIFO)</source>
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="126"/>
         <source>a socket</source>
         <translation>套接字</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="128"/>
         <source>a device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="130"/>
         <source>a symbolic link</source>
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="131"/>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="226"/>
         <source>the name is empty</source>
         <translation>名称为空</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="228"/>
         <source>it is an absolute path</source>
         <translation>它是绝对路径</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="231"/>
         <source>it contains a NUL character</source>
         <translation>它包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="231"/>
         <source>it contains a control character</source>
         <translation>它包含控制字符</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="235"/>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="242"/>
         <source>it is too long</source>
         <translation>它太长了</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="238"/>
         <source>it has an empty or “.” component</source>
         <translation>它含有空的或“.”的路径部分</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="240"/>
         <source>it goes up with “..”</source>
         <translation>它用“..”向上跳出</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="279"/>
         <source>“%1” is not a name inside the conversation&apos;s folder: %2.</source>
         <translation>“%1”不是对话文件夹内的名称：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="283"/>
         <source>The conversation&apos;s folder %1 cannot be opened: %2.</source>
         <translation>无法打开对话的文件夹 %1：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="295"/>
         <source>“%1” is or goes through a symbolic link; Sandpiper does not follow links out of the sandbox.</source>
         <translation>“%1”是或经过一个符号链接；Sandpiper 不会跟随链接离开沙箱。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="299"/>
         <source>“%1” does not exist in the conversation&apos;s folder.</source>
         <translation>对话的文件夹中不存在“%1”。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="301"/>
         <source>“%1” is not a regular file.</source>
         <translation>“%1”不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="305"/>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="312"/>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="322"/>
         <source>“%1” cannot be read: %2.</source>
         <translation>无法读取“%1”：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="315"/>
         <source>“%1” is not a regular file but %2.</source>
         <translation>“%1”不是普通文件，而是%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="317"/>
         <source>“%1” is too large (%2; the limit is %3).</source>
         <translation>“%1”太大了（%2；上限为 %3）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="340"/>
         <source>“%1” is too large (the limit is %2).</source>
         <translation>“%1”太大了（上限为 %2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="354"/>
         <source>%1 needs %2, but only %3 are free there.</source>
         <translation>%1 需要 %2，但那里只剩 %3。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="360"/>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="368"/>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="372"/>
         <source>%1 cannot be written: %2.</source>
         <translation>无法写入 %1：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="413"/>
         <source>%1 could not be removed completely: %2.</source>
         <translation>无法完全删除 %1：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="421"/>
         <source>“%1” cannot be a file name in the conversation&apos;s folder: %2.</source>
         <translation>“%1”不能作为对话文件夹中的文件名：%2。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="422"/>
         <source>it contains “/”</source>
         <translation>它包含“/”</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxfolder.cpp" line="432"/>
         <source>%1 cannot be created: %2.</source>
         <translation>无法创建 %1：%2。</translation>
     </message>
@@ -3407,13 +2801,10 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxImage</name>
     <message>
-        <location filename="../src/app/chat/sandboximage.cpp" line="28"/>
         <source>“%1” is not an image Sandpiper shows (PNG, JPEG, GIF, BMP or WebP).</source>
         <translation>“%1”不是 Sandpiper 显示的图片格式（PNG、JPEG、GIF、BMP 或 WebP）。</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/sandboximage.cpp" line="41"/>
-        <location filename="../src/app/chat/sandboximage.cpp" line="52"/>
         <source>“%1” could not be read as an image: %2.</source>
         <translation>无法将“%1”读取为图片：%2。</translation>
     </message>
@@ -3421,144 +2812,116 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SandboxSession</name>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="139"/>
         <source>The code did not stop when interrupted, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在中断后未能停止，因此已替换其沙箱：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="145"/>
         <source>The sandbox had stopped after %1 min without use.</source>
         <translation>沙箱因闲置 %1 分钟而已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="295"/>
         <source>The sandbox did not start within %1 s.</source>
         <translation>沙箱未能在 %1 秒内启动。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="381"/>
         <source>The sandbox stopped answering and was replaced.</source>
         <translation>沙箱停止响应，已被替换。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="411"/>
         <source>The kernel was restarted: variables and imports from earlier were lost.</source>
         <translation>内核已重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="430"/>
         <source>The conversation was closed while the code ran.</source>
         <translation>代码运行时对话被关闭了。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="443"/>
         <source>The sandbox was restarted with network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以联网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="444"/>
         <source>The sandbox was restarted without network access: earlier variables and imports were lost.</source>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="538"/>
         <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
         <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="589"/>
         <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
         <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="591"/>
         <source>The conversation&apos;s files reached the %1 limit; the execution was stopped. The files are kept for you to look at or delete.</source>
         <translation>对话的文件达到了 %1 的上限；执行已停止。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="594"/>
         <source>The conversation&apos;s files reached the %1 limit while no code was running (code left running in the background kept writing), so the sandbox was restarted. The files are kept for you to look at or delete.</source>
         <translation>在没有代码运行时，对话的文件达到了 %1 的上限（留在后台运行的代码仍在写入），因此沙箱已重启。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="617"/>
         <source>The code kept writing after it was stopped, so its sandbox was replaced: variables and imports from earlier were lost.</source>
         <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="677"/>
         <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
         <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="774"/>
         <source>The conversation&apos;s files reached the %1 limit; the code could not write more. The files are kept for you to look at or delete.</source>
         <translation>对话的文件已达到 %1 的上限；代码无法再写入。文件已保留，供你查看或删除。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="808"/>
         <source>Not every file of the conversation reached the sandbox: %1</source>
         <translation>并非对话的所有文件都已送达沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="847"/>
         <source>More new files than are listed were written; not checked or listed: %1.</source>
         <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="849"/>
         <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
         <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="853"/>
         <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
         <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="855"/>
         <source>Further refusals, not listed: %1.</source>
         <translation>其他未列出的拒绝：%1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="857"/>
         <source>%n more tables were shown than are kept (%1 per run).</source>
         <translation>
             <numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="919"/>
         <source>The Docker client (%1) could not be started: is Docker installed?</source>
         <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="921"/>
         <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
         <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="925"/>
         <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
         <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="929"/>
         <source>Docker could not start the sandbox: %1</source>
         <translation>Docker 无法启动沙箱：%1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="930"/>
         <source>exit code %1</source>
         <translation>退出代码 %1</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="932"/>
         <source>The Python kernel exited unexpectedly (exit code %1).</source>
         <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/sandboxsession.cpp" line="962"/>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
     </message>
@@ -3566,12 +2929,10 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::Settings</name>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="98"/>
         <source>The settings file %1 could not be read. Sandpiper uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>无法读取设置文件 %1。Sandpiper 将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
     <message>
-        <location filename="../src/core/settings/settings.cpp" line="103"/>
         <source>The settings file %1 was written by a newer version of Sandpiper. This version uses the defaults and leaves the file as it is; changes last until you quit.</source>
         <translation>设置文件 %1 由更新版本的 Sandpiper 写入。此版本将使用默认设置，并保留该文件不变；所做的更改在退出前有效。</translation>
     </message>
@@ -3579,658 +2940,524 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::SettingsDialog</name>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="75"/>
         <source>Changes apply to new conversations; the theme changes at once.</source>
         <translation>更改将应用于新对话；主题会立即更改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="78"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="79"/>
-        <location filename="../src/app/settingsdialog.cpp" line="80"/>
         <source>Settings sections</source>
         <translation>设置分区</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="81"/>
         <source>&amp;Providers</source>
         <translation>服务商(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="82"/>
         <source>&amp;Sandbox</source>
         <translation>沙箱(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="83"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="84"/>
         <source>&amp;MCP</source>
         <translation>&amp;MCP</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="85"/>
         <source>&amp;Appearance</source>
         <translation>外观(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="86"/>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="108"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="110"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="117"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="118"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="124"/>
-        <location filename="../src/app/settingsdialog.cpp" line="125"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="127"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="128"/>
         <source>One per line, such as
 X-Title: Sandpiper</source>
         <translation>每行一个，例如
 X-Title: Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="134"/>
-        <location filename="../src/app/settingsdialog.cpp" line="141"/>
         <source>As the server says</source>
         <translation>按服务器所报</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="135"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="136"/>
         <source>Context window of this model</source>
         <translation>此模型的上下文窗口</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="137"/>
         <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
         <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="142"/>
         <source>This model takes images</source>
         <translation>此模型接受图像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="143"/>
         <source>Text only</source>
         <translation>仅文本</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="144"/>
         <source>Whether this model takes images</source>
         <translation>此模型是否接受图像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="145"/>
         <source>Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a model has vision. Say it here for other servers, or when the answer is wrong. A message with images to a text-only model is not sent.</source>
         <translation>Sandpiper 会询问 llama.cpp（/props）、Ollama（/api/show）和 LM Studio 模型是否支持视觉。对于其他服务器，或当回答有误时，请在此说明。带图像的消息不会发送给仅支持文本的模型。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="151"/>
         <source> px</source>
         <translation> 像素</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="152"/>
         <source>Longest side of images sent to the model, in pixels</source>
         <translation>发送给模型的图像的最长边（像素）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="153"/>
         <source>Larger images are scaled down to this before they are sent; the files in the conversation&apos;s folder stay as they are.</source>
         <translation>更大的图像在发送前会缩小到此尺寸；对话文件夹中的文件保持不变。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="155"/>
         <source>Run tool &amp;calls the model writes as text</source>
         <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="156"/>
         <source>Run tool calls written as text</source>
         <translation>运行以文本形式写出的工具调用</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="157"/>
         <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
         <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="159"/>
         <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
         <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="160"/>
         <source>Send reasoning back between tool rounds</source>
         <translation>在工具轮次之间回传推理</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="161"/>
         <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
         <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="163"/>
         <source>T&amp;est connection</source>
         <translation>测试连接(&amp;e)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="164"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="174"/>
         <source>Pro&amp;vider:</source>
         <translation>服务商(&amp;v)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="175"/>
         <source>&amp;Base URL:</source>
         <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="177"/>
         <source>API &amp;key:</source>
         <translation>API 密钥(&amp;k)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="179"/>
         <source>Default &amp;model:</source>
         <translation>默认模型(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="180"/>
         <source>Extra &amp;headers:</source>
         <translation>额外请求头(&amp;h)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="181"/>
         <source>Context &amp;window:</source>
         <translation>上下文窗口(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="182"/>
         <source>I&amp;mages:</source>
         <translation>图像(&amp;m)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="183"/>
         <source>Images &amp;up to:</source>
         <translation>图像最大(&amp;u)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="202"/>
         <source>Sandbox image</source>
         <translation>沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="203"/>
         <source>&amp;Build image</source>
         <translation>构建镜像(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="204"/>
         <source>Build the sandbox image</source>
         <translation>构建沙箱镜像</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="206"/>
         <source>Image build progress</source>
         <translation>镜像构建进度</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="211"/>
         <source>Show build &amp;log</source>
         <translation>显示构建日志(&amp;l)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="212"/>
         <source>Show build log</source>
         <translation>显示构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="219"/>
         <source>Image build log</source>
         <translation>镜像构建日志</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="223"/>
         <source>Memory limit</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="224"/>
         <source>As Docker writes it, such as 512m or 2g.</source>
         <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="231"/>
         <source>CPUs</source>
         <translation>CPU 数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="234"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="235"/>
         <source>Execution timeout in seconds</source>
         <translation>执行超时（秒）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="236"/>
         <source>Allow &amp;network access in new conversations</source>
         <translation>在新对话中允许网络访问(&amp;n)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="237"/>
         <source>Network access by default</source>
         <translation>默认允许网络访问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="238"/>
         <source>Restore variables a&amp;utomatically when a kernel is new</source>
         <translation>内核为新时自动恢复变量(&amp;u)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="239"/>
         <source>Restore variables automatically</source>
         <translation>自动恢复变量</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="240"/>
         <source>After a restart, an idle stop or a crash, the conversation&apos;s earlier successful cells run again before the model&apos;s next code. Cells that write files are left out; “Restore variables” asks about them.</source>
         <translation>在重启、空闲停止或崩溃之后，对话中之前成功的单元格会在模型的下一段代码之前重新运行。写入文件的单元格会被略过；“恢复变量”会就它们询问你。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="245"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="246"/>
         <source>Stop idle sandboxes after minutes</source>
         <translation>空闲多少分钟后停止沙箱</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="250"/>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="251"/>
         <source>No limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="252"/>
         <source>Disk space for a conversation&apos;s files in MiB</source>
         <translation>对话文件可占用的磁盘空间（MiB）</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="253"/>
         <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
         <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="258"/>
         <source>Figures kept per run</source>
         <translation>每次运行保留的图数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="259"/>
         <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
         <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="260"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="263"/>
         <source>Docker engine status</source>
         <translation>Docker 引擎状态</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="264"/>
         <source>The engine the docker command talks to: set DOCKER_HOST (ssh://user@host, tcp://host:2376) or use &quot;docker context use&quot; before starting Sandpiper. A remote engine gets the conversation&apos;s files copied in and out.</source>
         <translation>docker 命令所连接的引擎：请在启动 Sandpiper 之前设置 DOCKER_HOST（ssh://user@host、tcp://host:2376）或使用“docker context use”。对于远程引擎，对话的文件会被复制进出。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="267"/>
         <source>Chec&amp;k engine</source>
         <translation>检查引擎(&amp;k)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="268"/>
         <source>Check the Docker engine</source>
         <translation>检查 Docker 引擎</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="269"/>
         <source>&amp;Remove all sandbox containers</source>
         <translation>删除所有沙箱容器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="270"/>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="285"/>
         <source>Engine:</source>
         <translation>引擎：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="286"/>
         <source>&amp;Image:</source>
         <translation>镜像(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="291"/>
         <source>&amp;Memory:</source>
         <translation>内存(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="292"/>
         <source>&amp;CPUs:</source>
         <translation>CPU 数(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="293"/>
         <source>&amp;Timeout per run:</source>
         <translation>每次运行的超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="296"/>
         <source>Stop when idle &amp;after:</source>
         <translation>空闲多久后停止(&amp;a)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="297"/>
         <source>&amp;Files per conversation:</source>
         <translation>每个对话的文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="298"/>
         <source>Fi&amp;gures per run:</source>
         <translation>每次运行的图数(&amp;g)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="329"/>
         <source>Run &amp;Python:</source>
         <translation>运行 Python(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="330"/>
         <source>Search the &amp;web:</source>
         <translation>搜索网络(&amp;w)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="331"/>
         <source>&amp;Fetch pages:</source>
         <translation>获取网页(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="332"/>
         <source>Draw &amp;charts:</source>
         <translation>绘制图表(&amp;c)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="336"/>
         <source>Ask every time</source>
         <translation>每次都询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="337"/>
         <source>Run without asking</source>
         <translation>直接运行，不询问</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="338"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="339"/>
         <source>Approval for %1</source>
         <translation>%1 的批准方式</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="345"/>
         <source>Maximum tool rounds per answer</source>
         <translation>每次回答的最大工具调用轮数</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="346"/>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="352"/>
         <source>Web search backend</source>
         <translation>网络搜索后端</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="353"/>
         <source>Search &amp;backend:</source>
         <translation>搜索后端(&amp;b)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="355"/>
         <source>SearXNG URL</source>
         <translation>SearXNG URL</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="356"/>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="366"/>
-        <location filename="../src/app/settingsdialog.cpp" line="376"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="367"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="368"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="369"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="372"/>
         <source>System size</source>
         <translation>系统字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="373"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="374"/>
         <source>Chat font size</source>
         <translation>对话字号</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="380"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="387"/>
         <source>&amp;Theme:</source>
         <translation>主题(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="388"/>
         <source>Chat &amp;font size:</source>
         <translation>对话字号(&amp;f)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="389"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="390"/>
         <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
         <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="391"/>
         <source>Desktop notifications</source>
         <translation>桌面通知</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="393"/>
         <source>A new language shows after a restart.</source>
         <translation>新语言将在重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="402"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="403"/>
         <source>Empty: the default system prompt</source>
         <translation>留空：使用默认系统提示词</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="405"/>
         <source>Reset to &amp;default</source>
         <translation>恢复默认(&amp;d)</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="406"/>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="430"/>
         <source>https://example.com/v1</source>
         <translation>https://example.com/v1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="600"/>
         <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
         <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="631"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="665"/>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="676"/>
         <source>%1; a trivial execution in a fresh sandbox takes %2 ms.</source>
         <translation>%1；在新沙箱中运行一次简单执行需要 %2 毫秒。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="677"/>
         <source>%1; no trivial execution ran (is the image there?).</source>
         <translation>%1；没有运行简单执行（镜像在吗？）。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="695"/>
         <source>Sending %1 from this machine to %2 (docker save | docker load)…</source>
         <translation>正在将 %1 从本机发送到 %2（docker save | docker load）…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="704"/>
         <source>The image %1 was sent to %2 and is ready.</source>
         <translation>镜像 %1 已发送到 %2，可以使用。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="707"/>
         <source>Not sent: %1 Building it there instead.</source>
         <translation>未发送：%1 改为在那里构建。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="713"/>
         <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
         <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="725"/>
         <source>Building %1 from %2 on %3…</source>
         <translation>正在 %3 上从 %2 构建 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="731"/>
         <source>The image %1 is ready.</source>
         <translation>镜像 %1 已就绪。</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="732"/>
         <source>The build failed: %1</source>
         <translation>构建失败：%1</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="742"/>
         <source>Removing…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../src/app/settingsdialog.cpp" line="747"/>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
     </message>
@@ -4238,74 +3465,58 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::TarReader</name>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="105"/>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="225"/>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="251"/>
         <source>%1 could not be written on this machine: %2</source>
         <translation>无法在本机上写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="133"/>
         <source>The files from the sandbox arrived damaged (a tar header with a wrong checksum).</source>
         <translation>来自沙箱的文件已损坏（tar 头的校验和错误）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="138"/>
         <source>The files from the sandbox arrived damaged (a tar header without a size).</source>
         <translation>来自沙箱的文件已损坏（tar 头没有大小）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="160"/>
         <source>The files from the sandbox arrived damaged (a tar header of %1).</source>
         <translation>来自沙箱的文件已损坏（%1 的 tar 头）。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="171"/>
         <source>a symbolic link</source>
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="172"/>
         <source>a hard link</source>
         <translation>硬链接</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="173"/>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="174"/>
         <source>%1 is %2; it was not copied from the sandbox.</source>
         <translation>%1 是%2；它没有从沙箱复制。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="191"/>
         <source>%1 was not copied from the sandbox: %2 is not a folder on this machine.</source>
         <translation>%1 没有从沙箱复制：%2 在本机上不是文件夹。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="196"/>
         <source>%1 could not be written on this machine: its folder cannot be made.</source>
         <translation>无法在本机上写入 %1：无法创建其文件夹。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="210"/>
         <source>%1 (%2) was not copied from the sandbox: the conversation&apos;s files would pass their %3 limit.</source>
         <translation>%1（%2）没有从沙箱复制：对话的文件将超过 %3 的上限。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="219"/>
         <source>%1 was not copied from the sandbox: something that is not a regular file has its name here.</source>
         <translation>%1 没有从沙箱复制：此处有一个同名但不是普通文件的对象。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="261"/>
         <source>The copy of %1 from the sandbox broke off; nothing of it was kept.</source>
         <translation>从沙箱复制 %1 时中断；没有保留任何部分。</translation>
     </message>
     <message>
-        <location filename="../src/core/sandbox/tarreader.cpp" line="262"/>
         <source>The files from the sandbox broke off.</source>
         <translation>来自沙箱的文件传输中断。</translation>
     </message>
@@ -4313,124 +3524,100 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::ToolCallCard</name>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="32"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="33"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="41"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="55"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="75"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="81"/>
         <source>Reason (optional, sent to the model)</source>
         <translation>原因（可选，将发送给模型）</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="82"/>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="158"/>
         <source>%1 · proposed</source>
         <translation>%1 · 已提议</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="204"/>
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="161"/>
         <source>%1 · waiting for approval</source>
         <translation>%1 · 等待批准</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="47"/>
         <source>Show the call and its output</source>
         <translation>显示调用及其输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="52"/>
         <source>Arguments of %1</source>
         <translation>%1 的参数</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="63"/>
         <source>Latest output</source>
         <translation>最新输出</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="76"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="77"/>
         <source>Edit before running</source>
         <translation>运行前编辑</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/app/chat/toolcallcard.cpp" line="209"/>
         <source>%n s</source>
         <translation>
             <numerusform>%n 秒</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="211"/>
         <source>Running %1… %2</source>
         <translation>正在运行 %1… %2</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="241"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="242"/>
         <source>%1 of %2: %3</source>
         <translation>%1 / %2：%3</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="80"/>
         <source>Deny running %1</source>
         <translation>拒绝运行 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="114"/>
         <source>Run as edited</source>
         <translation>按修改后的内容运行</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="131"/>
         <source>Progress of %1</source>
         <translation>%1 的进度</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="193"/>
         <source>%1 · interrupted</source>
         <translation>%1 · 已中断</translation>
     </message>
     <message>
-        <location filename="../src/app/chat/toolcallcard.cpp" line="188"/>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
     </message>
@@ -4438,88 +3625,70 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::WebFetcher</name>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="134"/>
         <source>%1 redirected to %2. </source>
         <translation>%1 已重定向到 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="139"/>
         <source>Only http and https addresses can be fetched, not %1.</source>
         <translation>只能获取 http 和 https 地址，不支持 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="142"/>
         <source>&quot;%1&quot; is not a valid web address.</source>
         <translation>“%1”不是有效的网址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="157"/>
-        <location filename="../src/core/tools/webfetcher.cpp" line="339"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="160"/>
         <source>Looking up the address of %1 took longer than %2 s.</source>
         <translation>解析 %1 的地址耗时超过 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="165"/>
         <source>The host %1 was not found (%2).</source>
         <translation>找不到主机 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="175"/>
         <source>%1 is %2.</source>
         <translation>%1 是 %2。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="176"/>
         <source>%1 resolves to %2, %3.</source>
         <translation>%1 解析为 %2，%3。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="180"/>
         <source>Such addresses are never fetched.</source>
         <translation>此类地址一律不予获取。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="181"/>
         <source>Only public internet addresses are fetched.</source>
         <translation>仅获取公共互联网地址。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="219"/>
         <source>More than %1 redirects: %2. The page may redirect in a loop.</source>
         <translation>重定向超过 %1 次：%2。该页面可能存在循环重定向。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="342"/>
         <source>%1 did not answer within %2 s.</source>
         <translation>%1 未在 %2 秒内响应。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="345"/>
         <source>The page did not finish loading within %1 s.</source>
         <translation>页面未能在 %1 秒内加载完成。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="356"/>
         <source>%1 refused the connection.</source>
         <translation>%1 拒绝了连接。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="358"/>
         <source>The host %1 was not found.</source>
         <translation>找不到主机 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="361"/>
         <source>The secure connection to %1 failed: %2</source>
         <translation>与 %1 的安全连接失败：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/tools/webfetcher.cpp" line="364"/>
         <source>Network error with %1: %2</source>
         <translation>与 %1 通信时出现网络错误：%2</translation>
     </message>
@@ -4527,103 +3696,82 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::WelcomePage</name>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="25"/>
         <source>&amp;Look again</source>
         <translation>重新查找(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="27"/>
         <source>&amp;Use OpenAI</source>
         <translation>使用 OpenAI(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="28"/>
         <source>Open &amp;settings…</source>
         <translation>打开设置(&amp;s)…</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="30"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="31"/>
         <source>Welcome to Sandpiper</source>
         <translation>欢迎使用 Sandpiper</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="39"/>
         <source>Look for local servers again</source>
         <translation>重新查找本地服务器</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="41"/>
         <source>sk-…</source>
         <translation>sk-…</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="42"/>
         <source>OpenAI API key</source>
         <translation>OpenAI API 密钥</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="43"/>
         <source>Use OpenAI with this key</source>
         <translation>使用此密钥连接 OpenAI</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="45"/>
         <source>Open settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="47"/>
         <source>A model on this computer</source>
         <translation>本机上的模型</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="56"/>
         <source>Or OpenAI</source>
         <translation>或使用 OpenAI</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="58"/>
         <source>Paste an API key from platform.openai.com. It is kept in the system keychain.</source>
         <translation>粘贴来自 platform.openai.com 的 API 密钥。密钥将保存在系统钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="67"/>
         <source>Another provider or your own server?</source>
         <translation>使用其他服务商或自己的服务器？</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="105"/>
         <source>Choose where the answers should come from; you can change it later in Settings (Ctrl+,).</source>
         <translation>请选择回答的来源；之后可以在设置中更改（Ctrl+,）。</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="120"/>
         <source>Looking for Ollama, LM Studio, llama.cpp and vLLM on this computer…</source>
         <translation>正在本机上查找 Ollama、LM Studio、llama.cpp 和 vLLM…</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="132"/>
         <source>No local server answered. Start Ollama, LM Studio, llama.cpp or vLLM and look again, or use a key below.</source>
         <translation>没有本地服务器响应。请启动 Ollama、LM Studio、llama.cpp 或 vLLM 后重新查找，或在下方使用密钥。</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="134"/>
         <source>Found on this computer:</source>
         <translation>在本机上找到：</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="138"/>
-        <location filename="../src/app/welcomepage.cpp" line="139"/>
         <source>Use %1</source>
         <translation>使用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/welcomepage.cpp" line="142"/>
         <source>%1 · models: %2</source>
         <translation>%1 · 模型：%2</translation>
     </message>
@@ -4631,7 +3779,6 @@ X-Title: Sandpiper</translation>
 <context>
     <name>SearchIndex</name>
     <message>
-        <location filename="../src/core/storage/searchindex.cpp" line="50"/>
         <source>The search did not work.</source>
         <translation>搜索失败。</translation>
     </message>
@@ -4639,103 +3786,82 @@ X-Title: Sandpiper</translation>
 <context>
     <name>StoreDatabase</name>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="142"/>
         <source>Sandpiper cannot create its data folder %1, so it cannot save conversations. Check that the folder can be written.</source>
         <translation>Sandpiper 无法创建其数据文件夹 %1，因此无法保存对话。请检查该文件夹是否可写。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="159"/>
-        <location filename="../src/core/storage/storedatabase.cpp" line="312"/>
         <source>Sandpiper cannot open its database %1: %2</source>
         <translation>Sandpiper 无法打开其数据库 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="180"/>
         <source>The database %1 is not an SQLite file (it may have been damaged).</source>
         <translation>数据库 %1 不是 SQLite 文件（可能已损坏）。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="200"/>
         <source>The file %1 is an SQLite database of another program, not Sandpiper&apos;s.</source>
         <translation>文件 %1 是其他程序的 SQLite 数据库，不是 Sandpiper 的。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="206"/>
         <source>The database %1 is damaged (%2).</source>
         <translation>数据库 %1 已损坏（%2）。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="225"/>
         <source>Sandpiper could not move it aside to %1; move or remove it, then start Sandpiper again.</source>
         <translation>Sandpiper 无法将其移到 %1；请移动或删除它，然后重新启动 Sandpiper。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="242"/>
         <source>Sandpiper moved it to %1 but could not move the folder %2 aside.</source>
         <translation>Sandpiper 已将其移到 %1，但无法将文件夹 %2 移开。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="248"/>
         <source>It was moved to %1 and a new, empty database was created.</source>
         <translation>它已被移到 %1，并创建了一个新的空数据库。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="251"/>
         <source>The conversation folders were moved to %1.</source>
         <translation>对话文件夹已被移到 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="260"/>
         <source>The version of the database could not be read.</source>
         <translation>无法读取数据库的版本。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="265"/>
         <source>The database %1 was written by a newer version of Sandpiper (schema %2; this version knows up to %3). Update Sandpiper to open it.</source>
         <translation>数据库 %1 由更新版本的 Sandpiper 写入（架构 %2；此版本最高支持 %3）。请更新 Sandpiper 后再打开。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="272"/>
         <source>The database could not be upgraded to version %1.</source>
         <translation>无法将数据库升级到版本 %1。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="363"/>
         <source>There is no conversation with the id %1.</source>
         <translation>没有 ID 为 %1 的对话。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="376"/>
         <source>The database is read-only; check that %1 can be written.</source>
         <translation>数据库为只读；请检查 %1 是否可写。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="380"/>
         <source>The disk holding %1 is full.</source>
         <translation>存放 %1 的磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="384"/>
         <source>The disk holding %1 could not be written (%2); it may be full.</source>
         <translation>无法写入存放 %1 的磁盘（%2）；磁盘可能已满。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="388"/>
         <source>The database file in %1 cannot be opened.</source>
         <translation>无法打开 %1 中的数据库文件。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="392"/>
         <source>The database is busy; is another Sandpiper using %1?</source>
         <translation>数据库正忙；是否有另一个 Sandpiper 正在使用 %1？</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="396"/>
         <source>The database file is damaged (%1).</source>
         <translation>数据库文件已损坏（%1）。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/storedatabase.cpp" line="399"/>
         <source>SQLite reported: %1</source>
         <translation>SQLite 报告：%1</translation>
     </message>
@@ -4743,41 +3869,30 @@ X-Title: Sandpiper</translation>
 <context>
     <name>TextCallParser</name>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="127"/>
         <source>The model wrote a call to &quot;%1&quot; into its answer, but it has no tool of that name, so the call is shown as text.</source>
         <translation>模型在回答中写了对“%1”的调用，但没有该名称的工具，因此该调用以文本形式显示。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="144"/>
         <source>The model wrote a tool call into its answer without a tool name, so it is shown as text.</source>
         <translation>模型在回答中写了一个没有工具名称的工具调用，因此它以文本形式显示。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="179"/>
         <source>The model wrote a tool call into its answer that is not a JSON object, so it is shown as text.</source>
         <translation>模型在回答中写了一个不是 JSON 对象的工具调用，因此它以文本形式显示。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="189"/>
-        <location filename="../src/core/llm/textcallparser.cpp" line="301"/>
-        <location filename="../src/core/llm/textcallparser.cpp" line="327"/>
         <source>The model wrote an empty list of tool calls into its answer.</source>
         <translation>模型在回答中写了一个空的工具调用列表。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="199"/>
-        <location filename="../src/core/llm/textcallparser.cpp" line="290"/>
-        <location filename="../src/core/llm/textcallparser.cpp" line="313"/>
         <source>The model wrote a tool call into its answer that is not valid JSON, so it was not run; it is shown as text.</source>
         <translation>模型在回答中写了一个不是有效 JSON 的工具调用，因此没有运行；它以文本形式显示。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="251"/>
         <source>The model wrote a tool call into its answer in XML that could not be read, so it is shown as text.</source>
         <translation>模型在回答中用无法读取的 XML 写了一个工具调用，因此它以文本形式显示。</translation>
     </message>
     <message>
-        <location filename="../src/core/llm/textcallparser.cpp" line="276"/>
         <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
         <translation>模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
     </message>
@@ -4785,17 +3900,14 @@ X-Title: Sandpiper</translation>
 <context>
     <name>ToolPresenter</name>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="52"/>
         <source>Always allow in this chat</source>
         <translation>在此对话中始终允许</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
         <source>Used %1</source>
         <translation>已使用 %1</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/toolpresenter.cpp" line="57"/>
         <source>%1 · failed</source>
         <translation>%1 · 失败</translation>
     </message>
@@ -4803,12 +3915,10 @@ X-Title: Sandpiper</translation>
 <context>
     <name>TurnRecovery</name>
     <message>
-        <location filename="../src/core/storage/turnrecovery.cpp" line="20"/>
         <source>The answers the last run left unfinished could not be recovered.</source>
         <translation>无法恢复上次运行未完成的回答。</translation>
     </message>
     <message>
-        <location filename="../src/core/storage/turnrecovery.cpp" line="62"/>
         <source>The tool calls the last run left unanswered could not be recovered.</source>
         <translation>无法恢复上次运行未回应的工具调用。</translation>
     </message>
@@ -4816,17 +3926,14 @@ X-Title: Sandpiper</translation>
 <context>
     <name>WebPresenter</name>
     <message>
-        <location filename="../src/app/tools/webpresenter.cpp" line="11"/>
         <source>web search</source>
         <translation>网页搜索</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/webpresenter.cpp" line="11"/>
         <source>page reader</source>
         <translation>网页读取</translation>
     </message>
     <message>
-        <location filename="../src/app/tools/webpresenter.cpp" line="31"/>
         <source>Source %1: %2</source>
         <translation>来源 %1：%2</translation>
     </message>
@@ -4834,23 +3941,18 @@ X-Title: Sandpiper</translation>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/app/main.cpp" line="53"/>
         <source>Chat with language models that run code.</source>
         <translation>与能够运行代码的语言模型聊天。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="57"/>
         <source>Override a setting for this run.</source>
         <translation>仅在本次运行中覆盖某项设置。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="60"/>
         <source>Keep settings and data in DIR.</source>
         <translation>将设置和数据保存在 DIR 中。</translation>
     </message>
     <message>
-        <location filename="../src/app/main.cpp" line="100"/>
-        <location filename="../src/app/main.cpp" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>

@@ -38,7 +38,8 @@ class TestTranslations : public QObject
             if (name == QLatin1String("name"))
                 context = xml.readElementText();
             else if (name == QLatin1String("message")) {
-                current = Message{context, {}, {}, false, xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes")};
+                current = Message{
+                    context, {}, {}, false, xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes")};
             } else if (name == QLatin1String("source")) {
                 current.source = xml.readElementText();
             } else if (name == QLatin1String("translation")) {
@@ -81,6 +82,37 @@ private Q_SLOTS:
                 problems << where + QStringLiteral(" lost its accelerator");
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    void englishPluralsAreComplete()
+    {
+        // Every text that counts with %n has its English singular and plural.
+        const QList<Message> messages = readTs(QStringLiteral(SANDPIPER_TS_DIR "/sandpiper_en.ts"));
+        QVERIFY2(!messages.isEmpty(), "the English plural forms are missing");
+        QStringList problems;
+        for (const Message &m : messages) {
+            if (m.unfinished || m.translation.trimmed().isEmpty() || !m.translation.contains(QLatin1String("%n")))
+                problems << QStringLiteral("%1: \"%2\" has no English plural forms").arg(m.context, m.source.left(60));
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    void englishCountsInWords()
+    {
+        QVERIFY(!Sandpiper::Translations::install(QLocale(QStringLiteral("en"))));
+        const auto skipped = [](int n) {
+            return QCoreApplication::translate("Sandpiper::KernelRestore", "%n cell(s) that write files were skipped.",
+                                               "", n);
+        };
+        QCOMPARE(skipped(1), QStringLiteral("1 cell that writes files was skipped."));
+        QCOMPARE(skipped(3), QStringLiteral("3 cells that write files were skipped."));
+        // A language without a translation of its own gets the English forms, not "(s)".
+        QVERIFY(!Sandpiper::Translations::install(QLocale(QStringLiteral("de"))));
+        QCOMPARE(skipped(2), QStringLiteral("2 cells that write files were skipped."));
+        // A translation comes first.
+        QVERIFY(Sandpiper::Translations::install(QLocale(QStringLiteral("zh_CN"))));
+        QCOMPARE(skipped(2), QStringLiteral("跳过了 2 个写入文件的单元格。"));
+        Sandpiper::Translations::install(QLocale(QStringLiteral("en")));
     }
 
     void theTranslationIsBuiltIn()

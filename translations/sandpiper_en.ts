@@ -1,0 +1,136 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>Sandpiper::DataTableView</name>
+    <message numerus="yes">
+        <source>%n rows</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n columns</source>
+        <translation>
+            <numerusform>%n column</numerusform>
+            <numerusform>%n columns</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::KernelRestore</name>
+    <message numerus="yes">
+        <source>it changed %1 and %n more file(s)</source>
+        <translation>
+            <numerusform>it changed %1 and %n more file</numerusform>
+            <numerusform>it changed %1 and %n more files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) that write files were skipped.</source>
+        <translation>
+            <numerusform>%n cell that writes files was skipped.</numerusform>
+            <numerusform>%n cells that write files were skipped.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::KernelRestoreBar</name>
+    <message numerus="yes">
+        <source>Python&apos;s variables are gone (%1). Running the %n earlier successful cell(s) again brings them back.</source>
+        <translation>
+            <numerusform>Python&apos;s variables are gone (%1). Running the earlier successful cell again brings them back.</numerusform>
+            <numerusform>Python&apos;s variables are gone (%1). Running the %n earlier successful cells again brings them back.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</source>
+        <translation>
+            <numerusform>%n of the cells writes files in /mnt/data. Running it again may overwrite or duplicate those files.</numerusform>
+            <numerusform>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MainWindow</name>
+    <message numerus="yes">
+        <source>The notebook was exported: %n code cell(s).</source>
+        <translation>
+            <numerusform>The notebook was exported: %n code cell.</numerusform>
+            <numerusform>The notebook was exported: %n code cells.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <translation>
+            <numerusform>The notebook was exported, but %n figure was missing or refused; the notebook names it in its place.</numerusform>
+            <numerusform>The notebook was exported, but %n figures were missing or refused; the notebook names them in their place.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::MathRenderer</name>
+    <message numerus="yes">
+        <source>The formula is longer than %n characters.</source>
+        <translation>
+            <numerusform>The formula is longer than %n character.</numerusform>
+            <numerusform>The formula is longer than %n characters.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::McpSettingsPage</name>
+    <message numerus="yes">
+        <source>%n MCP server(s) are set up in %1. Use them in Sandpiper too?</source>
+        <translation>
+            <numerusform>%n MCP server is set up in %1. Use it in Sandpiper too?</numerusform>
+            <numerusform>%n MCP servers are set up in %1. Use them in Sandpiper too?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>running with %n tool(s)</source>
+        <translation>
+            <numerusform>running with %n tool</numerusform>
+            <numerusform>running with %n tools</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Test: connected, %n tool(s).</source>
+        <translation>
+            <numerusform>Test: connected, %n tool.</numerusform>
+            <numerusform>Test: connected, %n tools.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::NotebookExport</name>
+    <message numerus="yes">
+        <source>(%n more figure(s) were not kept)</source>
+        <translation>
+            <numerusform>(%n more figure was not kept)</numerusform>
+            <numerusform>(%n more figures were not kept)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SandboxSession</name>
+    <message numerus="yes">
+        <source>%n more tables were shown than are kept (%1 per run).</source>
+        <translation>
+            <numerusform>%n more table was shown than are kept (%1 per run).</numerusform>
+            <numerusform>%n more tables were shown than are kept (%1 per run).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ToolCallCard</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
