@@ -5,6 +5,7 @@
 #include <storage/streamingwriter.h>
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -1489,8 +1490,16 @@ private Q_SLOTS:
         constexpr int Messages = 300;
 
         std::atomic<int> writeFailures = 0;
+        std::atomic<int> reads = 0;
         std::unique_ptr<QThread> writer(QThread::create([&] {
             for (int i = 0; i < Messages; ++i) {
+                // Halfway, the writer lets the reader catch up: on a loaded machine it could
+                // otherwise finish before the GUI thread read twice, and nothing would overlap.
+                if (i == Messages / 2) {
+                    const QDeadlineTimer patience(std::chrono::seconds(30));
+                    while (reads.load() < 2 && !patience.hasExpired())
+                        QThread::msleep(1);
+                }
                 auto message =
                     store->appendMessage(conversation->id, makeMessage(Role::Assistant, QString(), Status::Streaming));
                 if (!message) {
@@ -1505,7 +1514,6 @@ private Q_SLOTS:
         }));
         writer->start();
         qsizetype seen = 0;
-        int reads = 0;
         while (!writer->isFinished()) {
             const auto snapshot = store->loadConversation(conversation->id);
             QVERIFY2(snapshot.ok(), qPrintable(snapshot.error().message));
@@ -1518,7 +1526,7 @@ private Q_SLOTS:
         }
         writer->wait();
         QCOMPARE(writeFailures.load(), 0);
-        QVERIFY(reads > 1);
+        QVERIFY(reads.load() > 1);
         const auto messages = store->messages(conversation->id);
         QCOMPARE(messages->size(), Messages);
         QCOMPARE(messages->last().content, QStringLiteral("answer %1").arg(Messages - 1));
