@@ -935,16 +935,23 @@ class Kernel:
                 raise LookupError("the table is no longer in the kernel (it was restarted, or many "
                                   "tables were shown since); run its cell again to save it")
             keep_index = not _default_index(frame)
-            if fmt == "csv":
-                frame.to_csv(name, index=keep_index)
-            else:
+            if fmt == "xlsx":
                 rows, columns = frame.shape[0], (frame.shape[1] if frame.ndim > 1 else 1)
                 if rows + 1 > EXCEL_ROWS or columns > EXCEL_COLUMNS:
                     raise ValueError("Excel holds at most %d rows and %d columns; this table has %d "
                                      "rows and %d columns: save it as CSV instead"
                                      % (EXCEL_ROWS - 1, EXCEL_COLUMNS, rows, columns))
-                frame.to_excel(name, index=keep_index)
-            self._value = name
+            handle, written = _create_new_file(name, binary=fmt == "xlsx")
+            try:
+                with handle:
+                    if fmt == "csv":
+                        frame.to_csv(handle, index=keep_index)
+                    else:
+                        frame.to_excel(handle, index=keep_index)
+            except BaseException:
+                os.unlink(written)  # no half-written table is left
+                raise
+            self._value = written
         except Exception as exc:
             status, error = "error", _format_error(exc)
         self._finish(rid, started, before, status, error, None)
@@ -1743,6 +1750,22 @@ def _describe_parquet(path):
         return ["(no Parquet reader in the sandbox: pyarrow or fastparquet is needed; "
                 "%pip install pyarrow works when the network is on)"]
     return _frame_preview(frame)
+
+
+def _create_new_file(name, binary):
+    """A new file NAME in the working folder, or "stem (2).ext" and so on when that name is taken
+    (by a file, a folder or a link, even a dangling one): never written through a link, never
+    over a file. Returns the open file and the name used."""
+    stem, dot, extension = name.rpartition(".") if "." in name else (name, "", "")
+    for number in range(1, 1000):
+        candidate = name if number == 1 else "%s (%d)%s%s" % (stem, number, dot, extension)
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        except FileExistsError:
+            continue
+        handle = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+        return handle, candidate
+    raise FileExistsError("no free name for %s in the folder" % name)
 
 
 def _prepare_environment():

@@ -14,6 +14,7 @@
 #include <QCoroTask>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -211,8 +212,13 @@ private Q_SLOTS:
             QFile file(QDir(session.folder()).filePath(fileName));
             QVERIFY(file.open(QIODevice::ReadOnly));
             QCOMPARE(file.readAll().count('\n'), 1001);
+            // Saved again, it keeps the first file and takes the next name.
+            session.exportTable(QStringLiteral("call_frame"), 0, QStringLiteral("csv"));
+            QVERIFY(exported.wait(60000));
+            QCOMPARE(exported.last().at(2).toString(), QStringLiteral("table-1 (2).csv"));
+            QVERIFY(QFileInfo::exists(QDir(session.folder()).filePath(QStringLiteral("table-1 (2).csv"))));
             session.exportTable(QStringLiteral("call_frame"), 5, QStringLiteral("csv"));
-            QCOMPARE(exported.size(), 2); // at once: there is no such table to ask the sandbox for
+            QCOMPARE(exported.size(), 3); // at once: there is no such table to ask the sandbox for
             QVERIFY(!exported.last().at(3).toString().isEmpty());
         }
         QVERIFY(AgentThread::waitForRetiredThreads(20s));

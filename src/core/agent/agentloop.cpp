@@ -339,8 +339,11 @@ QCoro::Task<> AgentLoop::exportTableTask(QString requestId, QString tableId, QSt
     const ExecutionResult result = co_await m_sandbox->exportTable(tableId, format, fileName);
     if (!self)
         co_return;
-    done.success = result.status == ExecutionResult::Status::Ok && result.files.contains(fileName);
-    done.text = done.success                    ? fileName
+    // The name the kernel chose, believed only if it is a plain name the folder's checks passed.
+    const QString written = result.value;
+    done.success = result.status == ExecutionResult::Status::Ok && SandboxFolder::nameProblem(written).isEmpty() &&
+                   result.files.contains(written);
+    done.text = done.success                    ? written
                 : result.errorMessage.isEmpty() ? tr("The sandbox did not write the file.")
                                                 : result.errorMessage;
     Q_EMIT event(done);

@@ -11,7 +11,7 @@
 #include "tools/pythontool.h"
 
 #include <QDateTime>
-#include <QDir>
+#include <QFile>
 #include <QJsonObject>
 
 namespace Sandpiper {
@@ -312,12 +312,11 @@ void ConversationSession::exportTable(const QString &callId, int tableIndex, con
         Q_EMIT tableExported(callId, tableIndex, {}, tr("This table cannot be saved from the sandbox."));
         return;
     }
-    // A name of its own, so that saving twice keeps both files.
+    // The kernel makes the name its own ("table-1 (2).csv" when that one is taken), so that saving
+    // twice keeps both files; it creates the file without following links, which only it can do
+    // at the moment it writes.
     const QString extension = format == QLatin1String("xlsx") ? QStringLiteral("xlsx") : QStringLiteral("csv");
-    const QDir dir(folder());
-    QString fileName = QStringLiteral("table-%1.%2").arg(tableIndex + 1).arg(extension);
-    for (int n = 2; dir.exists(fileName); ++n)
-        fileName = QStringLiteral("table-%1 (%2).%3").arg(tableIndex + 1).arg(n).arg(extension);
+    const QString fileName = QStringLiteral("table-%1.%2").arg(tableIndex + 1).arg(extension);
     const QString requestId = QStringLiteral("export-%1").arg(++m_nextExport);
     m_exports.insert(requestId, {callId, tableIndex});
     agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);

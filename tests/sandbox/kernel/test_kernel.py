@@ -1229,6 +1229,19 @@ class TableTest(KernelTestCase):
         self.assertEqual(self.run_ok("len(pd.read_csv('big.csv'))").value, "5000")
         self.assertEqual(self.run_ok("len(pd.read_excel('big.xlsx'))").value, "5000")
 
+    def test_export_takes_a_new_name_and_never_follows_a_link(self):
+        _, table = self.table("small = pd.DataFrame({'x': [1, 2]})\nsmall")
+        # The code left a dangling link where the file would go, and a file with the next name.
+        self.run_ok("import os\nos.symlink('/tmp/planted.csv', 'table-1.csv')\n"
+                    "open('table-1 (2).csv', 'w').write('mine')")
+        reply = self.kernel.collect(self.kernel.request(
+            "export_table", table=table["table_id"], format="csv", path="table-1.csv"), wait=60)
+        self.assertEqual(reply.status, "ok", reply.error)
+        self.assertEqual(reply.result["value"], "table-1 (3).csv")
+        self.assertEqual(self.run_ok("os.path.exists('/tmp/planted.csv')").value, "False")
+        self.assertEqual(self.run_ok("open('table-1 (2).csv').read()").value, "'mine'")
+        self.assertEqual(self.run_ok("len(pd.read_csv('table-1 (3).csv'))").value, "2")
+
     def test_export_of_an_unknown_table_is_an_error(self):
         reply = self.kernel.collect(self.kernel.request(
             "export_table", table="t-gone-1", format="csv", path="x.csv"))
