@@ -293,6 +293,44 @@ private Q_SLOTS:
         QVERIFY(!json.contains(QByteArray(Test::pngHeader(10, 10) + "the user's secret").toBase64()));
     }
 
+    // The user's images are attachments of their Markdown cell, as nbformat 4 keeps them, linked
+    // from its text; one deleted since is named in its place.
+    void theUsersImagesAreAttachmentsOfTheirCell()
+    {
+        const qint64 id = newConversation();
+        const QString folder = m_store->conversationFolder(id);
+        const QByteArray photo = Test::pngImage(30, 20);
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/photo 1.png"), photo));
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/figures/photo 1.png"), Test::pngImage(5, 5)));
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/fake.png"), "GIF89a not really"));
+        ChatMessage question = message(ChatMessage::Role::User, QStringLiteral("What is this?"));
+        question.images = {QStringLiteral("photo 1.png"), QStringLiteral("figures/photo 1.png"),
+                           QStringLiteral("gone.png"), QStringLiteral("fake.png")};
+        QVERIFY(m_store->appendMessage(id, question).ok());
+
+        NotebookExport::Summary summary;
+        const QJsonObject notebook = exportNotebook(id, &summary);
+        QCOMPARE(summary.images, 2);
+        QCOMPARE(summary.missingImages, 2);
+        const QJsonObject cell = notebook[QLatin1String("cells")][1].toObject();
+        QCOMPARE(cell[QLatin1String("cell_type")].toString(), QStringLiteral("markdown"));
+        const QJsonObject attachments = cell[QLatin1String("attachments")].toObject();
+        QCOMPARE(attachments.keys(), (QStringList{QStringLiteral("2-photo-1.png"), QStringLiteral("photo-1.png")}));
+        QCOMPARE(attachments[QLatin1String("photo-1.png")].toObject().keys(), QStringList{QStringLiteral("image/png")});
+        QCOMPARE(QByteArray::fromBase64(
+                     attachments[QLatin1String("photo-1.png")][QLatin1String("image/png")].toString().toLatin1()),
+                 photo);
+        const QString source = joined(cell[QLatin1String("source")]);
+        QVERIFY2(
+            source.startsWith(QLatin1String("**You**\n\nWhat is this?\n\n![photo-1.png](attachment:photo-1.png)\n\n"
+                                            "![2-photo-1.png](attachment:2-photo-1.png)")),
+            qPrintable(source));
+        QVERIFY2(source.contains(QLatin1String("*(the image gone.png could not be included: ")), qPrintable(source));
+        QVERIFY2(source.contains(QLatin1String("*(the image fake.png could not be included: ")), qPrintable(source));
+        // Code cells may not have attachments; cells without images have none.
+        QVERIFY(!notebook[QLatin1String("cells")][0].toObject().contains(QLatin1String("attachments")));
+    }
+
     // Code that never reached a kernel (no Docker) has no execution count; the others count on.
     void codeThatNeverRanHasNoExecutionCount()
     {

@@ -1,6 +1,7 @@
 #include "storage/notebookexport.h"
 
 #include "charts/chartspec.h"
+#include "llm/modelimage.h"
 #include "sandbox/sandboxfigure.h"
 #include "sandbox/sandboxfolder.h"
 #include "storage/conversationexport.h"
@@ -9,9 +10,11 @@
 #include <sandpiper/buildinfo.h>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace Sandpiper {
@@ -119,12 +122,14 @@ private:
     void addMessage(const ChatMessage &message)
     {
         QString text;
+        QJsonObject attachments;
         switch (message.role) {
         case ChatMessage::Role::System:
             text = QLatin1String("**System**\n\n") + message.content;
             break;
         case ChatMessage::Role::User:
             text = QLatin1String("**You**\n\n") + message.content;
+            attachments = imageAttachments(message, text);
             break;
         case ChatMessage::Role::Assistant:
             text = QLatin1String("**Assistant**\n\n");
@@ -148,7 +153,7 @@ private:
             text += QLatin1String("\n\n") + status;
         // An assistant message that only called tools has nothing to say of its own.
         if (!text.trimmed().isEmpty() && text != QLatin1String("**Assistant**\n\n"))
-            addMarkdown(text.trimmed() + QLatin1Char('\n'));
+            addMarkdown(text.trimmed() + QLatin1Char('\n'), attachments);
         for (const ToolCall &call : message.toolCalls) {
             if (const StoredExecution *execution = m_executionsByCall.value(call.id))
                 addCode(*execution);
@@ -190,13 +195,46 @@ private:
                     ConversationExport::fenced(call.arguments, QLatin1StringView("json")));
     }
 
-    void addMarkdown(const QString &text)
+    // The user's images as nbformat keeps them, in the cell's "attachments" (base64 under their
+    // MIME type), each linked as "attachment:NAME" at the end of TEXT; one that is gone or no image
+    // is said so in its place.
+    QJsonObject imageAttachments(const ChatMessage &message, QString &text)
+    {
+        QJsonObject attachments;
+        for (const QString &image : message.images) {
+            QString problem;
+            const auto original = ModelImage::readOriginal(m_folder, image, &problem);
+            if (!original) {
+                ++m_summary.missingImages;
+                text += QLatin1String("\n\n*") +
+                        NotebookExport::tr("(the image %1 could not be included: %2)").arg(image, problem) +
+                        QLatin1Char('*');
+                continue;
+            }
+            // A name that needs no escaping in a Markdown link, unique in the cell.
+            static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]"));
+            const QString safe = QFileInfo(image).fileName().replace(unsafe, QStringLiteral("-"));
+            QString name = safe;
+            for (int copy = 2; attachments.contains(name); ++copy)
+                name = QStringLiteral("%1-%2").arg(copy).arg(safe);
+            attachments.insert(name,
+                               QJsonObject{{original->mimeType, QString::fromLatin1(original->bytes.toBase64())}});
+            text += QStringLiteral("\n\n![%1](attachment:%1)").arg(name);
+            ++m_summary.images;
+        }
+        return attachments;
+    }
+
+    void addMarkdown(const QString &text, const QJsonObject &attachments = {})
     {
         ++m_summary.markdownCells;
-        m_cells.append(QJsonObject{{QStringLiteral("id"), nextId()},
-                                   {QStringLiteral("cell_type"), QStringLiteral("markdown")},
-                                   {QStringLiteral("metadata"), QJsonObject()},
-                                   {QStringLiteral("source"), lines(text)}});
+        QJsonObject cell{{QStringLiteral("id"), nextId()},
+                         {QStringLiteral("cell_type"), QStringLiteral("markdown")},
+                         {QStringLiteral("metadata"), QJsonObject()},
+                         {QStringLiteral("source"), lines(text)}};
+        if (!attachments.isEmpty())
+            cell.insert(QStringLiteral("attachments"), attachments);
+        m_cells.append(cell);
     }
 
     void addCode(const StoredExecution &execution)
