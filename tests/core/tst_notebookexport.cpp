@@ -293,6 +293,61 @@ private Q_SLOTS:
         QVERIFY(!json.contains(QByteArray(Test::pngHeader(10, 10) + "the user's secret").toBase64()));
     }
 
+    // A DataFrame as the cell's value is one result, its table and its text, as Jupyter writes it;
+    // a figure as the value likewise. What display() showed stays a display of its own.
+    void theValuesTableAndFigureAreOneResult()
+    {
+        const qint64 id = newConversation();
+        const QString folder = m_store->conversationFolder(id);
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/figures/a.png"), m_png));
+        DataTable shown;
+        shown.kind = QStringLiteral("DataFrame");
+        shown.columns = {QStringLiteral("shown")};
+        shown.rows = {QJsonArray{1}};
+        shown.totalRows = 1;
+        shown.totalColumns = 1;
+        DataTable value = shown;
+        value.columns = {QStringLiteral("city")};
+        value.rows = {QJsonArray{QStringLiteral("Bern")}};
+        StoredExecution frame = execution(id, QString(), QStringLiteral("display(shown)\ndf"));
+        frame.result.value = QStringLiteral("   city\n0  Bern");
+        frame.result.tables = {shown, value};
+        frame.result.valueDisplays.tables = {1};
+        QVERIFY(m_store->addExecution(frame).ok());
+        StoredExecution figure = execution(id, QString(), QStringLiteral("fig"));
+        figure.result.value = QStringLiteral("<Figure size 640x480 with 1 Axes>");
+        figure.result.figures = {QStringLiteral("figures/a.png")};
+        figure.result.valueDisplays.figures = {0};
+        QVERIFY(m_store->addExecution(figure).ok());
+        // A value figure that was deleted since says so, and the value keeps its text.
+        StoredExecution gone = figure;
+        gone.result.figures = {QStringLiteral("figures/gone.png")};
+        QVERIFY(m_store->addExecution(gone).ok());
+
+        const QList<QJsonObject> code = codeCells(exportNotebook(id));
+        QCOMPARE(code.size(), 3);
+        QCOMPARE(outputTypes(code[0]),
+                 (QStringList{QStringLiteral("display_data:text/html+text/plain"), QStringLiteral("execute_result")}));
+        const QJsonObject result = code[0][QLatin1String("outputs")][1].toObject();
+        const QJsonObject data = result[QLatin1String("data")].toObject();
+        QCOMPARE(data.keys(), (QStringList{QStringLiteral("text/html"), QStringLiteral("text/plain")}));
+        QCOMPARE(joined(data[QLatin1String("text/plain")]), QStringLiteral("   city\n0  Bern"));
+        QVERIFY(joined(data[QLatin1String("text/html")]).contains(QLatin1String("<td>Bern</td>")));
+        QVERIFY(joined(code[0][QLatin1String("outputs")][0][QLatin1String("data")][QLatin1String("text/html")])
+                    .contains(QLatin1String("<th>shown</th>")));
+        QCOMPARE(result[QLatin1String("execution_count")].toInt(), 1);
+
+        QCOMPARE(outputTypes(code[1]), QStringList{QStringLiteral("execute_result")});
+        const QJsonObject figureData = code[1][QLatin1String("outputs")][0][QLatin1String("data")].toObject();
+        QCOMPARE(figureData.keys(), (QStringList{QStringLiteral("image/png"), QStringLiteral("text/plain")}));
+        QCOMPARE(QByteArray::fromBase64(figureData[QLatin1String("image/png")].toString().toLatin1()), m_png);
+
+        QCOMPARE(outputTypes(code[2]),
+                 (QStringList{QStringLiteral("display_data:text/plain"), QStringLiteral("execute_result")}));
+        QCOMPARE(code[2][QLatin1String("outputs")][1][QLatin1String("data")].toObject().keys(),
+                 QStringList{QStringLiteral("text/plain")});
+    }
+
     // The user's images are attachments of their Markdown cell, as nbformat 4 keeps them, linked
     // from its text; one deleted since is named in its place.
     void theUsersImagesAreAttachmentsOfTheirCell()

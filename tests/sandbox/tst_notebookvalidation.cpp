@@ -33,6 +33,7 @@ nb = nbformat.read('/nb/' + sys.argv[1], as_version=4)
 nbformat.validate(nb)
 pngs = 0
 attachments = 0
+outputs = []
 for cell in nb.cells:
     for output in cell.get('outputs', []):
         png = output.get('data', {}).get('image/png')
@@ -44,7 +45,9 @@ for cell in nb.cells:
         for data in bundle.values():
             Image.open(io.BytesIO(base64.b64decode(data))).verify()
             attachments += 1
-print(json.dumps({'cells': len(nb.cells), 'pngs': pngs, 'attachments': attachments,
+    if cell.cell_type == 'code':
+        outputs.append([o.output_type + ':' + '+'.join(sorted(o.get('data', {}))) for o in cell.outputs])
+print(json.dumps({'cells': len(nb.cells), 'pngs': pngs, 'attachments': attachments, 'outputs': outputs,
                   'python': nb.metadata.language_info.get('version', ''), 'running': '%d.%d.%d' % sys.version_info[:3]}))
 )";
 
@@ -151,6 +154,12 @@ private Q_SLOTS:
         QCOMPARE(found[QLatin1String("pngs")].toInt(), 1);
         QCOMPARE(found[QLatin1String("attachments")].toInt(), 1);
         QCOMPARE(written->images, 1);
+        // The DataFrame as the cell's value is one result with its table and its text.
+        const QJsonArray outputs = found[QLatin1String("outputs")].toArray();
+        QCOMPARE(outputs.size(), 6);
+        QCOMPARE(outputs[1].toArray(), QJsonArray{QStringLiteral("execute_result:text/html+text/plain")});
+        QCOMPARE(outputs[2].toArray(), (QJsonArray{QStringLiteral("stream:"), QStringLiteral("stream:"),
+                                                   QStringLiteral("execute_result:text/plain")}));
         QCOMPARE(found[QLatin1String("cells")].toInt(), 1 + 1 + 1 + 6); // title, question, answer, code
         QCOMPARE(found[QLatin1String("python")].toString(), version);
         QCOMPARE(found[QLatin1String("running")].toString(), version);

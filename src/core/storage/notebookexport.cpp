@@ -17,6 +17,8 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 
+#include <algorithm>
+
 namespace Sandpiper {
 
 namespace {
@@ -264,23 +266,44 @@ private:
         if (!result.standardError.isEmpty() || result.droppedStderrBytes > 0)
             outputs.append(
                 stream(QStringLiteral("stderr"), withDropped(result.standardError, result.droppedStderrBytes)));
-        for (const QString &figure : result.figures)
-            outputs.append(figureOutput(figure));
+        // What shows the last expression's value goes into its result, with the value's text, as
+        // Jupyter writes it (a DataFrame once: its table and its text); the rest is displayed.
+        const bool hasValue = !result.value.isEmpty();
+        const ExecutionResult::ValueDisplays &ofValue = result.valueDisplays;
+        QJsonObject valueData{{QStringLiteral("text/plain"), lines(result.value)}};
+        auto displayed = [&](const QList<int> &valueIndices, int index, const QJsonObject &output) {
+            QJsonObject data = output.value(QLatin1String("data")).toObject();
+            data.remove(QLatin1String("text/plain")); // the value's own text stands for it
+            // A figure that could not be included says so where it was; a second table of one
+            // value (HTML with several) is shown on its own.
+            const QStringList mimes = data.keys();
+            const bool merge = hasValue && valueIndices.contains(index) && !mimes.isEmpty() &&
+                               std::none_of(mimes.cbegin(), mimes.cend(),
+                                            [&valueData](const QString &mime) { return valueData.contains(mime); });
+            if (!merge) {
+                outputs.append(output);
+                return;
+            }
+            for (const QString &mime : mimes)
+                valueData.insert(mime, data.value(mime));
+        };
+        for (int i = 0; i < result.figures.size(); ++i)
+            displayed(ofValue.figures, i, figureOutput(result.figures.at(i)));
         if (result.figuresNotKept > 0)
             outputs.append(
                 plainText(NotebookExport::tr("(%n more figure(s) were not kept)", nullptr, result.figuresNotKept)));
-        for (const DataTable &table : result.tables)
-            outputs.append(tableOutput(table));
-        for (const QString &markdown : result.markdown)
-            outputs.append(displayData({{QStringLiteral("text/markdown"), lines(markdown)}}));
-        for (const QString &svg : result.svg)
-            outputs.append(displayData({{QStringLiteral("image/svg+xml"), lines(svg)}}));
-        if (!result.value.isEmpty()) {
-            outputs.append(
-                QJsonObject{{QStringLiteral("output_type"), QStringLiteral("execute_result")},
-                            {QStringLiteral("execution_count"), count},
-                            {QStringLiteral("data"), QJsonObject{{QStringLiteral("text/plain"), lines(result.value)}}},
-                            {QStringLiteral("metadata"), QJsonObject()}});
+        for (int i = 0; i < result.tables.size(); ++i)
+            displayed(ofValue.tables, i, tableOutput(result.tables.at(i)));
+        for (int i = 0; i < result.markdown.size(); ++i)
+            displayed(ofValue.markdown, i,
+                      displayData({{QStringLiteral("text/markdown"), lines(result.markdown.at(i))}}));
+        for (int i = 0; i < result.svg.size(); ++i)
+            displayed(ofValue.svg, i, displayData({{QStringLiteral("image/svg+xml"), lines(result.svg.at(i))}}));
+        if (hasValue) {
+            outputs.append(QJsonObject{{QStringLiteral("output_type"), QStringLiteral("execute_result")},
+                                       {QStringLiteral("execution_count"), count},
+                                       {QStringLiteral("data"), valueData},
+                                       {QStringLiteral("metadata"), QJsonObject()}});
         }
         QStringList sandpiperNotes = result.notes;
         sandpiperNotes << result.refused;
