@@ -462,6 +462,16 @@ private Q_SLOTS:
         QVERIFY(m_server->requests().isEmpty());
     }
 
+    // How many conversations the profile's store holds; -1 when it cannot be opened.
+    int storedConversations() const
+    {
+        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
+        if (!store.open())
+            return -1;
+        const auto conversations = store.conversations();
+        return conversations ? int(conversations->size()) : -1;
+    }
+
     // The images of the user's last message in the first chat request, decoded, with their types.
     QList<std::pair<QString, QImage>> sentImages()
     {
@@ -533,9 +543,7 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("--set providers/llamacpp/image_models=text-only=yes")),
                  qPrintable(r.err));
         QVERIFY(m_server->chatRequests().isEmpty());
-        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
-        QVERIFY(store.open());
-        QCOMPARE(store.conversations()->size(), 0);
+        QCOMPARE(storedConversations(), 0);
     }
 
     void refusesImagesItCannotSend_data()
@@ -570,10 +578,7 @@ private Q_SLOTS:
                      last.contains(message),
                  qPrintable(r.err));
         QVERIFY(m_server->requests().isEmpty());
-        // Refused before a conversation was made.
-        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
-        QVERIFY(store.open());
-        QCOMPARE(store.conversations()->size(), 0);
+        QCOMPARE(storedConversations(), 0); // refused before a conversation was made
     }
 
     // kill -9 in the middle of an answer loses at most the last moment of it.

@@ -78,6 +78,7 @@ private:
         case ChatMessage::Role::User:
             m_text += QLatin1String("## You\n\n") + message.content + QLatin1String("\n\n");
             for (const QString &image : message.images) {
+                // Checked as an image at this moment (the sandbox can write there), then copied.
                 QString problem;
                 ModelImage::readOriginal(m_folder, image, &problem);
                 writeCopy(image, problem, QLatin1StringView("an image"));
