@@ -18,6 +18,8 @@ or its subprocesses do can corrupt the protocol.
   <- {"id", "event": "display", "mime": "application/vnd.sandpiper.table+json", "table":
       {"table_id", "kind", "columns", "dtypes", "index_columns", "rows", "total_rows",
        "total_columns", "exportable"}}
+     Displays of the cell's last value (its table, figure, Markdown) carry "of_value": true, so
+     that a notebook shows them with the value's text as one result, as Jupyter does.
   <- {"id", "event": "result", "status": "ok"|"error"|"interrupted", "value", "error",
       "duration_ms", "files", "removed", "dropped": {"stdout", "stderr"}, "figures_dropped",
       "reason"?}
@@ -359,6 +361,7 @@ class Kernel:
         self._figures_kept = 0
         self._figures_dropped = 0
         self._value = None
+        self._showing_value = False  # displays now are of the cell's last value
         self._output_limit = DEFAULT_OUTPUT_LIMIT
         self._running = False
         self._shielded = False
@@ -664,7 +667,11 @@ class Kernel:
                                                   len(text) - self._output_limit)
         self._value = text
         builtins._ = value
-        self._display_rich(value)
+        self._showing_value = True
+        try:
+            self._display_rich(value)
+        finally:
+            self._showing_value = False
 
     def _display_rich(self, value):
         kind = type(value)  # look methods up on the type: instance __getattr__ lies
@@ -765,6 +772,8 @@ class Kernel:
         self._sync_output()
         self._display_count += 1
         event = dict({"id": self.current_id, "event": "display"}, **fields)
+        if self._showing_value:
+            event["of_value"] = True
         self._shielded = True  # an interrupt mid-write would leave half a JSON line
         try:
             self.emit(event)

@@ -45,7 +45,7 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
     const auto written =
         markdown
             ? ConversationExport::writeMarkdown(*snapshot, store->conversationFolder(conversationId), path, options)
-            : ConversationExport::writeJson(*snapshot, path);
+            : ConversationExport::writeJson(*snapshot, store->conversationFolder(conversationId), path);
     if (!written) {
         QMessageBox::warning(parent, tr("Export"), written.error().message);
         return false;

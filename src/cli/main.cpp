@@ -3,11 +3,13 @@
 
 #include "agent/agentthread.h"
 #include "llm/apikeystore.h"
+#include "llm/modelimage.h"
 #include "llm/providerpresets.h"
 #include "mcp/mcpserverregistry.h"
 #include "mcp/mcptrust.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/imagemanager.h"
+#include "sandbox/sandboxfolder.h"
 #include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
@@ -79,6 +81,24 @@ int exportNotebook(const Settings &settings, ConversationStore &store, const QSt
     return 0;
 }
 
+// Why the image at PATH cannot go to the model, or empty. Decoded in full here, before a
+// conversation is made or anything is sent, so that a broken file is refused up front.
+QString imageProblem(const QString &path)
+{
+    // Said here: ModelImage's own words expect a file that is in /mnt/data already.
+    if (const QFileInfo info(path); info.isFile() && info.size() > ModelImage::MaxFileBytes)
+        return QStringLiteral("it is %1; images up to %2 can be sent")
+            .arg(SandboxFolder::formatBytes(info.size()), SandboxFolder::formatBytes(ModelImage::MaxFileBytes));
+    if (QString problem = ModelImage::check(path); !problem.isEmpty())
+        return problem;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return file.errorString();
+    QString error;
+    ModelImage::checkBytes(file.read(ModelImage::MaxFileBytes + 1), QFileInfo(path).fileName(), &error);
+    return error;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -118,6 +138,12 @@ int main(int argc, char *argv[])
         QStringLiteral("attach"),
         QStringLiteral("Hand the model FILE with the message (it lands in /mnt/data); repeatable."),
         QStringLiteral("FILE"));
+    const QCommandLineOption imageOption(
+        QStringLiteral("image"),
+        QStringLiteral("Show the image FILE to the model with the message (PNG, JPEG, ...; scaled down to the "
+                       "images/max_side setting; it lands in /mnt/data too); repeatable. A model that does not "
+                       "take images gets nothing."),
+        QStringLiteral("FILE"));
     const QCommandLineOption mcpConfigOption(
         QStringLiteral("mcp-config"),
         QStringLiteral("Read the MCP servers from FILE instead of the mcp.json beside the settings."),
@@ -133,7 +159,7 @@ int main(int argc, char *argv[])
         QStringLiteral("FILE"));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
                        newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption,
-                       exportNotebookOption});
+                       imageOption, exportNotebookOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -174,7 +200,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(exportNotebookOption)) {
         if (!parser.isSet(conversationOption))
             return fail(QStringLiteral("--export-notebook needs --conversation ID"));
-        if (parser.isSet(newOption) || !parser.positionalArguments().isEmpty() || parser.isSet(attachOption))
+        if (parser.isSet(newOption) || !parser.positionalArguments().isEmpty() || parser.isSet(attachOption) ||
+            parser.isSet(imageOption))
             return fail(QStringLiteral("--export-notebook writes a file and sends no message"));
         ConversationStore store(settings.dataDirectory());
         if (auto opened = store.open(); !opened)
@@ -218,13 +245,19 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(newOption) && parser.isSet(conversationOption))
         return fail(QStringLiteral("--new and --conversation exclude each other"));
+    const QStringList images = parser.values(imageOption);
+    for (const QString &path : images) {
+        if (const QString problem = imageProblem(path); !problem.isEmpty())
+            return fail(QStringLiteral("cannot send the image %1: %2").arg(path, problem));
+    }
     ConversationStore store(settings.dataDirectory());
     if (auto opened = store.open(); !opened)
         return fail(opened.error().message, 1);
     if (!store.lastWarning().isEmpty())
         std::fprintf(stderr, "sandpiper-cli: note: %s\n", qPrintable(store.lastWarning()));
     qint64 conversationId = 0;
-    if (parser.isSet(conversationOption)) {
+    const bool newConversation = !parser.isSet(conversationOption);
+    if (!newConversation) {
         bool numeric = false;
         conversationId = parser.value(conversationOption).toLongLong(&numeric);
         if (!numeric || !store.conversation(conversationId))
@@ -245,6 +278,7 @@ int main(int argc, char *argv[])
     }
 
     int exitCode = 1;
+    bool refused = false; // the message was not sent (nor stored)
     {
         ConversationSession session(conversationId, &store, config);
         if (auto loaded = session.load(); !loaded)
@@ -252,6 +286,12 @@ int main(int argc, char *argv[])
         for (const QString &path : parser.values(attachOption)) {
             if (auto attached = session.attach(path); !attached)
                 return fail(QStringLiteral("cannot attach %1: %2").arg(path, attached.error().message));
+        }
+        // The GUI's path: copied into the folder, then scaled and sent by the agent, which refuses
+        // them (SendRefused) for a model that does not take images.
+        for (const QString &path : images) {
+            if (auto attached = session.attachImage(path); !attached)
+                return fail(QStringLiteral("cannot send the image %1: %2").arg(path, attached.error().message));
         }
         if (!parser.isSet(jsonOption) && !parser.isSet(conversationOption))
             std::fprintf(stderr, "sandpiper-cli: conversation %lld\n", qlonglong(conversationId));
@@ -262,6 +302,9 @@ int main(int argc, char *argv[])
                              session.setApprovals(settings.agent().approval);
                          });
         QObject::connect(&printer, &CliSession::finished, &app, &QCoreApplication::quit);
+        QObject::connect(&session, &ConversationSession::agentEvent, &app, [&refused](const AgentEvent &event) {
+            refused = refused || event.kind == AgentEvent::Kind::SendRefused;
+        });
 
         // Ctrl-C stops the answer; a second one ends the program.
         std::signal(SIGINT, [](int) { interruptRequests = interruptRequests + 1; });
@@ -282,5 +325,19 @@ int main(int argc, char *argv[])
     }
     // The agent saves its last words before the store goes.
     AgentThread::waitForRetiredThreads(std::chrono::seconds(10));
+    if (refused) {
+        if (!images.isEmpty()) {
+            std::fprintf(stderr,
+                         "sandpiper-cli: note: nothing was sent; if %s does take images, say so with --set "
+                         "providers/%s/image_models=%s=yes\n",
+                         qPrintable(config.provider.model), qPrintable(providerId), qPrintable(config.provider.model));
+        }
+        // A conversation made for a message that never went leaves nothing behind.
+        const auto messages = store.messages(conversationId);
+        if (newConversation && messages && messages->isEmpty()) {
+            if (auto deleted = store.deleteConversation(conversationId); !deleted)
+                std::fprintf(stderr, "sandpiper-cli: note: %s\n", qPrintable(deleted.error().message));
+        }
+    }
     return exitCode;
 }

@@ -4,11 +4,13 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "mcptestservers.h"
+#include "sandboxfiles.h"
 
 #include <storage/conversationstore.h>
 
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -174,6 +176,11 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("--conversation"), QStringLiteral("999"), QStringLiteral("--export-notebook"),
                            QStringLiteral("chat.ipynb")}
             << QStringLiteral("there is no conversation 999");
+        QTest::newRow("notebook and an image")
+            << QStringList{QStringLiteral("--conversation"),    QStringLiteral("1"),
+                           QStringLiteral("--export-notebook"), QStringLiteral("chat.ipynb"),
+                           QStringLiteral("--image"),           QStringLiteral("a.png")}
+            << QStringLiteral("--export-notebook writes a file and sends no message");
         QTest::newRow("notebook and a prompt")
             << QStringList{QStringLiteral("--conversation"), QStringLiteral("1"), QStringLiteral("--export-notebook"),
                            QStringLiteral("chat.ipynb"), QStringLiteral("hi")}
@@ -453,6 +460,125 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QLatin1String("cannot attach")) && r.err.contains(message), qPrintable(r.err));
         QVERIFY(m_server->requests().isEmpty());
+    }
+
+    // How many conversations the profile's store holds; -1 when it cannot be opened.
+    int storedConversations() const
+    {
+        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
+        if (!store.open())
+            return -1;
+        const auto conversations = store.conversations();
+        return conversations ? int(conversations->size()) : -1;
+    }
+
+    // The images of the user's last message in the first chat request, decoded, with their types.
+    QList<std::pair<QString, QImage>> sentImages()
+    {
+        QList<std::pair<QString, QImage>> images;
+        const QJsonArray messages = m_server->chatRequests().constFirst().json()[QLatin1String("messages")].toArray();
+        for (const QJsonValue &part : messages.last()[QLatin1String("content")].toArray()) {
+            const QString url = part[QLatin1String("image_url")][QLatin1String("url")].toString();
+            const qsizetype comma = url.indexOf(QLatin1Char(','));
+            if (part[QLatin1String("type")].toString() == QLatin1String("image_url") && comma > 0)
+                images.append(
+                    {url.left(comma), QImage::fromData(QByteArray::fromBase64(url.mid(comma + 1).toLatin1()))});
+        }
+        return images;
+    }
+
+    // --image goes the GUI's way: into /mnt/data, scaled to images/max_side, sent as image parts.
+    void sendsImagesWithThePrompt()
+    {
+        const QString png = m_profile->filePath(QStringLiteral("chart.png"));
+        const QString jpeg = m_profile->filePath(QStringLiteral("photo.jpg"));
+        QVERIFY(Test::picture(400, 200).save(png, "PNG"));
+        QVERIFY(Test::picture(60, 80).save(jpeg, "JPEG"));
+        m_server->enqueue(FS::openAiText(QStringLiteral("A gradient and a photo.")));
+        const Run r = run(baseArguments() << QStringLiteral("--set") << QStringLiteral("images/max_side=100")
+                                          << QStringLiteral("--image") << png << QStringLiteral("--image") << jpeg
+                                          << QStringLiteral("what is in them?"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QStringLiteral("A gradient and a photo.\n"));
+        const auto images = sentImages();
+        QCOMPARE(images.size(), 2);
+        QCOMPARE(images[0].first, QStringLiteral("data:image/png;base64"));
+        QCOMPARE(images[0].second.size(), QSize(100, 50));
+        QCOMPARE(images[1].first, QStringLiteral("data:image/jpeg;base64"));
+        QCOMPARE(images[1].second.size(), QSize(60, 80)); // small enough already
+        const QJsonArray parts = m_server->chatRequests()
+                                     .constFirst()
+                                     .json()[QLatin1String("messages")]
+                                     .toArray()
+                                     .last()[QLatin1String("content")]
+                                     .toArray();
+        const QString text = parts[0][QLatin1String("text")].toString();
+        QVERIFY2(text.contains(QLatin1String("/mnt/data/chart.png")) &&
+                     text.endsWith(QLatin1String("what is in them?")),
+                 qPrintable(text));
+        // Stored with the message, as the GUI stores it, and in the folder for the code.
+        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
+        QVERIFY(store.open());
+        QCOMPARE(store.messages(1)->constFirst().images,
+                 (QStringList{QStringLiteral("chart.png"), QStringLiteral("photo.jpg")}));
+        QVERIFY(QFileInfo::exists(store.conversationFolder(1) + QStringLiteral("/chart.png")));
+    }
+
+    // llama.cpp's /props says the model has no projector: the agent's message, nothing sent,
+    // nothing stored, exit code 1 as for any failed turn.
+    void aModelWithoutVisionGetsNoImages()
+    {
+        m_server->setRoute("GET", "/props", FS::llamaCppProps(32768, false));
+        const QString png = m_profile->filePath(QStringLiteral("chart.png"));
+        QVERIFY(Test::picture(40, 20).save(png, "PNG"));
+        const Run r = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--provider"),
+                           QStringLiteral("llamacpp"), QStringLiteral("--base-url"), m_server->baseUrl().toString(),
+                           QStringLiteral("--model"), QStringLiteral("text-only"), QStringLiteral("--set"),
+                           QStringLiteral("sandbox/enabled=false"), QStringLiteral("--image"), png,
+                           QStringLiteral("what is this?")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("error: The model “text-only” does not take images, so the message was "
+                                               "not sent.")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("--set providers/llamacpp/image_models=text-only=yes")),
+                 qPrintable(r.err));
+        QVERIFY(m_server->chatRequests().isEmpty());
+        QCOMPARE(storedConversations(), 0);
+    }
+
+    void refusesImagesItCannotSend_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing") << QStringLiteral("missing") << QStringLiteral("could not be read");
+        QTest::newRow("not an image") << QStringLiteral("text") << QStringLiteral("is not an image Sandpiper can read");
+        QTest::newRow("corrupt") << QStringLiteral("corrupt") << QStringLiteral("could not be read as an image");
+        QTest::newRow("100 MB") << QStringLiteral("huge") << QStringLiteral("images up to 64 MiB");
+    }
+
+    void refusesImagesItCannotSend()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        const QString path = m_profile->filePath(QStringLiteral("image.png"));
+        if (kind == QLatin1String("text"))
+            QVERIFY(Test::writeFile(path, "name,value\n"));
+        else if (kind == QLatin1String("corrupt"))
+            QVERIFY(Test::writeFile(path, Test::pngHeader(300, 300) + "no pixels here"));
+        if (kind == QLatin1String("huge")) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.resize(100LL * 1024 * 1024)); // sparse: it takes no disk
+        }
+        const Run r = run(baseArguments() << QStringLiteral("--image") << path << QStringLiteral("hi"));
+        QCOMPARE(r.exitCode, 2);
+        // libpng may say its piece first, on its own; the CLI's line is the last one.
+        const QString last = r.err.trimmed().section(QLatin1Char('\n'), -1);
+        QVERIFY2(last.startsWith(QLatin1String("sandpiper-cli: cannot send the image ") + path) &&
+                     last.contains(message),
+                 qPrintable(r.err));
+        QVERIFY(m_server->requests().isEmpty());
+        QCOMPARE(storedConversations(), 0); // refused before a conversation was made
     }
 
     // kill -9 in the middle of an answer loses at most the last moment of it.

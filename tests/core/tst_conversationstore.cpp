@@ -1,3 +1,6 @@
+#include "sandboxfiles.h"
+
+#include <llm/modelimage.h>
 #include <storage/conversationexport.h>
 #include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
@@ -35,6 +38,26 @@ using Role = ChatMessage::Role;
 using Status = ChatMessage::Status;
 
 namespace {
+
+// An import of one message of ROLE with the content PARTS.
+QByteArray importWithParts(const QJsonArray &parts, const QString &role = QStringLiteral("user"))
+{
+    const QJsonObject message{{QStringLiteral("role"), role}, {QStringLiteral("content"), parts}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("sandpiper-conversation")},
+                                     {QStringLiteral("version"), 1},
+                                     {QStringLiteral("messages"), QJsonArray{message}}})
+        .toJson();
+}
+
+// An import of one message of ROLE with a text and an image part of URL.
+QByteArray importWithImage(const QString &url, const QString &role = QStringLiteral("user"))
+{
+    return importWithParts(
+        {QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QStringLiteral("a")}},
+         QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")},
+                     {QStringLiteral("image_url"), QJsonObject{{QStringLiteral("url"), url}}}}},
+        role);
+}
 
 // The child process of killedWhileStreamingLosesAtMostOneInterval() is this binary again.
 const char *const StreamChildFolder = "SANDPIPER_TST_STREAM_FOLDER";
@@ -392,6 +415,33 @@ private:
     std::unique_ptr<ConversationStore> m_searchStore;
 
     QString freshFolder() { return m_dir.filePath(QStringLiteral("data%1").arg(++m_folders)); }
+
+    // A conversation whose user messages have images, as the composer stores them: files of the
+    // folder, one a figure shown to the model, one sent twice (an edit), one deleted since.
+    struct ImageChat {
+        qint64 id = 0;
+        QByteArray photo = Test::pngImage(40, 30);
+        QByteArray figure = Test::pngImage(64, 48);
+    };
+    ImageChat storeImageChat(ConversationStore &store)
+    {
+        ImageChat chat;
+        ConversationSnapshot snapshot;
+        snapshot.conversation.title = QStringLiteral("Look at this");
+        ChatMessage first = makeMessage(Role::User, QStringLiteral("What is in the photo?"));
+        first.images = {QStringLiteral("photo 1.png"), QStringLiteral("figures/fig-a-1.png")};
+        ChatMessage again = makeMessage(Role::User, QStringLiteral("And now?"));
+        again.images = {QStringLiteral("photo 1.png"), QStringLiteral("gone.png")};
+        snapshot.messages = {first, makeMessage(Role::Assistant, QStringLiteral("A gradient.")), again};
+        const auto inserted = store.insertConversation(snapshot);
+        if (!inserted)
+            return chat;
+        chat.id = inserted->id;
+        const QString folder = store.conversationFolder(chat.id);
+        Test::writeFile(folder + QStringLiteral("/photo 1.png"), chat.photo);
+        Test::writeFile(folder + QStringLiteral("/figures/fig-a-1.png"), chat.figure);
+        return chat;
+    }
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
@@ -1217,7 +1267,7 @@ private Q_SLOTS:
         QVERIFY(before.ok());
 
         const QString path = m_dir.filePath(QStringLiteral("roundtrip.json"));
-        QVERIFY(ConversationExport::writeJson(*before, path).ok());
+        QVERIFY(ConversationExport::writeJson(*before, store.conversationFolder(original->id), path).ok());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
@@ -1243,6 +1293,115 @@ private Q_SLOTS:
         compareMessages(after->messages, before->messages);
         compareExecutions(after->executions, before->executions);
         compareMessages(after->messages, richSnapshot().messages);
+    }
+
+    // Exported as the OpenAI vision format (the bytes as given, in data URLs, their names beside)
+    // and imported back as files of the new conversation's folder.
+    void userImagesTravelThroughTheJsonExport()
+    {
+        ConversationStore store(freshFolder());
+        const ImageChat chat = storeImageChat(store);
+        QVERIFY(chat.id);
+        const auto snapshot = store.loadConversation(chat.id);
+        QVERIFY(snapshot.ok());
+        const QString path = m_dir.filePath(QStringLiteral("images.json"));
+        QVERIFY(ConversationExport::writeJson(*snapshot, store.conversationFolder(chat.id), path).ok());
+
+        const QJsonObject json = QJsonDocument::fromJson(Test::readFile(path)).object();
+        const QJsonObject first = json[QLatin1String("messages")][0].toObject();
+        const QJsonArray parts = first[QLatin1String("content")].toArray();
+        QCOMPARE(parts.size(), 3);
+        QCOMPARE(parts[0][QLatin1String("text")].toString(), QStringLiteral("What is in the photo?"));
+        QCOMPARE(parts[1][QLatin1String("type")].toString(), QStringLiteral("image_url"));
+        QCOMPARE(parts[1][QLatin1String("image_url")][QLatin1String("url")].toString(),
+                 QLatin1String("data:image/png;base64,") + QString::fromLatin1(chat.photo.toBase64()));
+        QCOMPARE(first[QLatin1String("sandpiper")][QLatin1String("images")].toArray(),
+                 (QJsonArray{QStringLiteral("photo 1.png"), QStringLiteral("figures/fig-a-1.png")}));
+        // The deleted one is named, with why, and not pretended to be there.
+        const QJsonObject third = json[QLatin1String("messages")][2].toObject();
+        QCOMPARE(third[QLatin1String("content")].toArray().size(), 2);
+        const QJsonArray notExported =
+            third[QLatin1String("sandpiper")][QLatin1String("images_not_exported")].toArray();
+        QCOMPARE(notExported.size(), 1);
+        QVERIFY2(notExported[0].toString().startsWith(QLatin1String("gone.png: ")),
+                 qPrintable(notExported[0].toString()));
+
+        const auto imported = ConversationImport::importFile(store, path);
+        QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+        const auto messages = store.messages(imported->id);
+        QVERIFY(messages.ok());
+        QCOMPARE(messages->at(0).content, QStringLiteral("What is in the photo?"));
+        QCOMPARE(messages->at(0).images, (QStringList{QStringLiteral("photo 1.png"), QStringLiteral("fig-a-1.png")}));
+        QCOMPARE(messages->at(2).images, QStringList{QStringLiteral("photo 1.png")}); // the same file, once
+        const QString folder = store.conversationFolder(imported->id);
+        QCOMPARE(Test::readFile(folder + QStringLiteral("/photo 1.png")), chat.photo);
+        QCOMPARE(Test::readFile(folder + QStringLiteral("/fig-a-1.png")), chat.figure);
+        QCOMPARE(QDir(folder).entryList(QDir::Files).size(), 2);
+    }
+
+    // Two images of one name but other bytes both survive an import (a hand-made file).
+    void importedImagesOfOneNameKeepBoth()
+    {
+        auto image = [](const QByteArray &png) {
+            return QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")},
+                               {QStringLiteral("image_url"),
+                                QJsonObject{{QStringLiteral("url"), QString(QLatin1String("data:image/png;base64,") +
+                                                                            QString::fromLatin1(png.toBase64()))}}}};
+        };
+        auto user = [](const QJsonArray &parts, const QStringList &names) {
+            return QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                               {QStringLiteral("content"), parts},
+                               {QStringLiteral("sandpiper"),
+                                QJsonObject{{QStringLiteral("images"), QJsonArray::fromStringList(names)}}}};
+        };
+        const QJsonObject root{{QStringLiteral("format"), QStringLiteral("sandpiper-conversation")},
+                               {QStringLiteral("version"), 1},
+                               {QStringLiteral("messages"),
+                                QJsonArray{user({image(Test::pngImage(8, 8)), image(Test::pngImage(9, 9))},
+                                                {QStringLiteral("a.png"), QStringLiteral("a.png")}),
+                                           user({image(Test::pngImage(8, 8))}, {QStringLiteral("../../evil.png")})}}};
+        const QByteArray json = QJsonDocument(root).toJson();
+        const auto parsed = ConversationImport::parse(json);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error().message));
+        QCOMPARE(parsed->messages[0].images, (QStringList{QStringLiteral("a.png"), QStringLiteral("a-2.png")}));
+        // A name that reaches out of the folder keeps only its file name.
+        QCOMPARE(parsed->messages[1].images, QStringList{QStringLiteral("evil.png")});
+        QCOMPARE(parsed->files.keys(),
+                 (QStringList{QStringLiteral("a-2.png"), QStringLiteral("a.png"), QStringLiteral("evil.png")}));
+        QCOMPARE(parsed->files.value(QStringLiteral("a-2.png")), Test::pngImage(9, 9));
+    }
+
+    // An image larger than ModelImage takes is refused before it is decoded.
+    void anOversizedImportedImageIsRefused()
+    {
+        const QByteArray base64(ModelImage::MaxFileBytes / 3 * 4 + 4096, 'A');
+        const auto parsed = ConversationImport::parse(
+            importWithImage(QLatin1String("data:image/png;base64,") + QString::fromLatin1(base64)));
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error().message.contains(QLatin1String("Image 1 of message 1 is larger than 64 MiB")),
+                 qPrintable(parsed.error().message));
+    }
+
+    void exportsUserImagesBesideTheMarkdown()
+    {
+        ConversationStore store(freshFolder());
+        const ImageChat chat = storeImageChat(store);
+        const auto snapshot = store.loadConversation(chat.id);
+        QVERIFY(snapshot.ok());
+        const QString exportFolder = m_dir.filePath(QStringLiteral("image-export"));
+        QVERIFY(QDir().mkpath(exportFolder));
+        const QString path = exportFolder + QStringLiteral("/Look.md");
+        const auto written = ConversationExport::writeMarkdown(*snapshot, store.conversationFolder(chat.id), path);
+        QVERIFY2(written.ok(), qPrintable(written.error().message));
+        const QString markdown = QString::fromUtf8(Test::readFile(path));
+        QVERIFY2(
+            markdown.contains(QLatin1String("## You\n\nWhat is in the photo?\n\n![photo 1](Look_files/photo%201.png)"
+                                            "\n\n![fig-a-1](Look_files/figures/fig-a-1.png)")),
+            qPrintable(markdown));
+        QCOMPARE(Test::readFile(exportFolder + QStringLiteral("/Look_files/photo 1.png")), chat.photo);
+        QCOMPARE(Test::readFile(exportFolder + QStringLiteral("/Look_files/figures/fig-a-1.png")), chat.figure);
+        QVERIFY2(markdown.contains(QStringLiteral("*(an image was not exported: “gone.png” does not exist")),
+                 qPrintable(markdown));
     }
 
     void rejectsInvalidImports_data()
@@ -1301,6 +1460,27 @@ private Q_SLOTS:
         QTest::newRow("usage not a number") << head + R"("messages": [{"role": "user", "content": "a",
                 "sandpiper": {"usage": {"total_tokens": "many"}}}]})"
                                             << QStringLiteral("Message 1 has a \"total_tokens\" that is not a number");
+        const QString png = QLatin1String("data:image/png;base64,");
+        QTest::newRow("not an image") << importWithImage(png + QString::fromLatin1(QByteArray("some text").toBase64()))
+                                      << QStringLiteral("Image 1 of message 1 is not an image Sandpiper can read");
+        QTest::newRow("corrupt image")
+            << importWithImage(png +
+                               QString::fromLatin1(QByteArray(Test::pngHeader(50, 50) + "no pixels here").toBase64()))
+            << QStringLiteral("Image 1 of message 1 could not be read as an image");
+        QTest::newRow("not base64") << importWithImage(png + QStringLiteral("@@@@"))
+                                    << QStringLiteral("Image 1 of message 1 is not valid base64");
+        QTest::newRow("remote image") << importWithImage(QStringLiteral("https://example.org/cat.png"))
+                                      << QStringLiteral("Image 1 of message 1 is not embedded in the file");
+        QTest::newRow("image without url")
+            << importWithParts({QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")},
+                                            {QStringLiteral("image_url"), QJsonObject()}}})
+            << QStringLiteral("Message 1 has an image part without a \"url\"");
+        QTest::newRow("image of the assistant")
+            << importWithImage(png + QString::fromLatin1(Test::pngImage(4, 4).toBase64()), QStringLiteral("assistant"))
+            << QStringLiteral("Message 1 has images, which only user messages can have");
+        QTest::newRow("audio part") << importWithParts(
+                                           {QJsonObject{{QStringLiteral("type"), QStringLiteral("input_audio")}}})
+                                    << QStringLiteral("Message 1 has a content part that is neither text nor an image");
         QTest::newRow("execution without code") << head + R"("messages": [], "executions": [{"status": "ok"}]})"
                                                 << QStringLiteral("Execution 1 has no \"code\"");
         QTest::newRow("execution status")

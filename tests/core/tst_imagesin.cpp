@@ -4,6 +4,7 @@
 #include "agentrecorder.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "sandboxfiles.h"
 
 #include <agent/agentloop.h>
 #include <agent/agentthread.h>
@@ -32,18 +33,6 @@ using Kind = AgentEvent::Kind;
 using Recorder = Sandpiper::Test::AgentRecorder;
 
 namespace {
-
-// A picture with some detail, so that scaling and encoding have something to do.
-QImage picture(int width, int height)
-{
-    QImage image(width, height, QImage::Format_RGB32);
-    for (int y = 0; y < height; ++y) {
-        auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
-        for (int x = 0; x < width; ++x)
-            line[x] = qRgb(x % 256, y % 256, (x + y) % 256);
-    }
-    return image;
-}
 
 bool writeImage(const QString &path, const QImage &image, const char *format)
 {

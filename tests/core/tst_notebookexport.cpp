@@ -293,6 +293,99 @@ private Q_SLOTS:
         QVERIFY(!json.contains(QByteArray(Test::pngHeader(10, 10) + "the user's secret").toBase64()));
     }
 
+    // A DataFrame as the cell's value is one result, its table and its text, as Jupyter writes it;
+    // a figure as the value likewise. What display() showed stays a display of its own.
+    void theValuesTableAndFigureAreOneResult()
+    {
+        const qint64 id = newConversation();
+        const QString folder = m_store->conversationFolder(id);
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/figures/a.png"), m_png));
+        DataTable shown;
+        shown.kind = QStringLiteral("DataFrame");
+        shown.columns = {QStringLiteral("shown")};
+        shown.rows = {QJsonArray{1}};
+        shown.totalRows = 1;
+        shown.totalColumns = 1;
+        DataTable value = shown;
+        value.columns = {QStringLiteral("city")};
+        value.rows = {QJsonArray{QStringLiteral("Bern")}};
+        StoredExecution frame = execution(id, QString(), QStringLiteral("display(shown)\ndf"));
+        frame.result.value = QStringLiteral("   city\n0  Bern");
+        frame.result.tables = {shown, value};
+        frame.result.valueDisplays.tables = {1};
+        QVERIFY(m_store->addExecution(frame).ok());
+        StoredExecution figure = execution(id, QString(), QStringLiteral("fig"));
+        figure.result.value = QStringLiteral("<Figure size 640x480 with 1 Axes>");
+        figure.result.figures = {QStringLiteral("figures/a.png")};
+        figure.result.valueDisplays.figures = {0};
+        QVERIFY(m_store->addExecution(figure).ok());
+        // A value figure that was deleted since says so, and the value keeps its text.
+        StoredExecution gone = figure;
+        gone.result.figures = {QStringLiteral("figures/gone.png")};
+        QVERIFY(m_store->addExecution(gone).ok());
+
+        const QList<QJsonObject> code = codeCells(exportNotebook(id));
+        QCOMPARE(code.size(), 3);
+        QCOMPARE(outputTypes(code[0]),
+                 (QStringList{QStringLiteral("display_data:text/html+text/plain"), QStringLiteral("execute_result")}));
+        const QJsonObject result = code[0][QLatin1String("outputs")][1].toObject();
+        const QJsonObject data = result[QLatin1String("data")].toObject();
+        QCOMPARE(data.keys(), (QStringList{QStringLiteral("text/html"), QStringLiteral("text/plain")}));
+        QCOMPARE(joined(data[QLatin1String("text/plain")]), QStringLiteral("   city\n0  Bern"));
+        QVERIFY(joined(data[QLatin1String("text/html")]).contains(QLatin1String("<td>Bern</td>")));
+        QVERIFY(joined(code[0][QLatin1String("outputs")][0][QLatin1String("data")][QLatin1String("text/html")])
+                    .contains(QLatin1String("<th>shown</th>")));
+        QCOMPARE(result[QLatin1String("execution_count")].toInt(), 1);
+
+        QCOMPARE(outputTypes(code[1]), QStringList{QStringLiteral("execute_result")});
+        const QJsonObject figureData = code[1][QLatin1String("outputs")][0][QLatin1String("data")].toObject();
+        QCOMPARE(figureData.keys(), (QStringList{QStringLiteral("image/png"), QStringLiteral("text/plain")}));
+        QCOMPARE(QByteArray::fromBase64(figureData[QLatin1String("image/png")].toString().toLatin1()), m_png);
+
+        QCOMPARE(outputTypes(code[2]),
+                 (QStringList{QStringLiteral("display_data:text/plain"), QStringLiteral("execute_result")}));
+        QCOMPARE(code[2][QLatin1String("outputs")][1][QLatin1String("data")].toObject().keys(),
+                 QStringList{QStringLiteral("text/plain")});
+    }
+
+    // The user's images are attachments of their Markdown cell, as nbformat 4 keeps them, linked
+    // from its text; one deleted since is named in its place.
+    void theUsersImagesAreAttachmentsOfTheirCell()
+    {
+        const qint64 id = newConversation();
+        const QString folder = m_store->conversationFolder(id);
+        const QByteArray photo = Test::pngImage(30, 20);
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/photo 1.png"), photo));
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/figures/photo 1.png"), Test::pngImage(5, 5)));
+        QVERIFY(Test::writeFile(folder + QStringLiteral("/fake.png"), "GIF89a not really"));
+        ChatMessage question = message(ChatMessage::Role::User, QStringLiteral("What is this?"));
+        question.images = {QStringLiteral("photo 1.png"), QStringLiteral("figures/photo 1.png"),
+                           QStringLiteral("gone.png"), QStringLiteral("fake.png")};
+        QVERIFY(m_store->appendMessage(id, question).ok());
+
+        NotebookExport::Summary summary;
+        const QJsonObject notebook = exportNotebook(id, &summary);
+        QCOMPARE(summary.images, 2);
+        QCOMPARE(summary.missingImages, 2);
+        const QJsonObject cell = notebook[QLatin1String("cells")][1].toObject();
+        QCOMPARE(cell[QLatin1String("cell_type")].toString(), QStringLiteral("markdown"));
+        const QJsonObject attachments = cell[QLatin1String("attachments")].toObject();
+        QCOMPARE(attachments.keys(), (QStringList{QStringLiteral("2-photo-1.png"), QStringLiteral("photo-1.png")}));
+        QCOMPARE(attachments[QLatin1String("photo-1.png")].toObject().keys(), QStringList{QStringLiteral("image/png")});
+        QCOMPARE(QByteArray::fromBase64(
+                     attachments[QLatin1String("photo-1.png")][QLatin1String("image/png")].toString().toLatin1()),
+                 photo);
+        const QString source = joined(cell[QLatin1String("source")]);
+        QVERIFY2(
+            source.startsWith(QLatin1String("**You**\n\nWhat is this?\n\n![photo-1.png](attachment:photo-1.png)\n\n"
+                                            "![2-photo-1.png](attachment:2-photo-1.png)")),
+            qPrintable(source));
+        QVERIFY2(source.contains(QLatin1String("*(the image gone.png could not be included: ")), qPrintable(source));
+        QVERIFY2(source.contains(QLatin1String("*(the image fake.png could not be included: ")), qPrintable(source));
+        // Code cells may not have attachments; cells without images have none.
+        QVERIFY(!notebook[QLatin1String("cells")][0].toObject().contains(QLatin1String("attachments")));
+    }
+
     // Code that never reached a kernel (no Docker) has no execution count; the others count on.
     void codeThatNeverRanHasNoExecutionCount()
     {

@@ -2,6 +2,7 @@
 // exported, and checked inside the sandbox image by nbformat's own validator, with every embedded
 // figure opened by Pillow.
 #include "dockertest.h"
+#include "sandboxfiles.h"
 
 #include <sandbox/dockercli.h>
 #include <sandbox/imagemanager.h>
@@ -31,14 +32,23 @@ from PIL import Image
 nb = nbformat.read('/nb/' + sys.argv[1], as_version=4)
 nbformat.validate(nb)
 pngs = 0
+attachments = 0
+outputs = []
 for cell in nb.cells:
     for output in cell.get('outputs', []):
         png = output.get('data', {}).get('image/png')
         if png:
             Image.open(io.BytesIO(base64.b64decode(png))).verify()
             pngs += 1
-print(json.dumps({'cells': len(nb.cells), 'pngs': pngs, 'python': nb.metadata.language_info.get('version', ''),
-                  'running': '%d.%d.%d' % sys.version_info[:3]}))
+    for name, bundle in cell.get('attachments', {}).items():
+        assert 'attachment:' + name in ''.join(cell.source), name
+        for data in bundle.values():
+            Image.open(io.BytesIO(base64.b64decode(data))).verify()
+            attachments += 1
+    if cell.cell_type == 'code':
+        outputs.append([o.output_type + ':' + '+'.join(sorted(o.get('data', {}))) for o in cell.outputs])
+print(json.dumps({'cells': len(nb.cells), 'pngs': pngs, 'attachments': attachments, 'outputs': outputs,
+                  'python': nb.metadata.language_info.get('version', ''), 'running': '%d.%d.%d' % sys.version_info[:3]}))
 )";
 
 } // namespace
@@ -90,7 +100,10 @@ private Q_SLOTS:
         };
         QStringList figures;
         ChatMessage question;
-        question.content = QStringLiteral("Plot the squares, please.");
+        question.content = QStringLiteral("Plot the squares, please, like in my sketch.");
+        // The user's image, as the composer stores it: a file of the folder.
+        QVERIFY(Test::writeFile(config.dataDirectory + QStringLiteral("/my sketch.png"), Test::pngImage(30, 20)));
+        question.images = {QStringLiteral("my sketch.png")};
         QVERIFY(store.appendMessage(id, question).ok());
         for (int i = 0; i < cells.size(); ++i) {
             StoredExecution execution;
@@ -139,6 +152,14 @@ private Q_SLOTS:
         QVERIFY2(checked.ok(), checked.standardError.constData());
         const QJsonObject found = QJsonDocument::fromJson(checked.standardOutput).object();
         QCOMPARE(found[QLatin1String("pngs")].toInt(), 1);
+        QCOMPARE(found[QLatin1String("attachments")].toInt(), 1);
+        QCOMPARE(written->images, 1);
+        // The DataFrame as the cell's value is one result with its table and its text.
+        const QJsonArray outputs = found[QLatin1String("outputs")].toArray();
+        QCOMPARE(outputs.size(), 6);
+        QCOMPARE(outputs[1].toArray(), QJsonArray{QStringLiteral("execute_result:text/html+text/plain")});
+        QCOMPARE(outputs[2].toArray(), (QJsonArray{QStringLiteral("stream:"), QStringLiteral("stream:"),
+                                                   QStringLiteral("execute_result:text/plain")}));
         QCOMPARE(found[QLatin1String("cells")].toInt(), 1 + 1 + 1 + 6); // title, question, answer, code
         QCOMPARE(found[QLatin1String("python")].toString(), version);
         QCOMPARE(found[QLatin1String("running")].toString(), version);

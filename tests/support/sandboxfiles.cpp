@@ -1,5 +1,6 @@
 #include "sandboxfiles.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +15,26 @@ QByteArray pngHeader(quint32 width, quint32 height)
             png += char((value >> shift) & 0xff);
     }
     return png + QByteArray("\x08\x06\0\0\0", 5);
+}
+
+QImage picture(int width, int height)
+{
+    QImage image(width, height, QImage::Format_RGB32);
+    for (int y = 0; y < height; ++y) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
+        for (int x = 0; x < width; ++x)
+            line[x] = qRgb(x % 256, y % 256, (x + y) % 256);
+    }
+    return image;
+}
+
+QByteArray pngImage(int width, int height)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    picture(width, height).save(&buffer, "PNG");
+    return bytes;
 }
 
 bool writeFile(const QString &path, const QByteArray &data)

@@ -18,6 +18,12 @@ QString tooLarge(const QString &name, qint64 size)
         .arg(name, SandboxFolder::formatBytes(size), SandboxFolder::formatBytes(ModelImage::MaxFileBytes));
 }
 
+QString mimeTypeOf(const QByteArray &format)
+{
+    const QByteArray lower = format.toLower();
+    return QStringLiteral("image/") + QString::fromLatin1(lower == "jpg" ? QByteArray("jpeg") : lower);
+}
+
 } // namespace
 
 QString ModelImage::readableFormats()
@@ -96,6 +102,29 @@ QString ModelImage::dataUrl(const SandboxFolder &folder, const QString &name, in
     }
     return QStringLiteral("data:image/%1;base64,%2")
         .arg(jpeg ? QLatin1String("jpeg") : QLatin1String("png"), QString::fromLatin1(bytes.toBase64()));
+}
+
+std::optional<ModelImage::Original> ModelImage::readOriginal(const SandboxFolder &folder, const QString &name,
+                                                            QString *error)
+{
+    const auto bytes = folder.read(name, MaxFileBytes, error);
+    return bytes ? checkBytes(*bytes, name, error) : std::nullopt;
+}
+
+std::optional<ModelImage::Original> ModelImage::checkBytes(const QByteArray &bytes, const QString &name, QString *error)
+{
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader;
+    if (*error = open(reader, &buffer, name, bytes.size()); !error->isEmpty())
+        return std::nullopt;
+    const QByteArray format = reader.format();
+    if (reader.read().isNull()) {
+        *error = tr("%1 could not be read as an image: %2.").arg(name, reader.errorString());
+        return std::nullopt;
+    }
+    return Original{bytes, mimeTypeOf(format)};
 }
 
 } // namespace Sandpiper

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QCoreApplication>
 #include <QString>
+
+#include <optional>
 
 class QImageReader;
 class QIODevice;
@@ -34,6 +37,18 @@ public:
     static QString dataUrl(const SandboxFolder &folder, const QString &name, int maxSide, QString *error);
     // The formats Qt reads here, such as "PNG, JPEG, GIF".
     static QString readableFormats();
+
+    // An image as the user gave it (not scaled), for exports and imports.
+    struct Original {
+        QByteArray bytes;
+        QString mimeType; // "image/png", "image/jpeg", ...
+    };
+    // Image NAME of FOLDER as stored (never through a link), checked like checkBytes(); nothing
+    // with ERROR set when it cannot be read or is no image.
+    static std::optional<Original> readOriginal(const SandboxFolder &folder, const QString &name, QString *error);
+    // BYTES, from an untrusted file, when they hold an image that decodes within the limits
+    // (decoded in full, so a corrupt one is refused); nothing with ERROR set, naming NAME.
+    static std::optional<Original> checkBytes(const QByteArray &bytes, const QString &name, QString *error);
 
 private:
     // Empty when READER, over DEVICE of SIZE bytes holding NAME, can decode it within the limits.

@@ -2,7 +2,24 @@
 
 #include <QJsonArray>
 
+#include <limits>
+#include <utility>
+
 namespace Sandpiper {
+
+namespace {
+
+using ValueDisplays = ExecutionResult::ValueDisplays;
+
+// How each list of ValueDisplays is named in the stored JSON.
+const std::pair<QLatin1StringView, QList<int> ValueDisplays::*> valueDisplayLists[] = {
+    {QLatin1StringView("tables"), &ValueDisplays::tables},
+    {QLatin1StringView("markdown"), &ValueDisplays::markdown},
+    {QLatin1StringView("svg"), &ValueDisplays::svg},
+    {QLatin1StringView("figures"), &ValueDisplays::figures},
+};
+
+} // namespace
 
 QString ExecutionResult::statusName(Status status)
 {
@@ -36,6 +53,16 @@ QJsonObject ExecutionResult::richOutputJson() const
         object.insert(QStringLiteral("svg"), QJsonArray::fromStringList(svg));
     if (!notes.isEmpty())
         object.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+    QJsonObject values;
+    for (const auto &[key, list] : valueDisplayLists) {
+        QJsonArray indices;
+        for (const int index : valueDisplays.*list)
+            indices.append(index);
+        if (!indices.isEmpty())
+            values.insert(key, indices);
+    }
+    if (!values.isEmpty())
+        object.insert(QStringLiteral("value_displays"), values);
     return object;
 }
 
@@ -55,6 +82,15 @@ void ExecutionResult::setRichOutput(const QJsonObject &object)
     markdown = strings(QLatin1StringView("markdown"));
     svg = strings(QLatin1StringView("svg"));
     notes = strings(QLatin1StringView("notes"));
+    valueDisplays = {};
+    const QJsonObject values = object.value(QLatin1String("value_displays")).toObject();
+    for (const auto &[key, list] : valueDisplayLists) {
+        for (const QJsonValue &index : values.value(key).toArray()) {
+            // Indices come from the store or an imported file; the notebook ignores those past the end.
+            if (index.isDouble() && index.toInteger(-1) >= 0)
+                (valueDisplays.*list) << int(std::min<qint64>(index.toInteger(), std::numeric_limits<int>::max()));
+        }
+    }
 }
 
 } // namespace Sandpiper

@@ -3,6 +3,7 @@
 #include "sandbox/datatable.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -46,6 +47,17 @@ struct ExecutionResult {
     QList<DataTable> tables; // DataFrames, Series and HTML tables shown, in display order
     QStringList markdown;    // display(Markdown(...)) and _repr_markdown_, in display order
     QStringList svg;         // _repr_svg_ images, as SVG text
+    // Which of the tables, Markdown, SVG and figures show the last expression's value (a
+    // DataFrame's table, a Figure), by index: a notebook writes them with the value's text as
+    // one result, as Jupyter does, instead of showing the value twice.
+    struct ValueDisplays {
+        QList<int> tables;
+        QList<int> markdown;
+        QList<int> svg;
+        QList<int> figures;
+        friend bool operator==(const ValueDisplays &, const ValueDisplays &) = default;
+    };
+    ValueDisplays valueDisplays;
     // What Sandpiper adds for the user and the model, e.g. that pip needs the network.
     QStringList notes;
     // Figures beyond the per-execution limit: counted, neither kept nor shown.
@@ -65,7 +77,8 @@ struct ExecutionResult {
     bool stateReset = false;
 
     static QString statusName(Status status);
-    // The tables, Markdown, SVG and notes as one JSON object (how the store keeps them), and back.
+    // The tables, Markdown, SVG, notes and value displays as one JSON object (how the store keeps
+    // them), and back.
     QJsonObject richOutputJson() const;
     void setRichOutput(const QJsonObject &object);
 };

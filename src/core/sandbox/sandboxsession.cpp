@@ -653,11 +653,14 @@ void SandboxSession::handleEvent(const QJsonObject &event)
         appendStream(event.value(QLatin1String("name")).toString(), event.value(QLatin1String("text")).toString());
     } else if (kind == QLatin1String("display")) {
         const QString mime = event.value(QLatin1String("mime")).toString();
+        const DisplayCounts before = displayCounts(result);
         if (mime == QLatin1String("image/png"))
             m_remote ? keepRemoteFigure(event.value(QLatin1String("path")).toString())
                      : acceptFigure(event.value(QLatin1String("path")).toString());
         else
             acceptRichDisplay(mime, event);
+        if (event.value(QLatin1String("of_value")).toBool())
+            noteValueDisplay(before, result);
     } else if (kind == QLatin1String("result")) {
         const QString status = event.value(QLatin1String("status")).toString();
         result.status = status == QLatin1String("ok")            ? ExecutionResult::Status::Ok
@@ -898,6 +901,23 @@ void SandboxSession::acceptRichDisplay(const QString &mime, const QJsonObject &e
                shown + data.size() <= m_config.outputLimitBytes) {
         shown += data.size();
         (mime == QLatin1String("text/markdown") ? result.markdown : result.svg) << data;
+    }
+}
+
+SandboxSession::DisplayCounts SandboxSession::displayCounts(const ExecutionResult &result)
+{
+    return {result.tables.size(), result.markdown.size(), result.svg.size(), result.figures.size()};
+}
+
+void SandboxSession::noteValueDisplay(const DisplayCounts &before, ExecutionResult &result)
+{
+    // What the display added, if it was kept, is the value's.
+    const DisplayCounts after = displayCounts(result);
+    ExecutionResult::ValueDisplays &values = result.valueDisplays;
+    QList<int> *lists[] = {&values.tables, &values.markdown, &values.svg, &values.figures};
+    for (size_t i = 0; i < after.size(); ++i) {
+        if (after[i] > before[i])
+            *lists[i] << int(after[i] - 1);
     }
 }
 

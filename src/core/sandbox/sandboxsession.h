@@ -12,6 +12,8 @@
 
 #include <QCoroTask>
 
+#include <array>
+
 class QJsonArray;
 class QProcess;
 
@@ -145,6 +147,11 @@ private:
     void handleDiskBreach(DiskWatch::Breach breach);
     void appendStream(const QString &name, const QString &text);
     void acceptRichDisplay(const QString &mime, const QJsonObject &event);
+    // How many tables, Markdown, SVG and figures RESULT holds, in that order.
+    using DisplayCounts = std::array<qsizetype, 4>;
+    static DisplayCounts displayCounts(const ExecutionResult &result);
+    // A display of the cell's last value ("of_value") added what RESULT holds beyond BEFORE.
+    static void noteValueDisplay(const DisplayCounts &before, ExecutionResult &result);
     // Whether pip failed for want of the network (it was called some other way than %pip).
     static bool pipWantedNetwork(const ExecutionResult &result);
     void processEnded(int exitCode);

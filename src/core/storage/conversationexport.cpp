@@ -1,6 +1,7 @@
 #include "storage/conversationexport.h"
 
 #include "charts/chartspec.h"
+#include "llm/modelimage.h"
 #include "sandbox/sandboxfigure.h"
 #include "sandbox/sandboxfolder.h"
 #include "tools/charttool.h"
@@ -76,6 +77,12 @@ private:
             break;
         case ChatMessage::Role::User:
             m_text += QLatin1String("## You\n\n") + message.content + QLatin1String("\n\n");
+            for (const QString &image : message.images) {
+                // Checked as an image at this moment (the sandbox can write there), then copied.
+                QString problem;
+                ModelImage::readOriginal(m_folder, image, &problem);
+                writeCopy(image, problem, QLatin1StringView("an image"));
+            }
             break;
         case ChatMessage::Role::Assistant:
             writeAssistant(message);
@@ -210,25 +217,34 @@ private:
     {
         // Figure names come from code the model wrote: an export copies a PNG that is inside
         // the conversation's folder at this moment, never a link's target or a host file.
-        if (const QString problem = SandboxFigure::problem(m_folder, figure); !problem.isEmpty()) {
-            m_text += QLatin1String("*(a figure was not exported: ") + problem + QLatin1String(")*\n\n");
+        writeCopy(figure, SandboxFigure::problem(m_folder, figure), QLatin1StringView("a figure"));
+    }
+
+    // Copies NAME from the conversation's folder into the files folder and links it, or says in
+    // its place why WHAT was not exported (PROBLEM).
+    void writeCopy(const QString &name, const QString &problem, QLatin1StringView what)
+    {
+        if (!problem.isEmpty()) {
+            m_text +=
+                QLatin1String("*(") + what + QLatin1String(" was not exported: ") + problem + QLatin1String(")*\n\n");
             return;
         }
-        const QString target = QDir(m_filesFolder).filePath(figure);
+        const QString target = QDir(m_filesFolder).filePath(name);
         const QString copyError = QDir().mkpath(QFileInfo(target).path())
-                                      ? m_folder.copyTo(figure, target)
+                                      ? m_folder.copyTo(name, target)
                                       : QStringLiteral("the folder %1 cannot be created")
                                             .arg(QDir::toNativeSeparators(QFileInfo(target).path()));
         if (!copyError.isEmpty()) {
-            m_error = QStringLiteral("Could not export the conversation: the figure %1 cannot be copied to %2: %3")
-                          .arg(QDir::toNativeSeparators(m_folder.hostPath(figure)), QDir::toNativeSeparators(target),
+            m_error = QStringLiteral("Could not export the conversation: the file %1 cannot be copied to %2: %3")
+                          .arg(QDir::toNativeSeparators(m_folder.hostPath(name)), QDir::toNativeSeparators(target),
                                copyError);
             return;
         }
         const QString link =
-            QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + figure, "/"));
-        m_text += QLatin1String("![") + QFileInfo(figure).completeBaseName() + QLatin1String("](") + link +
-                  QLatin1String(")\n\n");
+            QString::fromUtf8(QUrl::toPercentEncoding(m_filesFolderName + QLatin1Char('/') + name, "/"));
+        m_text += QLatin1String("![") +
+                  QFileInfo(name).completeBaseName().remove(QLatin1Char('[')).remove(QLatin1Char(']')) +
+                  QLatin1String("](") + link + QLatin1String(")\n\n");
     }
 
     const ConversationSnapshot &m_snapshot;
@@ -253,9 +269,23 @@ StoreResult<void> save(const QString &filePath, const QByteArray &data)
     return {};
 }
 
-QJsonObject messageToJson(const ChatMessage &message)
+QJsonObject messageToJson(const ChatMessage &message, const SandboxFolder &folder)
 {
-    QJsonObject object = message.toOpenAi();
+    // The images as the user gave them, in the OpenAI vision format, their names beside.
+    ChatMessage sent = message;
+    QStringList names;
+    QStringList notExported;
+    for (const QString &image : message.images) {
+        QString problem;
+        if (const auto original = ModelImage::readOriginal(folder, image, &problem)) {
+            sent.imageUrls << QLatin1String("data:") + original->mimeType + QLatin1String(";base64,") +
+                                  QString::fromLatin1(original->bytes.toBase64());
+            names << image;
+        } else {
+            notExported << image + QLatin1String(": ") + problem;
+        }
+    }
+    QJsonObject object = sent.toOpenAi();
     QJsonObject extras{{QStringLiteral("status"), ChatMessage::statusName(message.status)},
                        {QStringLiteral("created"), isoTime(message.created)},
                        {QStringLiteral("updated"), isoTime(message.updated)}};
@@ -265,6 +295,10 @@ QJsonObject messageToJson(const ChatMessage &message)
         extras.insert(QStringLiteral("error"), message.error);
     if (!message.toolName.isEmpty())
         extras.insert(QStringLiteral("tool_name"), message.toolName);
+    if (!names.isEmpty())
+        extras.insert(QStringLiteral("images"), QJsonArray::fromStringList(names));
+    if (!notExported.isEmpty())
+        extras.insert(QStringLiteral("images_not_exported"), QJsonArray::fromStringList(notExported));
     if (!message.usage.isEmpty()) {
         extras.insert(QStringLiteral("usage"),
                       QJsonObject{{QStringLiteral("prompt_tokens"), message.usage.promptTokens},
@@ -364,12 +398,13 @@ StoreResult<void> writeMarkdown(const ConversationSnapshot &snapshot, const QStr
     return save(filePath, text.toUtf8());
 }
 
-QJsonObject toJson(const ConversationSnapshot &snapshot)
+QJsonObject toJson(const ConversationSnapshot &snapshot, const QString &conversationFolder)
 {
     const Conversation &conversation = snapshot.conversation;
+    const SandboxFolder folder(conversationFolder);
     QJsonArray messages;
     for (const ChatMessage &message : snapshot.messages)
-        messages.append(messageToJson(message));
+        messages.append(messageToJson(message, folder));
     QJsonArray executions;
     for (const StoredExecution &execution : snapshot.executions)
         executions.append(executionToJson(execution));
@@ -387,9 +422,10 @@ QJsonObject toJson(const ConversationSnapshot &snapshot)
     };
 }
 
-StoreResult<void> writeJson(const ConversationSnapshot &snapshot, const QString &filePath)
+StoreResult<void> writeJson(const ConversationSnapshot &snapshot, const QString &conversationFolder,
+                            const QString &filePath)
 {
-    return save(filePath, QJsonDocument(toJson(snapshot)).toJson(QJsonDocument::Indented));
+    return save(filePath, QJsonDocument(toJson(snapshot, conversationFolder)).toJson(QJsonDocument::Indented));
 }
 
 } // namespace Sandpiper::ConversationExport

@@ -37,15 +37,20 @@ void forEachInOrder(const ConversationSnapshot &snapshot, const std::function<vo
 // so that no content can close it early; ends in a blank line.
 QString fenced(const QString &text, QLatin1StringView language);
 
-// Writes SNAPSHOT as Markdown to FILEPATH. The figures its executions made are copied from
-// CONVERSATIONFOLDER into "<name>_files/" beside the file and linked relatively, so the export
-// can be moved or shared as a whole. Code sits in ```python blocks, outputs in ```text blocks.
+// Writes SNAPSHOT as Markdown to FILEPATH. The figures its executions made and the images of the
+// user's messages are copied from CONVERSATIONFOLDER into "<name>_files/" beside the file and
+// linked relatively, so the export can be moved or shared as a whole. Code sits in ```python
+// blocks, outputs in ```text blocks.
 StoreResult<void> writeMarkdown(const ConversationSnapshot &snapshot, const QString &conversationFolder,
                                 const QString &filePath, const MarkdownOptions &options = {});
 
 // The conversation as JSON: its fields, the messages as OpenAI chat messages (each with a
-// "sandpiper" object for status, reasoning, usage and times) and the executions.
-QJsonObject toJson(const ConversationSnapshot &snapshot);
-StoreResult<void> writeJson(const ConversationSnapshot &snapshot, const QString &filePath);
+// "sandpiper" object for status, reasoning, usage and times) and the executions. The user's
+// images are read from CONVERSATIONFOLDER and embedded as they were given, as "image_url" parts
+// with data URLs, their file names in "sandpiper"."images"; one that cannot be read is named in
+// "sandpiper"."images_not_exported" with the reason.
+QJsonObject toJson(const ConversationSnapshot &snapshot, const QString &conversationFolder);
+StoreResult<void> writeJson(const ConversationSnapshot &snapshot, const QString &conversationFolder,
+                            const QString &filePath);
 
 } // namespace Sandpiper::ConversationExport

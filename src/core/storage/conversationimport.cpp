@@ -1,10 +1,13 @@
 #include "storage/conversationimport.h"
 
+#include "llm/modelimage.h"
+#include "sandbox/sandboxfolder.h"
 #include "storage/conversationexport.h"
 #include "storage/conversationstore.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -81,8 +84,9 @@ Error readStringList(const QJsonObject &object, QLatin1StringView key, const QSt
     return std::nullopt;
 }
 
-// OpenAI allows content as a list of parts; the text parts are what Sandpiper keeps.
-Error readContent(const QJsonObject &object, const QString &where, QString &content)
+// OpenAI allows content as a list of parts: the text parts are the message's text, the image
+// parts (data URLs only: nothing is fetched) go to IMAGEURLS.
+Error readContent(const QJsonObject &object, const QString &where, QString &content, QStringList &imageUrls)
 {
     const QJsonValue value = object.value(QLatin1String("content"));
     if (value.isUndefined() || value.isNull() || value.isString()) {
@@ -93,12 +97,85 @@ Error readContent(const QJsonObject &object, const QString &where, QString &cont
         return QStringLiteral("%1 has a \"content\" that is neither text nor a list of parts.").arg(where);
     QStringList parts;
     for (const QJsonValue &part : value.toArray()) {
-        if (part[QLatin1String("type")].toString() != QLatin1String("text") || !part[QLatin1String("text")].isString())
-            return QStringLiteral("%1 has a content part that is not text (only text parts can be imported).")
-                .arg(where);
+        const QString type = part[QLatin1String("type")].toString();
+        if (type == QLatin1String("image_url")) {
+            const QJsonValue url = part[QLatin1String("image_url")][QLatin1String("url")];
+            if (!url.isString())
+                return QStringLiteral("%1 has an image part without a \"url\".").arg(where);
+            imageUrls << url.toString();
+            continue;
+        }
+        if (type != QLatin1String("text") || !part[QLatin1String("text")].isString())
+            return QStringLiteral("%1 has a content part that is neither text nor an image.").arg(where);
         parts << part[QLatin1String("text")].toString();
     }
     content = parts.join(QLatin1Char('\n'));
+    return std::nullopt;
+}
+
+// "image/png" -> "png", for a file name.
+QString extensionOf(const QString &mimeType)
+{
+    const QString subtype = mimeType.section(QLatin1Char('/'), 1).section(QLatin1Char('+'), 0, 0);
+    return subtype == QLatin1String("jpeg") ? QStringLiteral("jpg") : subtype;
+}
+
+// A file name for image INDEX of a message, as the export named it where that name can be a
+// file of the new folder, and unique in FILES unless it holds the same bytes (a message sent
+// again after an edit keeps its images).
+QString imageFileName(const QString &wanted, const QByteArray &bytes, const QString &mimeType, int messageNumber,
+                      int index, const QMap<QString, QByteArray> &files)
+{
+    QString name = QFileInfo(wanted).fileName();
+    if (name.isEmpty() || !SandboxFolder::nameProblem(name).isEmpty() || name.startsWith(QLatin1Char('.')))
+        name = QStringLiteral("image-%1-%2.%3").arg(messageNumber).arg(index + 1).arg(extensionOf(mimeType));
+    const QString base = QFileInfo(name).completeBaseName();
+    const QString suffix = QFileInfo(name).suffix();
+    for (int copy = 2; files.contains(name) && files.value(name) != bytes; ++copy)
+        name =
+            QStringLiteral("%1-%2%3").arg(base).arg(copy).arg(suffix.isEmpty() ? QString() : QLatin1Char('.') + suffix);
+    return name;
+}
+
+// The images of MESSAGE (number MESSAGENUMBER), from the data URLs of its content: decoded,
+// checked as images (the file is untrusted) and added to FILES under the names the export gave.
+Error readImages(const QJsonObject &object, const QStringList &urls, int messageNumber, const QString &where,
+                 ChatMessage &message, QMap<QString, QByteArray> &files)
+{
+    if (urls.isEmpty())
+        return std::nullopt;
+    if (message.role != ChatMessage::Role::User)
+        return QStringLiteral("%1 has images, which only user messages can have.").arg(where);
+    QStringList names;
+    if (const Error error = readStringList(object.value(QLatin1String("sandpiper")).toObject(),
+                                           QLatin1StringView("images"), where, names))
+        return error;
+    // Base64 takes 4 characters for 3 bytes; the check comes before anything is decoded.
+    constexpr qint64 maxUrlChars = ModelImage::MaxFileBytes / 3 * 4 + 256;
+    for (int i = 0; i < urls.size(); ++i) {
+        const QString &url = urls.at(i);
+        const QString what = QStringLiteral("Image %1 of %2").arg(i + 1).arg(where.toLower());
+        const qsizetype comma = url.indexOf(QLatin1Char(','));
+        if (!url.startsWith(QLatin1String("data:image/")) || comma < 0 ||
+            !url.left(comma).endsWith(QLatin1String(";base64")))
+            return QStringLiteral("%1 is not embedded in the file (only images given as base64 data URLs can be "
+                                  "imported; nothing is downloaded).")
+                .arg(what);
+        if (url.size() > maxUrlChars)
+            return QStringLiteral("%1 is larger than %2, the largest image Sandpiper takes.")
+                .arg(what, SandboxFolder::formatBytes(ModelImage::MaxFileBytes));
+        const auto decoded =
+            QByteArray::fromBase64Encoding(url.mid(comma + 1).toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return QStringLiteral("%1 is not valid base64.").arg(what);
+        QString problem;
+        const auto image = ModelImage::checkBytes(*decoded, what, &problem);
+        if (!image)
+            return problem;
+        const QString name = imageFileName(names.value(i), *decoded, image->mimeType, messageNumber, i, files);
+        files.insert(name, *decoded);
+        message.images << name;
+    }
     return std::nullopt;
 }
 
@@ -170,8 +247,9 @@ Error readExtras(const QJsonObject &object, const QString &where, ChatMessage &m
     return std::nullopt;
 }
 
-Error readMessage(const QJsonValue &value, const QString &where, ChatMessage &message)
+Error readMessage(const QJsonValue &value, int number, ChatMessage &message, QMap<QString, QByteArray> &files)
 {
+    const QString where = QStringLiteral("Message %1").arg(number);
     if (!value.isObject())
         return QStringLiteral("%1 is not an object.").arg(where);
     const QJsonObject object = value.toObject();
@@ -182,7 +260,8 @@ Error readMessage(const QJsonValue &value, const QString &where, ChatMessage &me
     if (ChatMessage::roleName(message.role) != role.toString()) // roleFromName maps unknown names to user
         return QStringLiteral("%1 has an unknown role %2 (expected system, user, assistant or tool).")
             .arg(where, quoted(role));
-    if (const Error error = readContent(object, where, message.content))
+    QStringList imageUrls;
+    if (const Error error = readContent(object, where, message.content, imageUrls))
         return error;
     if (const Error error = readToolCalls(object, where, message))
         return error;
@@ -192,7 +271,9 @@ Error readMessage(const QJsonValue &value, const QString &where, ChatMessage &me
             return QStringLiteral("%1 is a tool result without a \"tool_call_id\".").arg(where);
         message.toolCallId = id.toString();
     }
-    return readExtras(object, where, message);
+    if (const Error error = readExtras(object, where, message))
+        return error;
+    return readImages(object, imageUrls, number, where, message, files);
 }
 
 // Every tool result must answer a call made by the assistant message it follows, as strict
@@ -337,7 +418,7 @@ StoreResult<ConversationSnapshot> parse(const QByteArray &json)
     const QJsonArray messageArray = messages.toArray();
     for (qsizetype i = 0; i < messageArray.size(); ++i) {
         ChatMessage message;
-        if (const Error error = readMessage(messageArray.at(i), QStringLiteral("Message %1").arg(i + 1), message))
+        if (const Error error = readMessage(messageArray.at(i), int(i + 1), message, snapshot.files))
             return invalid(*error);
         snapshot.messages.append(message);
     }

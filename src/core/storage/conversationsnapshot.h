@@ -5,7 +5,9 @@
 #include "storage/conversation.h"
 #include "storage/storedexecution.h"
 
+#include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QMetaType>
 
 namespace Sandpiper {
@@ -16,6 +18,9 @@ struct ConversationSnapshot {
     QList<ChatMessage> messages;       // in conversation order
     QList<StoredExecution> executions; // oldest first
     QList<Attachment> attachments;
+    // Imports only: files to write into the new conversation's folder (the images of imported
+    // messages), by file name at the top of the folder.
+    QMap<QString, QByteArray> files;
 };
 
 } // namespace Sandpiper

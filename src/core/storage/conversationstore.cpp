@@ -1,5 +1,6 @@
 #include "storage/conversationstore.h"
 
+#include "sandbox/sandboxfolder.h"
 #include "storage/attachmenttable.h"
 #include "storage/conversationtable.h"
 #include "storage/executiontable.h"
@@ -9,6 +10,7 @@
 #include "storage/storedatabase.h"
 
 #include <QDir>
+#include <QFile>
 #include <QStandardPaths>
 
 namespace Sandpiper {
@@ -209,6 +211,18 @@ StoreResult<Conversation> ConversationStore::insertConversation(const Conversati
         return StoreError{StoreError::Kind::WriteFailed,
                           failed + QLatin1Char(' ') +
                               tr("The folder %1 cannot be created.").arg(QDir::toNativeSeparators(folder))};
+    }
+    for (auto file = snapshot.files.cbegin(); file != snapshot.files.cend(); ++file) {
+        QString error;
+        const std::unique_ptr<QFile> created = SandboxFolder(folder).create(file.key(), &error);
+        if (!created || created->write(file.value()) != file.value().size() || !created->flush()) {
+            const QString why = created ? created->errorString() : error;
+            QDir(folder).removeRecursively();
+            return StoreError{StoreError::Kind::WriteFailed,
+                              failed + QLatin1Char(' ') +
+                                  tr("The file %1 cannot be written: %2")
+                                      .arg(QDir::toNativeSeparators(QDir(folder).filePath(file.key())), why)};
+        }
     }
     if (!transaction.commit()) {
         QDir(folder).removeRecursively();

@@ -1,6 +1,7 @@
 #include "storage/notebookexport.h"
 
 #include "charts/chartspec.h"
+#include "llm/modelimage.h"
 #include "sandbox/sandboxfigure.h"
 #include "sandbox/sandboxfolder.h"
 #include "storage/conversationexport.h"
@@ -9,10 +10,14 @@
 #include <sandpiper/buildinfo.h>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSaveFile>
+
+#include <algorithm>
 
 namespace Sandpiper {
 
@@ -119,12 +124,14 @@ private:
     void addMessage(const ChatMessage &message)
     {
         QString text;
+        QJsonObject attachments;
         switch (message.role) {
         case ChatMessage::Role::System:
             text = QLatin1String("**System**\n\n") + message.content;
             break;
         case ChatMessage::Role::User:
             text = QLatin1String("**You**\n\n") + message.content;
+            attachments = imageAttachments(message, text);
             break;
         case ChatMessage::Role::Assistant:
             text = QLatin1String("**Assistant**\n\n");
@@ -148,7 +155,7 @@ private:
             text += QLatin1String("\n\n") + status;
         // An assistant message that only called tools has nothing to say of its own.
         if (!text.trimmed().isEmpty() && text != QLatin1String("**Assistant**\n\n"))
-            addMarkdown(text.trimmed() + QLatin1Char('\n'));
+            addMarkdown(text.trimmed() + QLatin1Char('\n'), attachments);
         for (const ToolCall &call : message.toolCalls) {
             if (const StoredExecution *execution = m_executionsByCall.value(call.id))
                 addCode(*execution);
@@ -190,13 +197,46 @@ private:
                     ConversationExport::fenced(call.arguments, QLatin1StringView("json")));
     }
 
-    void addMarkdown(const QString &text)
+    // The user's images as nbformat keeps them, in the cell's "attachments" (base64 under their
+    // MIME type), each linked as "attachment:NAME" at the end of TEXT; one that is gone or no image
+    // is said so in its place.
+    QJsonObject imageAttachments(const ChatMessage &message, QString &text)
+    {
+        QJsonObject attachments;
+        for (const QString &image : message.images) {
+            QString problem;
+            const auto original = ModelImage::readOriginal(m_folder, image, &problem);
+            if (!original) {
+                ++m_summary.missingImages;
+                text += QLatin1String("\n\n*") +
+                        NotebookExport::tr("(the image %1 could not be included: %2)").arg(image, problem) +
+                        QLatin1Char('*');
+                continue;
+            }
+            // A name that needs no escaping in a Markdown link, unique in the cell.
+            static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]"));
+            const QString safe = QFileInfo(image).fileName().replace(unsafe, QStringLiteral("-"));
+            QString name = safe;
+            for (int copy = 2; attachments.contains(name); ++copy)
+                name = QStringLiteral("%1-%2").arg(copy).arg(safe);
+            attachments.insert(name,
+                               QJsonObject{{original->mimeType, QString::fromLatin1(original->bytes.toBase64())}});
+            text += QStringLiteral("\n\n![%1](attachment:%1)").arg(name);
+            ++m_summary.images;
+        }
+        return attachments;
+    }
+
+    void addMarkdown(const QString &text, const QJsonObject &attachments = {})
     {
         ++m_summary.markdownCells;
-        m_cells.append(QJsonObject{{QStringLiteral("id"), nextId()},
-                                   {QStringLiteral("cell_type"), QStringLiteral("markdown")},
-                                   {QStringLiteral("metadata"), QJsonObject()},
-                                   {QStringLiteral("source"), lines(text)}});
+        QJsonObject cell{{QStringLiteral("id"), nextId()},
+                         {QStringLiteral("cell_type"), QStringLiteral("markdown")},
+                         {QStringLiteral("metadata"), QJsonObject()},
+                         {QStringLiteral("source"), lines(text)}};
+        if (!attachments.isEmpty())
+            cell.insert(QStringLiteral("attachments"), attachments);
+        m_cells.append(cell);
     }
 
     void addCode(const StoredExecution &execution)
@@ -226,23 +266,44 @@ private:
         if (!result.standardError.isEmpty() || result.droppedStderrBytes > 0)
             outputs.append(
                 stream(QStringLiteral("stderr"), withDropped(result.standardError, result.droppedStderrBytes)));
-        for (const QString &figure : result.figures)
-            outputs.append(figureOutput(figure));
+        // What shows the last expression's value goes into its result, with the value's text, as
+        // Jupyter writes it (a DataFrame once: its table and its text); the rest is displayed.
+        const bool hasValue = !result.value.isEmpty();
+        const ExecutionResult::ValueDisplays &ofValue = result.valueDisplays;
+        QJsonObject valueData{{QStringLiteral("text/plain"), lines(result.value)}};
+        auto displayed = [&](const QList<int> &valueIndices, int index, const QJsonObject &output) {
+            QJsonObject data = output.value(QLatin1String("data")).toObject();
+            data.remove(QLatin1String("text/plain")); // the value's own text stands for it
+            // A figure that could not be included says so where it was; a second table of one
+            // value (HTML with several) is shown on its own.
+            const QStringList mimes = data.keys();
+            const bool merge = hasValue && valueIndices.contains(index) && !mimes.isEmpty() &&
+                               std::none_of(mimes.cbegin(), mimes.cend(),
+                                            [&valueData](const QString &mime) { return valueData.contains(mime); });
+            if (!merge) {
+                outputs.append(output);
+                return;
+            }
+            for (const QString &mime : mimes)
+                valueData.insert(mime, data.value(mime));
+        };
+        for (int i = 0; i < result.figures.size(); ++i)
+            displayed(ofValue.figures, i, figureOutput(result.figures.at(i)));
         if (result.figuresNotKept > 0)
             outputs.append(
                 plainText(NotebookExport::tr("(%n more figure(s) were not kept)", nullptr, result.figuresNotKept)));
-        for (const DataTable &table : result.tables)
-            outputs.append(tableOutput(table));
-        for (const QString &markdown : result.markdown)
-            outputs.append(displayData({{QStringLiteral("text/markdown"), lines(markdown)}}));
-        for (const QString &svg : result.svg)
-            outputs.append(displayData({{QStringLiteral("image/svg+xml"), lines(svg)}}));
-        if (!result.value.isEmpty()) {
-            outputs.append(
-                QJsonObject{{QStringLiteral("output_type"), QStringLiteral("execute_result")},
-                            {QStringLiteral("execution_count"), count},
-                            {QStringLiteral("data"), QJsonObject{{QStringLiteral("text/plain"), lines(result.value)}}},
-                            {QStringLiteral("metadata"), QJsonObject()}});
+        for (int i = 0; i < result.tables.size(); ++i)
+            displayed(ofValue.tables, i, tableOutput(result.tables.at(i)));
+        for (int i = 0; i < result.markdown.size(); ++i)
+            displayed(ofValue.markdown, i,
+                      displayData({{QStringLiteral("text/markdown"), lines(result.markdown.at(i))}}));
+        for (int i = 0; i < result.svg.size(); ++i)
+            displayed(ofValue.svg, i, displayData({{QStringLiteral("image/svg+xml"), lines(result.svg.at(i))}}));
+        if (hasValue) {
+            outputs.append(QJsonObject{{QStringLiteral("output_type"), QStringLiteral("execute_result")},
+                                       {QStringLiteral("execution_count"), count},
+                                       {QStringLiteral("data"), valueData},
+                                       {QStringLiteral("metadata"), QJsonObject()}});
         }
         QStringList sandpiperNotes = result.notes;
         sandpiperNotes << result.refused;

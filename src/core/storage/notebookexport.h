@@ -12,8 +12,8 @@ namespace Sandpiper {
 // A conversation as a Jupyter notebook (nbformat 4.5), for a colleague to open in Jupyter: the
 // user's and the model's messages are Markdown cells, each execution is a code cell with its
 // outputs (stream, execute_result, display_data with the PNG figures embedded, error), numbered
-// in the order they ran. The kernel spec and the sandbox image's tag and Python version are in
-// the notebook's metadata.
+// in the order they ran; the images of the user's messages are attachments of their cells. The kernel spec and the
+// sandbox image's tag and Python version are in the notebook's metadata.
 //
 // Figures are read from the conversation's folder through SandboxFolder (never a link, only a
 // PNG within SandboxFigure's limits); one that is gone or refused becomes a line of text in its
@@ -35,6 +35,8 @@ public:
         int markdownCells = 0;
         int figures = 0;        // embedded
         int missingFigures = 0; // gone from the folder or refused
+        int images = 0;         // of the user's messages, attached to their cells
+        int missingImages = 0;
     };
 
     static constexpr int formatMajor = 4;

@@ -889,6 +889,16 @@ class PandasTest(KernelTestCase):
         self.assertEqual(len(reply.displays), 1)
         self.assertEqual(reply.tables[0]["columns"], ["col"])
         self.assertEqual(reply.tables[0]["rows"], [[1], [2]])
+        self.assertIs(reply.displays[0].get("of_value"), True)
+
+    def test_only_the_values_displays_are_marked(self):
+        reply = self.run_ok("import pandas as pd\ndf = pd.DataFrame({'col': [1]})\n"
+                            "display(df)\ndf.rename(columns={'col': 'other'})")
+        self.assertEqual([d.get("of_value", False) for d in reply.displays], [False, True])
+        self.assertEqual(reply.tables[1]["columns"], ["other"])
+        reply = self.run_ok("display(pd.DataFrame({'a': [1]}))\n5")
+        self.assertEqual([d.get("of_value", False) for d in reply.displays], [False])
+        self.assertEqual(reply.value, "5")
 
     def test_preload_science_stack(self):
         reply = self.kernel.collect(self.kernel.request(
@@ -981,7 +991,7 @@ class DisplayFunctionTest(KernelTestCase):
     def test_markdown_as_last_value(self):
         reply = self.run_ok("from IPython.display import Markdown\nMarkdown('*x*')")
         self.assertEqual(reply.displays, [{"id": reply.result["id"], "event": "display",
-                                           "mime": "text/markdown", "data": "*x*"}])
+                                           "mime": "text/markdown", "data": "*x*", "of_value": True}])
 
 
 class MagicTest(KernelTestCase):
