@@ -153,6 +153,10 @@
         <source>The folder %1 cannot be created.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
+    <message>
+        <source>The file %1 cannot be written: %2</source>
+        <translation>无法写入文件 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>ConversationTable</name>
@@ -2562,6 +2566,10 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Could not export the notebook to %1: %2.</source>
         <translation>无法将笔记本导出到 %1：%2。</translation>
+    </message>
+    <message>
+        <source>(the image %1 could not be included: %2)</source>
+        <translation>（无法包含图像 %1：%2）</translation>
     </message>
 </context>
 <context>
