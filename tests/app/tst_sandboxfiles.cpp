@@ -382,6 +382,35 @@ private Q_SLOTS:
         QVERIFY(warnings(&card).join(QLatin1Char('\n')).contains(QLatin1String("And 480 more files")));
     }
 
+    // A file a remote engine kept shows its size and where it is; once its sandbox is gone,
+    // Open says so and writes nothing here.
+    void aFileLeftOnTheEngineSaysWhenItsSandboxIsGone()
+    {
+        ExecutionResult r;
+        r.status = ExecutionResult::Status::Ok;
+        r.files = {QStringLiteral("big.csv"), QStringLiteral("report.csv")};
+        r.onEngine = {{QStringLiteral("big.csv"), 20 << 20}};
+        ToolCallCard card(finishedCall(r), m_folder);
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        QStringList labels;
+        for (QLabel *label : card.findChildren<QLabel *>())
+            labels << label->accessibleName();
+        QVERIFY2(labels.contains(QStringLiteral("big.csv (20 MiB, on the Docker engine)")),
+                 qPrintable(labels.join(u'|')));
+        QVERIFY2(labels.contains(QStringLiteral("report.csv")), qPrintable(labels.join(u'|')));
+        Driver driver;
+        QString text;
+        QStringList buttons;
+        driver.answer(&text, &buttons, QStringLiteral("OK"));
+        button(&card, QStringLiteral("Open big.csv"))->click();
+        QTRY_VERIFY(driver.done());
+        QVERIFY2(text.contains(QLatin1String("has stopped since")), qPrintable(text));
+        QVERIFY(m_desktop.opened.isEmpty());
+        QVERIFY(!QFileInfo::exists(inFolder(QStringLiteral("big.csv"))));
+        QVERIFY(button(&card, QStringLiteral("Open big.csv"))->isEnabled());
+    }
+
     // Open hands the desktop a private copy of a document, and never a program or a script.
     void openingAFileNeverRunsIt()
     {

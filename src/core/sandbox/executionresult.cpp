@@ -36,6 +36,12 @@ QJsonObject ExecutionResult::richOutputJson() const
         object.insert(QStringLiteral("svg"), QJsonArray::fromStringList(svg));
     if (!notes.isEmpty())
         object.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+    if (!onEngine.isEmpty()) {
+        QJsonObject sizes;
+        for (auto file = onEngine.cbegin(); file != onEngine.cend(); ++file)
+            sizes.insert(file.key(), double(file.value()));
+        object.insert(QStringLiteral("on_engine"), sizes);
+    }
     return object;
 }
 
@@ -55,6 +61,11 @@ void ExecutionResult::setRichOutput(const QJsonObject &object)
     markdown = strings(QLatin1StringView("markdown"));
     svg = strings(QLatin1StringView("svg"));
     notes = strings(QLatin1StringView("notes"));
+    onEngine.clear();
+    const QJsonObject sizes = object.value(QLatin1String("on_engine")).toObject();
+    for (auto file = sizes.constBegin(); file != sizes.constEnd(); ++file)
+        if (const qint64 size = file.value().toInteger(-1); size >= 0)
+            onEngine.insert(file.key(), size);
 }
 
 } // namespace Sandpiper
