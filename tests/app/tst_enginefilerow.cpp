@@ -2,6 +2,7 @@
 // the chat's file row shows it: its size and where it is, and Open copies it here, whole, through
 // the checks of every file from the sandbox, then hands the desktop its private copy. Against the
 // second, "remote" Docker engine that scripts/test starts (SANDPIPER_REMOTE_DOCKER_HOST).
+#include "desktoprecorder.h"
 #include "dockertest.h"
 #include "executioncheck.h"
 
@@ -24,51 +25,23 @@ using namespace Sandpiper;
 using Status = ExecutionResult::Status;
 using Sandpiper::Test::describeExecution;
 
-namespace {
-
-QString remoteHost()
-{
-    return qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
-}
-
-QString remoteUnavailableReason()
-{
-    if (remoteHost().isEmpty())
-        return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
-    return Sandpiper::Test::dockerUnavailableReason();
-}
-
-// Stands in for the desktop: records what the app asks it to open.
-class Desktop : public QObject
-{
-    Q_OBJECT
-
-public:
-    QList<QUrl> opened;
-
-public Q_SLOTS:
-    void open(const QUrl &url) { opened << url; }
-};
-
-} // namespace
-
 class TestEngineFileRow : public QObject
 {
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    Desktop m_desktop;
+    Sandpiper::Test::DesktopRecorder m_desktop;
 
 private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
         QDesktopServices::setUrlHandler(QStringLiteral("file"), &m_desktop, "open");
-        if (!remoteHost().isEmpty())
-            qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        if (!Sandpiper::Test::remoteDockerHost().isEmpty())
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
     }
     void cleanupTestCase() { QDesktopServices::unsetUrlHandler(QStringLiteral("file")); }
-    void init() { SANDPIPER_REQUIRE_AVAILABLE(remoteUnavailableReason()); }
+    void init() { SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::remoteEngineUnavailableReason()); }
 
     void openFetchesTheFileWholeAndHandsOnItsCopy()
     {

@@ -1,6 +1,7 @@
 // What the app shows, opens, saves, copies, exports and deletes of a conversation's folder,
 // which the sandbox writes: through the real widgets (offscreen), with links, FIFOs, huge and
 // fake images, programs and scripts, and files swapped for links after they were listed.
+#include "desktoprecorder.h"
 #include "sandboxfiles.h"
 #include "settingsoverrides.h"
 
@@ -57,18 +58,6 @@ QByteArray readAll(const QString &path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
-
-// Stands in for the desktop: records what the app asks it to open.
-class Desktop : public QObject
-{
-    Q_OBJECT
-
-public:
-    QList<QUrl> opened;
-
-public Q_SLOTS:
-    void open(const QUrl &url) { opened << url; }
-};
 
 // Answers the menus and modal dialogs that a widget opens, in order: each step waits for a
 // widget of its kind (the timer fires inside their event loops), then acts on it. A step is
@@ -166,7 +155,7 @@ class TestSandboxFiles : public QObject
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_folder;  // the conversation's folder
     QString m_outside; // the user's own files, which the sandbox must never reach
-    Desktop m_desktop;
+    Sandpiper::Test::DesktopRecorder m_desktop;
 
     QString inFolder(const QString &name) const { return m_folder + QLatin1Char('/') + name; }
     void link(const QString &target, const QString &name)

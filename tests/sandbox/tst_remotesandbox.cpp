@@ -52,18 +52,6 @@ namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
 
-QString remoteHost()
-{
-    return qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
-}
-
-QString remoteUnavailableReason()
-{
-    if (remoteHost().isEmpty())
-        return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
-    return Sandpiper::Test::dockerUnavailableReason();
-}
-
 SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
 {
     SandboxConfig config;
@@ -131,10 +119,10 @@ class TestRemoteSandbox : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (!remoteHost().isEmpty())
-            qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        if (!Sandpiper::Test::remoteDockerHost().isEmpty())
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
     }
-    void init() { SANDPIPER_REQUIRE_AVAILABLE(remoteUnavailableReason()); }
+    void init() { SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::remoteEngineUnavailableReason()); }
     void cleanupTestCase() { m_shared.reset(); }
 
     void theEngineIsFoundRemoteAndTheMainOneLocal()
@@ -145,7 +133,7 @@ private Q_SLOTS:
         qunsetenv("DOCKER_HOST");
         const QString localKey = EngineLocality::engineKey();
         const auto local = QCoro::waitFor(EngineLocality::of(image));
-        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
         QCOMPARE(local, EngineLocality::Kind::Local);
         QVERIFY(remoteKey != localKey);
         // Asked again, the answer is remembered: no probe, so even a missing image gets it.
@@ -197,18 +185,19 @@ private Q_SLOTS:
     void theEngineStatusSaysRemoteWithItsRoundTrip()
     {
         QVERIFY(!Sandpiper::EngineStatus::isDefaultEngine());
-        QCOMPARE(Sandpiper::EngineStatus::describeEngine(), remoteHost());
+        QCOMPARE(Sandpiper::EngineStatus::describeEngine(), Sandpiper::Test::remoteDockerHost());
         const auto status = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
         QVERIFY2(status.answers, qPrintable(status.error));
         QCOMPARE(status.locality, EngineLocality::Kind::Remote);
         QVERIFY(status.roundTripMs >= 0);
-        QVERIFY2(status.summary().startsWith(remoteHost() + QStringLiteral(": remote, answers in ")),
-                 qPrintable(status.summary()));
+        QVERIFY2(
+            status.summary().startsWith(Sandpiper::Test::remoteDockerHost() + QStringLiteral(": remote, answers in ")),
+            qPrintable(status.summary()));
         QVERIFY(QCoro::waitFor(Sandpiper::EngineStatus::trivialExecutionMs(Sandpiper::Test::sandboxImage())) > 0);
         // An engine that is not there says so.
         qputenv("DOCKER_HOST", "unix:///nonexistent/docker.sock");
         const auto missing = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
-        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
         QVERIFY(!missing.answers);
         QVERIFY2(missing.summary().contains(QLatin1String("does not answer")), qPrintable(missing.summary()));
     }
@@ -528,12 +517,12 @@ private Q_SLOTS:
         qunsetenv("DOCKER_HOST");
         const auto restore = qScopeGuard([] {
             qunsetenv("DOCKER_CONFIG");
-            qputenv("DOCKER_HOST", remoteHost().toUtf8());
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
         });
         const QString context = QStringLiteral("sandpiper-remote-test");
-        const auto created =
-            QCoro::waitFor(DockerCli::run({QStringLiteral("context"), QStringLiteral("create"), context,
-                                           QStringLiteral("--docker"), QStringLiteral("host=%1").arg(remoteHost())}));
+        const auto created = QCoro::waitFor(
+            DockerCli::run({QStringLiteral("context"), QStringLiteral("create"), context, QStringLiteral("--docker"),
+                            QStringLiteral("host=%1").arg(Sandpiper::Test::remoteDockerHost())}));
         QVERIFY2(created.ok(), qPrintable(created.errorMessage()));
         const QString image = Sandpiper::Test::sandboxImage();
         QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Local);
