@@ -506,6 +506,11 @@ private Q_SLOTS:
         CHECK_STATUS(r, Status::Ok);
         QCOMPARE(r.value, QStringLiteral("(False, False)"));
         QVERIFY2(r.notes.isEmpty(), qPrintable(r.notes.join(u'\n')));
+        // A file the engine kept, fetched when the user opened it, then deleted.
+        CHECK_STATUS(run(session, writeLarge), Status::Ok);
+        QCOMPARE(QCoro::waitFor(EngineFiles::fetch(folder, QStringLiteral("big.bin"))), QString());
+        QVERIFY(QFile::remove(folder + QStringLiteral("/big.bin")));
+        QCOMPARE(run(session, QStringLiteral("os.path.exists('big.bin')")).value, QStringLiteral("False"));
     }
 
     // `docker context use` while the app runs: the next container start asks the engine that

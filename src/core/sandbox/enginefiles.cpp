@@ -65,13 +65,14 @@ std::optional<EngineFiles::Kept> EngineFiles::find(const QString &folder, const 
     return entry->kept;
 }
 
-QStringList EngineFiles::keptIn(const QString &folder, const QString &container)
+QStringList EngineFiles::keptIn(const QString &folder, const QString &container, bool fetched)
 {
     const QString prefix = keyOf(folder, QString());
     const QMutexLocker lock(&registryMutex);
     QStringList names;
     for (auto entry = registry().cbegin(); entry != registry().cend(); ++entry)
-        if (entry.key().startsWith(prefix) && entry->kept.container == container && !entry->fetched)
+        if (entry.key().startsWith(prefix) && entry->kept.container == container &&
+            entry->fetched.has_value() == fetched)
             names << entry.key().mid(prefix.size());
     names.sort();
     return names;

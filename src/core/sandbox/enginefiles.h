@@ -38,8 +38,8 @@ public:
     // CONTAINER is gone, and every file it kept.
     static void release(const QString &container);
     static std::optional<Kept> find(const QString &folder, const QString &name);
-    // The names of FOLDER that CONTAINER keeps and that were not fetched since.
-    static QStringList keptIn(const QString &folder, const QString &container);
+    // The names of FOLDER that CONTAINER keeps and that were fetched since (FETCHED), or not.
+    static QStringList keptIn(const QString &folder, const QString &container, bool fetched = false);
     // The version a fetch wrote here, if NAME was fetched since it was kept: the container has it.
     static std::optional<Version> fetchedVersion(const QString &folder, const QString &name);
 

@@ -837,10 +837,18 @@ QCoro::Task<QString> SandboxSession::removeDeletedFiles()
     QPointer<SandboxSession> self(this);
     // Deleted here (in the app or the file manager): there too, or the code would still see them
     // and the disk limit count them.
+    const auto isGone = [this](const QString &name) {
+        const QFileInfo here(m_folder.hostPath(name));
+        return !here.exists() && !here.isSymLink();
+    };
     QStringList deleted;
     for (auto file = m_inContainer.cbegin(); file != m_inContainer.cend(); ++file)
-        if (const QFileInfo here(m_folder.hostPath(file.key())); !here.exists() && !here.isSymLink())
+        if (isGone(file.key()))
             deleted << file.key();
+    // And those the engine kept, that the user fetched and then deleted.
+    QStringList fetched = EngineFiles::keptIn(m_config.dataDirectory, m_containerName, true);
+    fetched.removeIf([&isGone](const QString &name) { return !isGone(name); });
+    deleted += fetched;
     if (deleted.isEmpty())
         co_return QString();
     const QString error = co_await ContainerFiles::remove(m_containerName, sandboxUser(), deleted, remoteCopyTimeout);
@@ -848,8 +856,10 @@ QCoro::Task<QString> SandboxSession::removeDeletedFiles()
         co_return QString();
     if (!error.isEmpty())
         co_return tr("Files deleted from the conversation may still be in the sandbox: %1").arg(error);
-    for (const QString &name : std::as_const(deleted))
+    for (const QString &name : std::as_const(deleted)) {
         m_inContainer.remove(name);
+        EngineFiles::drop(m_config.dataDirectory, name);
+    }
     co_return QString();
 }
 
