@@ -1,6 +1,7 @@
 // What the app shows, opens, saves, copies, exports and deletes of a conversation's folder,
 // which the sandbox writes: through the real widgets (offscreen), with links, FIFOs, huge and
 // fake images, programs and scripts, and files swapped for links after they were listed.
+#include "desktoprecorder.h"
 #include "sandboxfiles.h"
 #include "settingsoverrides.h"
 
@@ -57,18 +58,6 @@ QByteArray readAll(const QString &path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
-
-// Stands in for the desktop: records what the app asks it to open.
-class Desktop : public QObject
-{
-    Q_OBJECT
-
-public:
-    QList<QUrl> opened;
-
-public Q_SLOTS:
-    void open(const QUrl &url) { opened << url; }
-};
 
 // Answers the menus and modal dialogs that a widget opens, in order: each step waits for a
 // widget of its kind (the timer fires inside their event loops), then acts on it. A step is
@@ -166,7 +155,7 @@ class TestSandboxFiles : public QObject
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_folder;  // the conversation's folder
     QString m_outside; // the user's own files, which the sandbox must never reach
-    Desktop m_desktop;
+    Sandpiper::Test::DesktopRecorder m_desktop;
 
     QString inFolder(const QString &name) const { return m_folder + QLatin1Char('/') + name; }
     void link(const QString &target, const QString &name)
@@ -380,6 +369,35 @@ private Q_SLOTS:
         QVERIFY(button(&card, QStringLiteral("Open out/part-19.csv")));
         QVERIFY(!button(&card, QStringLiteral("Open out/part-20.csv")));
         QVERIFY(warnings(&card).join(QLatin1Char('\n')).contains(QLatin1String("And 480 more files")));
+    }
+
+    // A file a remote engine kept shows its size and where it is; once its sandbox is gone,
+    // Open says so and writes nothing here.
+    void aFileLeftOnTheEngineSaysWhenItsSandboxIsGone()
+    {
+        ExecutionResult r;
+        r.status = ExecutionResult::Status::Ok;
+        r.files = {QStringLiteral("big.csv"), QStringLiteral("report.csv")};
+        r.onEngine = {{QStringLiteral("big.csv"), 20 << 20}};
+        ToolCallCard card(finishedCall(r), m_folder);
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        QStringList labels;
+        for (QLabel *label : card.findChildren<QLabel *>())
+            labels << label->accessibleName();
+        QVERIFY2(labels.contains(QStringLiteral("big.csv (20 MiB, on the Docker engine)")),
+                 qPrintable(labels.join(u'|')));
+        QVERIFY2(labels.contains(QStringLiteral("report.csv")), qPrintable(labels.join(u'|')));
+        Driver driver;
+        QString text;
+        QStringList buttons;
+        driver.answer(&text, &buttons, QStringLiteral("OK"));
+        button(&card, QStringLiteral("Open big.csv"))->click();
+        QTRY_VERIFY(driver.done());
+        QVERIFY2(text.contains(QLatin1String("has stopped since")), qPrintable(text));
+        QVERIFY(m_desktop.opened.isEmpty());
+        QVERIFY(!QFileInfo::exists(inFolder(QStringLiteral("big.csv"))));
+        QVERIFY(button(&card, QStringLiteral("Open big.csv"))->isEnabled());
     }
 
     // Open hands the desktop a private copy of a document, and never a program or a script.

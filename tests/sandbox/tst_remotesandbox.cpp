@@ -15,14 +15,19 @@
 #include <sandbox/enginestatus.h>
 #include <sandbox/imagemanager.h>
 #include <sandbox/tarwriter.h>
+#include <tools/pythontool.h>
 
+#include <sandbox/containerfiles.h>
 #include <sandbox/dockercli.h>
+#include <sandbox/enginefiles.h>
 #include <sandbox/enginelocality.h>
 #include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCoroTask>
+#include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QScopeGuard>
@@ -30,7 +35,10 @@
 #include <QTest>
 
 using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
+using Sandpiper::ContainerFiles;
 using Sandpiper::DockerCli;
+using Sandpiper::EngineFiles;
 using Sandpiper::EngineLocality;
 using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
@@ -43,18 +51,6 @@ using Status = Sandpiper::ExecutionResult::Status;
 namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
-
-QString remoteHost()
-{
-    return qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
-}
-
-QString remoteUnavailableReason()
-{
-    if (remoteHost().isEmpty())
-        return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
-    return Sandpiper::Test::dockerUnavailableReason();
-}
 
 SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
 {
@@ -71,6 +67,33 @@ SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
 ExecutionResult run(SandboxSession &session, const QString &code)
 {
     return QCoro::waitFor(session.execute(code));
+}
+
+// 20 MiB that are not all alike, as the code below writes them.
+QByteArray largeContent()
+{
+    QByteArray block;
+    for (int b = 0; b < 256; ++b)
+        block += char(b);
+    QByteArray content;
+    for (int i = 0; i < 20 * 4096; ++i)
+        content += block.left(255) + char(i % 251);
+    return content;
+}
+const QString writeLarge = QStringLiteral("block = bytes(range(255))\n"
+                                          "with open('big.bin', 'wb') as f:\n"
+                                          "    for i in range(20 * 4096):\n"
+                                          "        f.write(block + bytes([i % 251]))\n");
+
+QStringList entriesIn(const QString &folder)
+{
+    QStringList entries;
+    QDirIterator it(folder, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        entries << QDir(folder).relativeFilePath(it.next());
+    entries.sort();
+    return entries;
 }
 
 const QString forge = QStringLiteral("import gc, os\n"
@@ -96,10 +119,10 @@ class TestRemoteSandbox : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (!remoteHost().isEmpty())
-            qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        if (!Sandpiper::Test::remoteDockerHost().isEmpty())
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
     }
-    void init() { SANDPIPER_REQUIRE_AVAILABLE(remoteUnavailableReason()); }
+    void init() { SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::remoteEngineUnavailableReason()); }
     void cleanupTestCase() { m_shared.reset(); }
 
     void theEngineIsFoundRemoteAndTheMainOneLocal()
@@ -110,7 +133,7 @@ private Q_SLOTS:
         qunsetenv("DOCKER_HOST");
         const QString localKey = EngineLocality::engineKey();
         const auto local = QCoro::waitFor(EngineLocality::of(image));
-        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
         QCOMPARE(local, EngineLocality::Kind::Local);
         QVERIFY(remoteKey != localKey);
         // Asked again, the answer is remembered: no probe, so even a missing image gets it.
@@ -162,18 +185,19 @@ private Q_SLOTS:
     void theEngineStatusSaysRemoteWithItsRoundTrip()
     {
         QVERIFY(!Sandpiper::EngineStatus::isDefaultEngine());
-        QCOMPARE(Sandpiper::EngineStatus::describeEngine(), remoteHost());
+        QCOMPARE(Sandpiper::EngineStatus::describeEngine(), Sandpiper::Test::remoteDockerHost());
         const auto status = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
         QVERIFY2(status.answers, qPrintable(status.error));
         QCOMPARE(status.locality, EngineLocality::Kind::Remote);
         QVERIFY(status.roundTripMs >= 0);
-        QVERIFY2(status.summary().startsWith(remoteHost() + QStringLiteral(": remote, answers in ")),
-                 qPrintable(status.summary()));
+        QVERIFY2(
+            status.summary().startsWith(Sandpiper::Test::remoteDockerHost() + QStringLiteral(": remote, answers in ")),
+            qPrintable(status.summary()));
         QVERIFY(QCoro::waitFor(Sandpiper::EngineStatus::trivialExecutionMs(Sandpiper::Test::sandboxImage())) > 0);
         // An engine that is not there says so.
         qputenv("DOCKER_HOST", "unix:///nonexistent/docker.sock");
         const auto missing = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
-        qputenv("DOCKER_HOST", remoteHost().toUtf8());
+        qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
         QVERIFY(!missing.answers);
         QVERIFY2(missing.summary().contains(QLatin1String("does not answer")), qPrintable(missing.summary()));
     }
@@ -345,6 +369,173 @@ private Q_SLOTS:
         QCOMPARE(execution.figures.size(), 1);
         QVERIFY(readFile(c.sandbox.dataDirectory + QLatin1Char('/') + execution.figures.first()).startsWith("\x89PNG"));
         QCOMPARE(readFile(c.sandbox.dataDirectory + QStringLiteral("/doubled.csv")), QByteArray("x,y\n1,2\n2,5\n"));
+    }
+
+    // A file past the fetch limit stays in the container: listed with its size, told to the
+    // model, and here, whole, once asked for; a link beside it is refused as ever.
+    void largeFilesStayOnTheEngineUntilAsked()
+    {
+        SandboxSession session(configFor(m_dir, QStringLiteral("large")));
+        const QString folder = session.config().dataDirectory;
+        auto r = run(session, writeLarge + QStringLiteral("import os\nopen('small.txt', 'w').write('small')\n"
+                                                          "os.symlink('big.bin', 'link.bin')"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(QSet<QString>(r.files.cbegin(), r.files.cend()),
+                 (QSet<QString>{QStringLiteral("big.bin"), QStringLiteral("small.txt")}));
+        QCOMPARE(r.onEngine, (QMap<QString, qint64>{{QStringLiteral("big.bin"), 20 << 20}}));
+        QVERIFY2(r.refused.join(u' ').contains(QLatin1String("link.bin is a symbolic link")),
+                 qPrintable(describeExecution(r)));
+        QCOMPARE(readFile(folder + QStringLiteral("/small.txt")), QByteArray("small"));
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/big.bin")));
+        const QString told = Sandpiper::PythonTool::reportForModel(r, {});
+        QVERIFY2(told.contains(QLatin1String("big.bin (20 MiB, in the sandbox only until the user opens it)")),
+                 qPrintable(told));
+        // Stored and loaded again, the result still says so.
+        ExecutionResult stored;
+        stored.setRichOutput(r.richOutputJson());
+        QCOMPARE(stored.onEngine, r.onEngine);
+
+        QCOMPARE(QCoro::waitFor(EngineFiles::fetch(folder, QStringLiteral("big.bin"))), QString());
+        QVERIFY(readFile(folder + QStringLiteral("/big.bin")) == largeContent());
+        // The container has that version: it is not sent back, and the code still reads it.
+        r = run(session, QStringLiteral("import hashlib\nhashlib.sha256(open('big.bin', 'rb').read()).hexdigest()"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("'%1'").arg(QString::fromLatin1(
+                              QCryptographicHash::hash(largeContent(), QCryptographicHash::Sha256).toHex())));
+        QVERIFY(r.files.isEmpty());
+
+        // Changed there, the copy here is of an older version: it goes, the new one is listed.
+        r = run(session, QStringLiteral("open('big.bin', 'ab').write(b'more')"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.onEngine.value(QStringLiteral("big.bin")), (20 << 20) + 4);
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/big.bin")));
+        // Removed there, it is no longer to be had.
+        CHECK_STATUS(run(session, QStringLiteral("os.remove('big.bin')")), Status::Ok);
+        QVERIFY(!EngineFiles::find(folder, QStringLiteral("big.bin")));
+        const QString gone = QCoro::waitFor(EngineFiles::fetch(folder, QStringLiteral("big.bin")));
+        QVERIFY2(gone.contains(QLatin1String("is gone")), qPrintable(gone));
+    }
+
+    // Stopped when idle, the container would take what it kept with it: it comes here first.
+    void filesKeptThereComeHereBeforeTheIdleStop()
+    {
+        SandboxConfig config = configFor(m_dir, QStringLiteral("idle"));
+        config.idleStop = 1s;
+        SandboxSession session(config);
+        const auto r = run(session, writeLarge);
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(r.onEngine.contains(QStringLiteral("big.bin")));
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SandboxSession::State::Stopped, 30000);
+        QVERIFY(readFile(config.dataDirectory + QStringLiteral("/big.bin")) == largeContent());
+    }
+
+    // With the limit at 0 every file comes back; an exported table, which the user asked for,
+    // comes back whatever its size.
+    void aFileAskedForOrNoLimitComesBack()
+    {
+        SandboxConfig config = configFor(m_dir, QStringLiteral("nolimit"));
+        config.remoteFetchLimitBytes = 0;
+        SandboxSession unlimited(config);
+        auto r = run(unlimited, writeLarge);
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(r.onEngine.isEmpty());
+        QVERIFY(readFile(config.dataDirectory + QStringLiteral("/big.bin")) == largeContent());
+
+        config = configFor(m_dir, QStringLiteral("export"));
+        config.remoteFetchLimitBytes = 1 << 20;
+        SandboxSession session(config);
+        r = run(session, QStringLiteral("import pandas as pd\npd.DataFrame({'x': range(300000)})"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.tables.size(), 1);
+        r = QCoro::waitFor(
+            session.exportTable(r.tables.first().tableId, QStringLiteral("csv"), QStringLiteral("all.csv")));
+        CHECK_STATUS(r, Status::Ok);
+        QVERIFY(r.onEngine.isEmpty());
+        QVERIFY(QFileInfo(config.dataDirectory + QStringLiteral("/all.csv")).size() > (1 << 20));
+    }
+
+    // The listing is the sandbox's word like any other: only regular files under the names asked
+    // for, with a size that parses, are believed.
+    void aForgedListingIsRefused()
+    {
+        const QStringList asked{QStringLiteral("big.bin"), QStringLiteral("a b/c d.csv"), QStringLiteral("link.bin"),
+                                QStringLiteral("dir"), QStringLiteral("../up.bin")};
+        const QByteArray output = ("f 25 /mnt/data/big.bin\0"
+                                   "f 7 /mnt/data/a b/c d.csv\0"
+                                   "l 7 /mnt/data/link.bin\0"
+                                   "d 4096 /mnt/data/dir\0"
+                                   "f 99 /mnt/data/../up.bin\0"
+                                   "f 99 /mnt/data/not-asked.bin\0"
+                                   "f 99 /etc/passwd\0"
+                                   "f -5 /mnt/data/big.bin\0"
+                                   "f 1x /mnt/data/big.bin\0"
+                                   "ff 9 /mnt/data/big.bin\0"
+                                   "f /mnt/data/big.bin\0"
+                                   "garbage\0\0"_ba);
+        QCOMPARE(ContainerFiles::parseListing(output, asked),
+                 (ContainerFiles::Sizes{{QStringLiteral("big.bin"), 25}, {QStringLiteral("a b/c d.csv"), 7}}));
+    }
+
+    // The container removed behind the app's back: the fetch says so and leaves nothing here.
+    void aFetchAfterTheContainerWentSaysSoAndWritesNothing()
+    {
+        SandboxSession session(configFor(m_dir, QStringLiteral("went")));
+        const QString folder = session.config().dataDirectory;
+        CHECK_STATUS(run(session, writeLarge), Status::Ok);
+        const QStringList before = entriesIn(folder);
+        QVERIFY(
+            QCoro::waitFor(DockerCli::run({QStringLiteral("rm"), QStringLiteral("-f"), session.containerName()})).ok());
+        const QString error = QCoro::waitFor(EngineFiles::fetch(folder, QStringLiteral("big.bin")));
+        QVERIFY2(error.contains(QLatin1String("big.bin")) && error.contains(QLatin1String("gone")), qPrintable(error));
+        QCOMPARE(entriesIn(folder), before);
+    }
+
+    // Deleted here, a file is gone for the next execution too, whether it came from here or from
+    // the code.
+    void aDeletionHereReachesTheContainer()
+    {
+        SandboxSession session(configFor(m_dir, QStringLiteral("deleted")));
+        const QString folder = session.config().dataDirectory;
+        QVERIFY(writeFile(folder + QStringLiteral("/upload.txt"), "up"));
+        const QString check = QStringLiteral("import os\nos.path.exists('upload.txt'), os.path.exists('made.txt')");
+        auto r = run(session, QStringLiteral("open('made.txt', 'w').write('made')\n") + check);
+        QCOMPARE(r.value, QStringLiteral("(True, True)"));
+        QVERIFY(QFile::remove(folder + QStringLiteral("/upload.txt")));
+        QVERIFY(QFile::remove(folder + QStringLiteral("/made.txt")));
+        r = run(session, check);
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("(False, False)"));
+        QVERIFY2(r.notes.isEmpty(), qPrintable(r.notes.join(u'\n')));
+        // A file the engine kept, fetched when the user opened it, then deleted.
+        CHECK_STATUS(run(session, writeLarge), Status::Ok);
+        QCOMPARE(QCoro::waitFor(EngineFiles::fetch(folder, QStringLiteral("big.bin"))), QString());
+        QVERIFY(QFile::remove(folder + QStringLiteral("/big.bin")));
+        QCOMPARE(run(session, QStringLiteral("os.path.exists('big.bin')")).value, QStringLiteral("False"));
+    }
+
+    // `docker context use` while the app runs: the next container start asks the engine that
+    // context names, without being told to forget anything.
+    void aContextChosenWhileRunningIsNoticed()
+    {
+        QTemporaryDir dockerConfig;
+        qputenv("DOCKER_CONFIG", dockerConfig.path().toUtf8());
+        qunsetenv("DOCKER_HOST");
+        const auto restore = qScopeGuard([] {
+            qunsetenv("DOCKER_CONFIG");
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
+        });
+        const QString context = QStringLiteral("sandpiper-remote-test");
+        const auto created = QCoro::waitFor(
+            DockerCli::run({QStringLiteral("context"), QStringLiteral("create"), context, QStringLiteral("--docker"),
+                            QStringLiteral("host=%1").arg(Sandpiper::Test::remoteDockerHost())}));
+        QVERIFY2(created.ok(), qPrintable(created.errorMessage()));
+        const QString image = Sandpiper::Test::sandboxImage();
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Local);
+        QVERIFY(QCoro::waitFor(DockerCli::run({QStringLiteral("context"), QStringLiteral("use"), context})).ok());
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
+        SandboxSession session(configFor(m_dir, QStringLiteral("context")));
+        CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
+        QVERIFY(session.isRemote());
     }
 
     void theContainerGoesWithTheSession()

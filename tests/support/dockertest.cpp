@@ -26,4 +26,16 @@ QString dockerUnavailableReason()
     return reason;
 }
 
+QString remoteDockerHost()
+{
+    return qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
+}
+
+QString remoteEngineUnavailableReason()
+{
+    if (remoteDockerHost().isEmpty())
+        return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
+    return dockerUnavailableReason();
+}
+
 } // namespace Sandpiper::Test

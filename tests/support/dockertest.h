@@ -11,6 +11,12 @@ QString sandboxImage();
 // Empty when Docker and the sandbox image are usable, else why not.
 QString dockerUnavailableReason();
 
+// The second, "remote" engine that scripts/test starts (scripts/lib/remote-engine.sh), as a
+// DOCKER_HOST value; empty when there is none.
+QString remoteDockerHost();
+// Empty when that engine and Docker are usable, else why not.
+QString remoteEngineUnavailableReason();
+
 } // namespace Sandpiper::Test
 
 // A test that needs something the machine lacks (REASON says what, empty when nothing) fails in

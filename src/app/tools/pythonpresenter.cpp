@@ -152,7 +152,7 @@ void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &fold
         layout->addWidget(warning(
             tr("And %1 more figures that were not kept: too many for one run.").arg(result->figuresNotKept), name));
     for (const QString &file : result->files.mid(0, maxListedFiles))
-        layout->addWidget(new SandboxFileRow(folder, file));
+        layout->addWidget(new SandboxFileRow(folder, file, result->onEngine.value(file, -1)));
     if (result->files.size() > maxListedFiles)
         layout->addWidget(warning(
             tr("And %1 more files; they are in the conversation's folder.").arg(result->files.size() - maxListedFiles),

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSet>
 
 using namespace std::chrono_literals;
 
@@ -33,7 +34,89 @@ QString errorText(QProcess &process)
     return detail.section(QLatin1Char('\n'), -3);
 }
 
+QStringList inDataFolder(const QStringList &names)
+{
+    QStringList paths;
+    paths.reserve(names.size());
+    for (const QString &name : names)
+        paths << QLatin1String(dataFolder) + QLatin1Char('/') + name;
+    return paths;
+}
+
 } // namespace
+
+qint64 ContainerFiles::room(const SandboxFolder &folder, const QStringList &names, qint64 diskLimit)
+{
+    if (diskLimit <= 0)
+        return std::numeric_limits<qint64>::max();
+    qint64 replaced = 0;
+    for (const QString &name : names)
+        replaced += QFileInfo(folder.hostPath(name)).size();
+    return std::max<qint64>(0, diskLimit - folder.usage().bytes + replaced);
+}
+
+QCoro::Task<ContainerFiles::Listing> ContainerFiles::list(QString container, QString user, QStringList names,
+                                                          std::chrono::milliseconds timeout)
+{
+    Listing listing;
+    if (names.isEmpty())
+        co_return listing;
+    // Every path starts with the folder, so none reads as an option or an expression of find.
+    const auto result = co_await DockerCli::run(
+        QStringList{QStringLiteral("exec"), QStringLiteral("-u"), user, container, QStringLiteral("find")} +
+            inDataFolder(names) +
+            QStringList{QStringLiteral("-maxdepth"), QStringLiteral("0"), QStringLiteral("-printf"),
+                        QStringLiteral("%y %s %p\\0")},
+        {}, timeout);
+    // find says 1 when a name is missing, which is no reason to distrust the rest.
+    if (!result.started || result.timedOut || (result.exitCode != 0 && result.exitCode != 1)) {
+        listing.error = tr("The files in the sandbox could not be listed: %1").arg(result.errorMessage());
+        qCWarning(lcSandbox) << "listing in" << container << "failed:" << listing.error;
+        co_return listing;
+    }
+    listing.regularFiles = parseListing(result.standardOutput, names);
+    co_return listing;
+}
+
+ContainerFiles::Sizes ContainerFiles::parseListing(const QByteArray &output, const QStringList &names)
+{
+    const QString prefix = QLatin1String(dataFolder) + QLatin1Char('/');
+    const QSet<QString> asked(names.cbegin(), names.cend());
+    Sizes sizes;
+    for (const QByteArray &record : output.split('\0')) {
+        // "f 1234 /mnt/data/name": the type, the size, the path (which may hold spaces).
+        const qsizetype afterType = record.indexOf(' ');
+        const qsizetype afterSize = afterType < 0 ? -1 : record.indexOf(' ', afterType + 1);
+        if (afterType != 1 || afterSize < 0 || record.at(0) != 'f')
+            continue;
+        bool ok = false;
+        const qint64 size = record.mid(afterType + 1, afterSize - afterType - 1).toLongLong(&ok);
+        const QString path = QString::fromUtf8(record.mid(afterSize + 1));
+        if (!ok || size < 0 || !path.startsWith(prefix))
+            continue;
+        if (const QString name = path.mid(prefix.size());
+            asked.contains(name) && SandboxFolder::nameProblem(name).isEmpty())
+            sizes.insert(name, size);
+    }
+    return sizes;
+}
+
+QCoro::Task<QString> ContainerFiles::remove(QString container, QString user, QStringList names,
+                                            std::chrono::milliseconds timeout)
+{
+    if (names.isEmpty())
+        co_return QString();
+    const auto result =
+        co_await DockerCli::run(QStringList{QStringLiteral("exec"), QStringLiteral("-u"), user, container,
+                                            QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("--")} +
+                                    inDataFolder(names),
+                                {}, timeout);
+    if (result.ok())
+        co_return QString();
+    const QString error = tr("The files could not be removed from the sandbox: %1").arg(result.errorMessage());
+    qCWarning(lcSandbox) << "removal in" << container << "failed:" << error;
+    co_return error;
+}
 
 QCoro::Task<ContainerFiles::Fetched> ContainerFiles::fetch(QString container, QString user, QString folder,
                                                            QStringList names, qint64 maxBytes,

@@ -6,6 +6,8 @@
 
 #include <QCoroTask>
 
+#include <QHash>
+
 #include <chrono>
 
 namespace Sandpiper {
@@ -29,6 +31,21 @@ public:
         QString error;            // the copy broke off or could not start; empty when it did not
     };
 
+    // What a listing found: each regular file's size. Links, folders, special files and names
+    // the listing has no business reporting are left out: they take the path of every other
+    // file (fetched, and refused there with their reason).
+    using Sizes = QHash<QString, qint64>;
+    struct Listing {
+        Sizes regularFiles;
+        QString error; // the listing could not run
+    };
+
+    // Lists NAMES (relative to /mnt/data, checked by SandboxFolder::nameProblem) in CONTAINER.
+    static QCoro::Task<Listing> list(QString container, QString user, QStringList names,
+                                     std::chrono::milliseconds timeout);
+    // Reads what `find -printf '%y %s %p\0'` printed for NAMES; what does not parse, is not one
+    // of NAMES or not a regular file is left out.
+    static Sizes parseListing(const QByteArray &output, const QStringList &names);
     // Copies NAMES (relative to /mnt/data) out of CONTAINER into FOLDER, at most MAXBYTES in all.
     static QCoro::Task<Fetched> fetch(QString container, QString user, QString folder, QStringList names,
                                       qint64 maxBytes, std::chrono::milliseconds timeout);
@@ -36,6 +53,12 @@ public:
     // /mnt/data as USER; empty on success, else why not.
     static QCoro::Task<QString> upload(QString container, QString user, SandboxFolder folder, QStringList names,
                                        std::chrono::milliseconds timeout);
+    // Removes NAMES (regular files, checked names) from CONTAINER's /mnt/data; empty on success.
+    static QCoro::Task<QString> remove(QString container, QString user, QStringList names,
+                                       std::chrono::milliseconds timeout);
+    // What FOLDER may still take for NAMES under its limit DISKLIMIT (0: none): the limit, less
+    // what the folder holds but for the files of those names, which are replaced.
+    static qint64 room(const SandboxFolder &folder, const QStringList &names, qint64 diskLimit);
 };
 
 } // namespace Sandpiper

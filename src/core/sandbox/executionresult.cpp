@@ -63,6 +63,12 @@ QJsonObject ExecutionResult::richOutputJson() const
     }
     if (!values.isEmpty())
         object.insert(QStringLiteral("value_displays"), values);
+    if (!onEngine.isEmpty()) {
+        QJsonObject sizes;
+        for (auto file = onEngine.cbegin(); file != onEngine.cend(); ++file)
+            sizes.insert(file.key(), double(file.value()));
+        object.insert(QStringLiteral("on_engine"), sizes);
+    }
     return object;
 }
 
@@ -91,6 +97,11 @@ void ExecutionResult::setRichOutput(const QJsonObject &object)
                 (valueDisplays.*list) << int(std::min<qint64>(index.toInteger(), std::numeric_limits<int>::max()));
         }
     }
+    onEngine.clear();
+    const QJsonObject sizes = object.value(QLatin1String("on_engine")).toObject();
+    for (auto file = sizes.constBegin(); file != sizes.constEnd(); ++file)
+        if (const qint64 size = file.value().toInteger(-1); size >= 0)
+            onEngine.insert(file.key(), size);
 }
 
 } // namespace Sandpiper

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -42,8 +43,11 @@ struct ExecutionResult {
     QString standardError;
     qint64 droppedStdoutBytes = 0; // beyond the output limit
     qint64 droppedStderrBytes = 0;
-    QStringList figures;     // PNG paths relative to the data folder, in display order, checked by the host
-    QStringList files;       // new or changed regular files relative to the data folder, checked by the host
+    QStringList figures; // PNG paths relative to the data folder, in display order, checked by the host
+    QStringList files;   // new or changed regular files relative to the data folder, checked by the host
+    // Those of FILES a remote engine's container kept (too large to copy at once), with their
+    // size: they come to the folder when the user opens or saves them (EngineFiles).
+    QMap<QString, qint64> onEngine;
     QList<DataTable> tables; // DataFrames, Series and HTML tables shown, in display order
     QStringList markdown;    // display(Markdown(...)) and _repr_markdown_, in display order
     QStringList svg;         // _repr_svg_ images, as SVG text
@@ -77,8 +81,8 @@ struct ExecutionResult {
     bool stateReset = false;
 
     static QString statusName(Status status);
-    // The tables, Markdown, SVG, notes and value displays as one JSON object (how the store keeps
-    // them), and back.
+    // The tables, Markdown, SVG, notes, value displays and the files on the engine as one JSON
+    // object (how the store keeps them), and back.
     QJsonObject richOutputJson() const;
     void setRichOutput(const QJsonObject &object);
 };

@@ -27,6 +27,9 @@ struct SandboxConfig {
     qint64 diskLimitBytes = qint64(1) << 30;
     // Code that writes is stopped while the disk holding the folder has less free (0: not watched).
     qint64 minFreeDiskBytes = qint64(1) << 30;
+    // A remote engine's new or changed files larger than this stay in its container, listed with
+    // their size, until the user opens or saves one (figures always come back; 0: every file does).
+    qint64 remoteFetchLimitBytes = qint64(8) << 20;
     // Figures saved and shown per execution; the rest are counted.
     int maxFigures = 20;
 };

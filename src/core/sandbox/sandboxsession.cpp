@@ -3,6 +3,7 @@
 #include "logging.h"
 #include "sandbox/containerfiles.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/enginefiles.h"
 #include "sandbox/enginelocality.h"
 #include "sandbox/sandboxfigure.h"
 #include "sandbox/terminaltext.h"
@@ -139,11 +140,7 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
         discardKernel(tr("The code did not stop when interrupted, so its sandbox was replaced: "
                          "variables and imports from earlier were lost."));
     });
-    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
-        const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(m_config.idleStop).count();
-        stop();
-        m_resetReason = tr("The sandbox had stopped after %1 min without use.").arg(minutes);
-    });
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] { QCoro::connect(stopWhenIdle(), this, [] {}); });
     if (m_config.diskLimitBytes > 0 || m_config.minFreeDiskBytes > 0) {
         m_diskWatch = new DiskWatch(m_folder, {m_config.diskLimitBytes, m_config.minFreeDiskBytes},
                                     DiskWatch::Method::Inotify, this);
@@ -156,6 +153,7 @@ SandboxSession::~SandboxSession()
 {
     if (!m_process)
         return;
+    EngineFiles::release(m_containerName);
     // Closing the kernel's input ends it and with it the container (--rm); a container that
     // does not end in time is removed without waiting for it.
     m_process->closeWriteChannel();
@@ -304,6 +302,27 @@ QCoro::Task<bool> SandboxSession::start()
     co_return *ok;
 }
 
+QCoro::Task<> SandboxSession::stopWhenIdle()
+{
+    QPointer<SandboxSession> self(this);
+    // The files a remote engine kept would go with its container: they come here first.
+    const QStringList kept = EngineFiles::keptIn(m_config.dataDirectory, m_containerName);
+    QStringList lost;
+    for (const QString &name : kept)
+        if (const QString error = co_await EngineFiles::fetch(m_config.dataDirectory, name); !error.isEmpty())
+            lost << error;
+    if (!self || m_state != State::Idle || m_idleTimer.isActive())
+        co_return; // used again meanwhile
+    const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(m_config.idleStop).count();
+    stop();
+    m_resetReason = tr("The sandbox had stopped after %1 min without use.").arg(minutes);
+    if (!lost.isEmpty())
+        Q_EMIT notice(tr("The sandbox stopped after %1 min without use; files it kept could not be copied here "
+                         "first and are gone: %2")
+                          .arg(minutes)
+                          .arg(lost.join(QLatin1Char(' '))));
+}
+
 void SandboxSession::prewarm(QStringList modules)
 {
     QCoro::connect(start(), this, [this, modules](bool ok) {
@@ -341,6 +360,7 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
 
     const QString id = QString::number(++m_nextRequest);
     m_pending = Pending{.id = id, .result = {}};
+    m_pending->fetchLater = options.request.isEmpty();
     m_pending->elapsed.start();
     m_pending->result.stateReset = !resetReason.isEmpty();
     if (m_pending->result.stateReset)
@@ -352,11 +372,15 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     if (DiskWatch *watch = localDiskWatch())
         watch->rebase(true);
     if (m_remote) {
+        const QString removeError = co_await removeDeletedFiles();
+        if (!self)
+            co_return {};
         const QString sendError = co_await sendNewFiles();
         if (!self)
             co_return {};
-        if (!sendError.isEmpty() && m_pending)
-            m_pending->result.notes << sendError;
+        for (const QString &error : {removeError, sendError})
+            if (!error.isEmpty() && m_pending)
+                m_pending->result.notes << error;
     }
     if (!m_pending || m_pending->id != id || !m_process) {
         // The kernel went while the files were sent; that is the result.
@@ -456,6 +480,7 @@ void SandboxSession::discardKernel(const QString &reason)
     // The old process is no longer ours: its end is not reported as a crash.
     QProcess *old = m_process;
     m_process = nullptr;
+    EngineFiles::release(m_containerName);
     DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
     old->kill();
     if (DiskWatch *watch = localDiskWatch())
@@ -578,6 +603,10 @@ void SandboxSession::acceptFiles(const QJsonArray &files)
         // Only regular files inside the folder are offered; a link, a FIFO or a name that
         // leaves the folder is refused with its reason.
         const QString name = file.toString();
+        if (m_pending->result.onEngine.contains(name)) {
+            result.files << name; // listed as a regular file there; checked here when fetched
+            continue;
+        }
         if (const SandboxFolder::Opened opened = m_folder.open(name, std::numeric_limits<qint64>::max()); !opened)
             refuse(opened.error);
         else
@@ -717,45 +746,72 @@ void SandboxSession::keepRemoteFigure(const QString &path)
 void SandboxSession::removeHostCopies(const QJsonArray &removed)
 {
     // Only copies of files the container had from here or sent here: the code deleted them there,
-    // as it could delete them in a local folder. Never through a link, never a folder.
+    // as it could delete them in a local folder.
     for (const QJsonValue &value : removed) {
         const QString name = value.toString();
-        if (!m_inContainer.contains(name) || !SandboxFolder::nameProblem(name).isEmpty())
+        EngineFiles::drop(m_config.dataDirectory, name);
+        if (!SandboxFolder::nameProblem(name).isEmpty() || !m_inContainer.remove(name))
             continue;
-        m_inContainer.remove(name);
-        QString path = m_config.dataDirectory;
-        bool safe = true;
-        for (const QString &part : name.split(QLatin1Char('/'))) {
-            path += QLatin1Char('/') + part;
-            safe = safe && !QFileInfo(path).isSymLink();
-        }
-        if (safe && QFileInfo(path).isFile() && !QFile::remove(path))
-            qCWarning(lcSandbox) << "cannot remove the copy of" << name;
+        removeHostCopy(name);
     }
+}
+
+void SandboxSession::removeHostCopy(const QString &name)
+{
+    // Never through a link, never a folder.
+    QString path = m_config.dataDirectory;
+    bool safe = true;
+    for (const QString &part : name.split(QLatin1Char('/'))) {
+        path += QLatin1Char('/') + part;
+        safe = safe && !QFileInfo(path).isSymLink();
+    }
+    if (safe && QFileInfo(path).isFile() && !QFile::remove(path))
+        qCWarning(lcSandbox) << "cannot remove the copy of" << name;
+}
+
+void SandboxSession::leaveOnEngine(const QString &name, qint64 size)
+{
+    m_pending->result.onEngine.insert(name, size);
+    EngineFiles::keep(
+        m_config.dataDirectory, name,
+        {.container = m_containerName, .user = sandboxUser(), .size = size, .diskLimit = m_config.diskLimitBytes});
+    // A copy here is of an older version: it goes, as it would be overwritten in a shared folder,
+    // and this one is fetched when asked for.
+    if (m_inContainer.remove(name))
+        removeHostCopy(name);
 }
 
 QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
 {
     QPointer<SandboxSession> self(this);
-    QStringList names;
+    QStringList figures;
     for (const QString &figure : std::as_const(m_pending->remoteFigures))
-        if (!names.contains(figure) && SandboxFolder::nameProblem(figure).isEmpty())
-            names << figure;
+        if (!figures.contains(figure) && SandboxFolder::nameProblem(figure).isEmpty())
+            figures << figure;
+    QStringList fileNames;
     for (const QJsonValue &file : std::as_const(files))
-        if (const QString name = file.toString(); names.size() < m_config.maxFigures + maxRefusals + maxListedFiles &&
-                                                  SandboxFolder::nameProblem(name).isEmpty())
-            names << name;
-    names.removeDuplicates();
-    // What the folder may still take: its limit, less what it holds but for the files replaced.
-    qint64 budget = std::numeric_limits<qint64>::max();
-    if (m_config.diskLimitBytes > 0) {
-        qint64 replaced = 0;
-        for (const QString &name : std::as_const(names))
-            replaced += QFileInfo(m_folder.hostPath(name)).size();
-        budget = std::max<qint64>(0, m_config.diskLimitBytes - m_folder.usage().bytes + replaced);
+        if (const QString name = file.toString();
+            figures.size() + fileNames.size() < m_config.maxFigures + maxRefusals + maxListedFiles &&
+            SandboxFolder::nameProblem(name).isEmpty())
+            fileNames << name;
+    fileNames.removeDuplicates();
+    // Large files stay there, listed with their size, until the user opens one.
+    if (m_pending->fetchLater && m_config.remoteFetchLimitBytes > 0 && !fileNames.isEmpty()) {
+        const ContainerFiles::Listing listing =
+            co_await ContainerFiles::list(m_containerName, sandboxUser(), fileNames, remoteCopyTimeout);
+        if (!self || !m_pending || m_pending->id != id)
+            co_return; // the kernel went meanwhile: that was the result
+        // A listing that failed leaves every file to the copy, which says what went wrong.
+        for (auto file = listing.regularFiles.cbegin(); file != listing.regularFiles.cend(); ++file)
+            if (file.value() > m_config.remoteFetchLimitBytes)
+                leaveOnEngine(file.key(), file.value());
+        fileNames.removeIf([this](const QString &name) { return m_pending->result.onEngine.contains(name); });
     }
+    QStringList names = figures + fileNames;
+    names.removeDuplicates();
     const ContainerFiles::Fetched fetched = co_await ContainerFiles::fetch(
-        m_containerName, sandboxUser(), m_config.dataDirectory, names, budget, remoteCopyTimeout);
+        m_containerName, sandboxUser(), m_config.dataDirectory, names,
+        ContainerFiles::room(m_folder, names, m_config.diskLimitBytes), remoteCopyTimeout);
     if (!self || !m_pending || m_pending->id != id)
         co_return; // the kernel went meanwhile: that was the result
     for (const QString &name : fetched.written) {
@@ -767,8 +823,7 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
     if (!fetched.error.isEmpty())
         refuse(fetched.error);
     // The usual checks, on what arrived; what the copy refused is said once, by the copy.
-    const QStringList figures = std::exchange(m_pending->remoteFigures, {});
-    for (const QString &figure : figures)
+    for (const QString &figure : std::exchange(m_pending->remoteFigures, {}))
         if (!fetched.refusedNames.contains(figure))
             acceptFigure(figure);
     QJsonArray checked;
@@ -782,6 +837,37 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
                                "files are kept for you to look at or delete.")
                                 .arg(SandboxFolder::formatBytes(m_config.diskLimitBytes));
     completeExecution(checked);
+}
+
+QCoro::Task<QString> SandboxSession::removeDeletedFiles()
+{
+    QPointer<SandboxSession> self(this);
+    // Deleted here (in the app or the file manager): there too, or the code would still see them
+    // and the disk limit count them.
+    const auto isGone = [this](const QString &name) {
+        const QFileInfo here(m_folder.hostPath(name));
+        return !here.exists() && !here.isSymLink();
+    };
+    QStringList deleted;
+    for (auto file = m_inContainer.cbegin(); file != m_inContainer.cend(); ++file)
+        if (isGone(file.key()))
+            deleted << file.key();
+    // And those the engine kept, that the user fetched and then deleted.
+    QStringList fetched = EngineFiles::keptIn(m_config.dataDirectory, m_containerName, true);
+    fetched.removeIf([&isGone](const QString &name) { return !isGone(name); });
+    deleted += fetched;
+    if (deleted.isEmpty())
+        co_return QString();
+    const QString error = co_await ContainerFiles::remove(m_containerName, sandboxUser(), deleted, remoteCopyTimeout);
+    if (!self)
+        co_return QString();
+    if (!error.isEmpty())
+        co_return tr("Files deleted from the conversation may still be in the sandbox: %1").arg(error);
+    for (const QString &name : std::as_const(deleted)) {
+        m_inContainer.remove(name);
+        EngineFiles::drop(m_config.dataDirectory, name);
+    }
+    co_return QString();
 }
 
 QCoro::Task<QString> SandboxSession::sendNewFiles()
@@ -800,7 +886,11 @@ QCoro::Task<QString> SandboxSession::sendNewFiles()
         if (name.startsWith(QLatin1String("figures/")) || name.startsWith(QLatin1String(".sandpiper/")))
             continue;
         const QPair<qint64, qint64> version{info.size(), info.lastModified().toMSecsSinceEpoch()};
-        if (m_inContainer.value(name) != version) {
+        if (m_inContainer.value(name) != version &&
+            EngineFiles::fetchedVersion(m_config.dataDirectory, name) == version) {
+            m_inContainer.insert(name, version); // fetched from there when the user opened it
+            EngineFiles::drop(m_config.dataDirectory, name);
+        } else if (m_inContainer.value(name) != version) {
             names << name;
             versions.insert(name, version);
         }
@@ -961,6 +1051,7 @@ void SandboxSession::processEnded(int exitCode)
 {
     const bool wasStarting = m_state == State::Starting;
     m_process = nullptr;
+    EngineFiles::release(m_containerName);
     if (DiskWatch *watch = localDiskWatch())
         watch->stop();
     m_watchdog.stop();

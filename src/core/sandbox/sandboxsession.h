@@ -120,8 +120,13 @@ private:
         qint64 richChars = 0; // Markdown and SVG kept so far
         int tablesDropped = 0;
         QStringList remoteFigures; // reported by a remote engine's kernel, checked once copied
+        // A remote engine keeps the large files until they are asked for: those of code, not a
+        // file the user asked for (an exported table).
+        bool fetchLater = false;
     };
 
+    // The idle stop, after copying here what a remote engine's container kept.
+    QCoro::Task<> stopWhenIdle();
     QStringList dockerArguments() const;
     QStringList dataMountArguments() const;
     // The watch of the folder the container writes into: none for a remote engine's.
@@ -133,6 +138,11 @@ private:
     QCoro::Task<> fetchFromContainer(QString id, QJsonArray files);
     // Removes the copies here of files the code removed in a remote engine's container.
     void removeHostCopies(const QJsonArray &removed);
+    void removeHostCopy(const QString &name);
+    // NAME (SIZE bytes) stays in the container until the user asks for it.
+    void leaveOnEngine(const QString &name, qint64 size);
+    // Removes from the container the files it has from here that are no longer here.
+    QCoro::Task<QString> removeDeletedFiles();
     QCoro::Task<QString> sendNewFiles();
     void setState(State state);
     void writeRequest(const QJsonObject &request);

@@ -144,6 +144,9 @@ const QList<Settings::Spec> &Settings::specs()
         // What a conversation's files may take (MiB, 0: no limit), and figures kept per run.
         {QStringLiteral("sandbox/disk_limit_mb"), Type::Integer, 1024},
         {QStringLiteral("sandbox/max_figures"), Type::Integer, 20},
+        // A remote engine's new files larger than this (MiB) stay in its container until
+        // opened (0: all come back at once).
+        {QStringLiteral("sandbox/remote_fetch_limit_mb"), Type::Integer, 8},
         // A desktop notification when a long answer ends while the window is in the background.
         {QStringLiteral("notifications/enabled"), Type::Boolean, true},
         {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
@@ -391,6 +394,7 @@ SandboxConfig Settings::sandbox(const QString &conversationId, const QString &co
     config.executionTimeout = std::chrono::seconds(std::max(1, integer(QStringLiteral("sandbox/timeout_seconds"))));
     config.idleStop = std::chrono::minutes(std::max(1, integer(QStringLiteral("sandbox/idle_stop_minutes"))));
     config.diskLimitBytes = qint64(std::max(0, integer(QStringLiteral("sandbox/disk_limit_mb")))) << 20;
+    config.remoteFetchLimitBytes = qint64(std::max(0, integer(QStringLiteral("sandbox/remote_fetch_limit_mb")))) << 20;
     config.maxFigures = std::clamp(integer(QStringLiteral("sandbox/max_figures")), 0, maxFiguresPerRun);
     return config;
 }

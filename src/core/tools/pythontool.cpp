@@ -192,8 +192,15 @@ QString PythonTool::reportForModel(const ExecutionResult &result, const ModelTex
     for (const QString &note : result.notes)
         lines << QStringLiteral("Note: %1").arg(note);
     if (!result.files.isEmpty()) {
+        // Those a remote engine kept are there for the code as the others are; the user's
+        // machine gets them when the user opens one.
+        QStringList files = result.files;
+        for (QString &file : files)
+            if (const auto kept = result.onEngine.constFind(file); kept != result.onEngine.cend())
+                file += QStringLiteral(" (%1, in the sandbox only until the user opens it)")
+                            .arg(SandboxFolder::formatBytes(*kept));
         lines << QStringLiteral("New or changed files in /mnt/data: %1")
-                     .arg(listSome(result.files, maxListedNames, QStringLiteral(", ")));
+                     .arg(listSome(files, maxListedNames, QStringLiteral(", ")));
     }
     // One line, however much was refused: the model learns what happened, not every detail.
     if (!result.refused.isEmpty()) {
