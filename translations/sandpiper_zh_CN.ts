@@ -909,6 +909,14 @@
         <source>The files took longer than %1 s to reach the sandbox; the copy was stopped.</source>
         <translation>将文件送入沙箱超过了 %1 秒；复制已停止。</translation>
     </message>
+    <message>
+        <source>The files in the sandbox could not be listed: %1</source>
+        <translation>无法列出沙箱中的文件：%1</translation>
+    </message>
+    <message>
+        <source>The files could not be removed from the sandbox: %1</source>
+        <translation>无法从沙箱中移除这些文件：%1</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ContextBudget</name>
@@ -1102,6 +1110,25 @@
     <message>
         <source>The table could not be saved: %1</source>
         <translation>无法保存表格：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::EngineFiles</name>
+    <message>
+        <source>“%1” stayed in the sandbox on the Docker engine, and that sandbox has stopped since: the file is gone. Run the code again to make it again.</source>
+        <translation>“%1”留在 Docker 引擎上的沙箱中，而该沙箱之后已停止：文件已丢失。请再次运行代码以重新生成它。</translation>
+    </message>
+    <message>
+        <source>the sandbox that kept it is gone.</source>
+        <translation>保存它的沙箱已不存在。</translation>
+    </message>
+    <message>
+        <source>it is no longer in the sandbox.</source>
+        <translation>它已不在沙箱中。</translation>
+    </message>
+    <message>
+        <source>“%1” could not be fetched from the Docker engine: %2</source>
+        <translation>无法从 Docker 引擎取回“%1”：%2</translation>
     </message>
 </context>
 <context>
@@ -2679,6 +2706,22 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>
+    <message>
+        <source>%1 (%2, being copied from the Docker engine…)</source>
+        <translation>%1（%2，正在从 Docker 引擎复制…）</translation>
+    </message>
+    <message>
+        <source>%1 (%2, on the Docker engine)</source>
+        <translation>%1（%2，在 Docker 引擎上）</translation>
+    </message>
+    <message>
+        <source>Kept in the sandbox on the Docker engine: it is copied here when you open or save it.</source>
+        <translation>保存在 Docker 引擎上的沙箱中：打开或保存时才会复制到这里。</translation>
+    </message>
+    <message>
+        <source>Copy from the Docker engine</source>
+        <translation>从 Docker 引擎复制</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::SandboxFileType</name>
@@ -2932,6 +2975,14 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
         <translation>之前的内核已停止（%1）；先前的变量和导入已丢失。</translation>
+    </message>
+    <message>
+        <source>The sandbox stopped after %1 min without use; files it kept could not be copied here first and are gone: %2</source>
+        <translation>沙箱在闲置 %1 分钟后停止；它保存的文件未能先复制到这里，已经丢失：%2</translation>
+    </message>
+    <message>
+        <source>Files deleted from the conversation may still be in the sandbox: %1</source>
+        <translation>已从对话中删除的文件可能仍在沙箱中：%1</translation>
     </message>
 </context>
 <context>
