@@ -4,6 +4,7 @@
 #include <chat/markdownview.h>
 #include <chat/sandboxfilerow.h>
 #include <chat/toolcallcard.h>
+#include <tools/pythonpresenter.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -195,6 +196,27 @@ private Q_SLOTS:
         QCOMPARE(requested.first(), (QVariantList{QStringLiteral("call_1"), 0, QStringLiteral("xlsx")}));
         card.showTableSaved(0, QStringLiteral("table-1.xlsx"), {});
         QCOMPARE(views.first()->findChildren<SandboxFileRow *>().size(), 1);
+    }
+
+    void aValueShownAsATableIsNotRepeatedAsText()
+    {
+        TurnItem item;
+        item.kind = TurnItem::Kind::ToolCall;
+        item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                     QStringLiteral("{\"code\": \"print('hi')\\ndf\"}")};
+        item.toolState = TurnItem::ToolState::Finished;
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Ok;
+        result.standardOutput = QStringLiteral("hi\n");
+        result.value = QStringLiteral("   x\n0  1");
+        result.tables = {sample()};
+        item.result = result;
+        const PythonPresenter presenter;
+        // Not marked as the value's: the text stays (an older execution, or display() and a value).
+        QCOMPARE(presenter.resultText(item), QStringLiteral("hi\n   x\n0  1"));
+        result.valueDisplays.tables = {0};
+        item.result = result;
+        QCOMPARE(presenter.resultText(item), QStringLiteral("hi"));
     }
 
     // While code runs, its card says for how long, and shows the line a progress bar redraws.

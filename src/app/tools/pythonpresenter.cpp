@@ -76,7 +76,10 @@ QString PythonPresenter::resultText(const TurnItem &item) const
         return item.modelText;
     const ExecutionResult &r = *result;
     QString output = r.standardOutput + r.standardError;
-    if (!r.value.isEmpty())
+    // A value shown as a table (or Markdown, SVG, a figure) below is not repeated as its text.
+    const bool valueShownBelow = !r.valueDisplays.tables.isEmpty() || !r.valueDisplays.markdown.isEmpty() ||
+                                 !r.valueDisplays.svg.isEmpty() || !r.valueDisplays.figures.isEmpty();
+    if (!r.value.isEmpty() && !valueShownBelow)
         output += (output.isEmpty() || output.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + r.value;
     if (!r.errorType.isEmpty() || r.status == ExecutionResult::Status::Crashed ||
         r.status == ExecutionResult::Status::Unavailable)
