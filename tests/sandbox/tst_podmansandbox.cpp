@@ -8,6 +8,7 @@
 #include "dockertest.h"
 #include "executioncheck.h"
 #include "sandboxfiles.h"
+#include "sandboxfixture.h"
 
 #include <sandbox/dockercli.h>
 #include <sandbox/enginefeatures.h>
@@ -35,10 +36,10 @@ using Sandpiper::EngineLocality;
 using Sandpiper::ExecuteOptions;
 using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
-using Sandpiper::SandboxFolder;
 using Sandpiper::SandboxSession;
 using Sandpiper::Test::describeExecution;
 using Sandpiper::Test::readFile;
+using Sandpiper::Test::run;
 using Sandpiper::Test::writeFile;
 using Status = Sandpiper::ExecutionResult::Status;
 
@@ -55,23 +56,6 @@ QString podmanUnavailableReason()
     return Sandpiper::Test::dockerUnavailableReason();
 }
 
-SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
-{
-    SandboxConfig config;
-    config.image = Sandpiper::Test::sandboxImage();
-    config.conversationId = conversation;
-    config.dataDirectory = dir.path() + QLatin1Char('/') + conversation;
-    config.memory = QStringLiteral("1g");
-    config.executionTimeout = 30s;
-    config.interruptGrace = 3s;
-    return config;
-}
-
-ExecutionResult run(SandboxSession &session, const QString &code, ExecuteOptions options = {})
-{
-    return QCoro::waitFor(session.execute(code, options));
-}
-
 bool ownedByTheUser(const QString &path)
 {
     const QFileInfo info(path);
@@ -84,20 +68,14 @@ class TestPodmanSandbox : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    std::unique_ptr<SandboxSession> m_shared;
+    Sandpiper::Test::SandboxFixture m_sandbox;
 
-    SandboxSession &shared()
-    {
-        if (!m_shared)
-            m_shared = std::make_unique<SandboxSession>(configFor(m_dir, QStringLiteral("shared")));
-        return *m_shared;
-    }
-    QString sharedPath(const QString &name) { return shared().config().dataDirectory + QLatin1Char('/') + name; }
+    SandboxSession &shared() { return m_sandbox.shared(); }
+    QString sharedPath(const QString &name) { return m_sandbox.sharedPath(name); }
 
 private Q_SLOTS:
     void init() { SANDPIPER_REQUIRE_AVAILABLE(podmanUnavailableReason()); }
-    void cleanupTestCase() { m_shared.reset(); }
+    void cleanupTestCase() { m_sandbox.reset(); }
 
     void theEngineIsRootlessPodmanOnThisMachine()
     {
@@ -146,7 +124,7 @@ private Q_SLOTS:
     void theLimitsAreEnforcedOrSaidNotToBe()
     {
         const EngineFeatures features = QCoro::waitFor(EngineFeatures::of());
-        SandboxSession session(configFor(m_dir, QStringLiteral("limits")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("limits")));
         const auto first = run(session, QStringLiteral("import os\nopen('/sys/fs/cgroup/memory.max').read().strip() "
                                                        "if os.path.exists('/sys/fs/cgroup/memory.max') else None"));
         CHECK_STATUS(first, Status::Ok);
@@ -222,7 +200,7 @@ private Q_SLOTS:
 
     void theDiskLimitHolds()
     {
-        SandboxConfig config = configFor(m_dir, QStringLiteral("disk"));
+        SandboxConfig config = m_sandbox.config(QStringLiteral("disk"));
         config.diskLimitBytes = 32 << 20;
         SandboxSession session(config);
         const auto r = run(session, QStringLiteral("import time\nwith open('fill.bin', 'wb') as f:\n"
@@ -237,33 +215,13 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(fill));
     }
 
-    void hostileFilesAreRefused_data()
-    {
-        QTest::addColumn<QString>("code");
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("reason");
-        QTest::newRow("link to a file") << QStringLiteral("os.symlink('/etc/hostname', 'leak.txt')")
-                                        << QStringLiteral("leak.txt") << QStringLiteral("symbolic link");
-        QTest::newRow("figure that is a link")
-            << QStringLiteral("import gc\n"
-                              "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n"
-                              "os.symlink('/etc/passwd', 'figures/leak.png')\n"
-                              "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
-                              "'path': 'figures/leak.png'})")
-            << QStringLiteral("figures/leak.png") << QStringLiteral("symbolic link");
-    }
-
+    void hostileFilesAreRefused_data() { Sandpiper::Test::addHostileFileRows(); }
     void hostileFilesAreRefused()
     {
         QFETCH(QString, code);
         QFETCH(QString, name);
         QFETCH(QString, reason);
-        const auto r = run(shared(), QStringLiteral("import os\nos.makedirs('figures', exist_ok=True)\n") + code);
-        CHECK_STATUS(r, Status::Ok);
-        QVERIFY2(r.figures.isEmpty(), qPrintable(r.figures.join(u',')));
-        QVERIFY2(!r.files.contains(name), qPrintable(r.files.join(u',')));
-        QVERIFY2(r.refused.join(u'\n').contains(reason), qPrintable(describeExecution(r)));
-        QCOMPARE(run(shared(), QStringLiteral("'still usable'")).value, QStringLiteral("'still usable'"));
+        Sandpiper::Test::checkHostileFileRefused(m_sandbox, code, name, reason);
     }
 
     // Debian's podman-docker: `docker` is a script that runs podman. Found to be podman all the
@@ -286,7 +244,7 @@ private Q_SLOTS:
         const EngineFeatures features = QCoro::waitFor(EngineFeatures::of());
         QCOMPARE(features.engine, EngineFeatures::Engine::Podman);
         QVERIFY(features.keepsUserId());
-        SandboxSession session(configFor(m_dir, QStringLiteral("podman-docker")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("podman-docker")));
         const auto r = run(session, QStringLiteral("import os\nopen('x.txt', 'w').write('x')\nos.getuid()"));
         CHECK_STATUS(r, Status::Ok);
         QCOMPARE(r.value, QString::number(::getuid()));
@@ -297,7 +255,7 @@ private Q_SLOTS:
     {
         QString name;
         {
-            SandboxSession session(configFor(m_dir, QStringLiteral("goes")));
+            SandboxSession session(m_sandbox.config(QStringLiteral("goes")));
             CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
             name = session.containerName();
             QVERIFY(
