@@ -7,6 +7,7 @@
 // it, measured by this program run again as that user (--podman), which prints its samples.
 #include "benchstats.h"
 #include "dockertest.h"
+#include "executioncheck.h"
 
 #include <sandbox/diskwatch.h>
 #include <sandbox/dockercli.h>
@@ -29,8 +30,8 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <tuple>
 #include <cstdio>
+#include <tuple>
 
 #include <sys/resource.h>
 
@@ -105,17 +106,27 @@ void row(const char *name, const QList<double> &samples)
 const QString sinePlot = QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, 200)\n"
                                         "ax.plot(x, np.sin(x))\nax.set_title('sine');");
 
+// Whether R passed CHECK; says what R was when not.
+bool expect(const ExecutionResult &r, bool check)
+{
+    if (!check)
+        std::fprintf(stderr, "%s\n", qPrintable(Test::describeExecution(r)));
+    return check;
+}
+
 bool printIn(SandboxSession &session)
 {
-    return QCoro::waitFor(session.execute(QStringLiteral("print(2+2)"))).standardOutput == QLatin1String("4\n");
+    const auto r = QCoro::waitFor(session.execute(QStringLiteral("print(2+2)")));
+    return expect(r, r.standardOutput == QLatin1String("4\n"));
 }
 
 // The sine plot, its figure in the conversation's folder.
 bool plotIn(SandboxSession &session)
 {
     const auto r = QCoro::waitFor(session.execute(sinePlot));
-    return r.figures.size() == 1 &&
-           QFileInfo(session.config().dataDirectory + QLatin1Char('/') + r.figures.first()).size() > 5000;
+    return expect(r,
+                  r.figures.size() == 1 &&
+                      QFileInfo(session.config().dataDirectory + QLatin1Char('/') + r.figures.first()).size() > 5000);
 }
 
 // Run as the podman user: print(2+2) and the sine plot in a warm sandbox, as JSON samples.
