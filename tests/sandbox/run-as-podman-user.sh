@@ -43,13 +43,30 @@ exec unshare --mount --propagation private -- sh -c '
     uid=$1 gid=$2 home=$3 user=$4 runtime=$5 caps=$6
     shift 6
     mount -t proc proc /proc
-    mount --make-rshared /
+    as_user() { setpriv --reuid "$uid" --regid "$gid" --init-groups "$@"; }
+    # Folders on the way to the program that the user may not enter (a checkout in root'"'"'s home):
+    # here only, each is covered by a tmpfs that holds just the way on, bound from the original.
     case $1 in */*)
-        if ! setpriv --reuid "$uid" --regid "$gid" --init-groups test -x "$1"; then
-            echo "the podman test user $user cannot run $1: put the checkout where other users can read it" >&2
+        dir=$(cd "$(dirname "$1")" && pwd -P) way="" rest=${dir#/}
+        while [ -n "$rest" ]; do
+            part=${rest%%/*}
+            case $rest in */*) rest=${rest#*/} ;; *) rest="" ;; esac
+            if ! as_user test -x "${way:-/}"; then
+                hold=$(mktemp -d /tmp/sandpiper-hold.XXXXXX)
+                mount --bind "$way/$part" "$hold"
+                mount -t tmpfs -o mode=0755 tmpfs "$way"
+                mkdir "$way/$part"
+                mount --move "$hold" "$way/$part"
+                rmdir "$hold"
+            fi
+            way=$way/$part
+        done
+        if ! as_user test -x "$1"; then
+            echo "the podman test user $user cannot run $1" >&2
             exit 1
         fi
     esac
+    mount --make-rshared /
     # shellcheck disable=SC2086
     exec setpriv --reuid "$uid" --regid "$gid" --init-groups $caps \
         env HOME="$home" USER="$user" LOGNAME="$user" XDG_RUNTIME_DIR="$runtime" "$@"
