@@ -85,20 +85,9 @@ podman_engine_make_user() {
         fi
         chown -R "$user:" "$home/.config"
     ' sh "$PODMAN_TEST_USER" "$(podman_host_passwd)"
-    # The user runs the tests from the checkout: the folders bubblewrap made in the build root
-    # for the checkout's mount (root's, 0700) must let it pass.
-    if [ "$(host_kind)" = buildroot ]; then
-        local dir root
-        root=$(buildroot_dir)
-        dir=$(dirname "$SANDPIPER_ROOT")
-        while [ "$dir" != / ]; do
-            [ -d "$root$dir" ] && [ ! -L "$root$dir" ] && chmod go+x "$root$dir"
-            dir=$(dirname "$dir")
-        done
-    fi
 }
 
-# The host's user list, seen from the build environment (the build root binds /tmp).
+# The host's user list, for the build environment to see (it binds $HOME, where the cache is).
 podman_host_passwd() {
     local copy="$SANDPIPER_CACHE/host-passwd"
     mkdir -p "$SANDPIPER_CACHE"
