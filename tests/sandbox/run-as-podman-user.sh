@@ -67,6 +67,9 @@ exec unshare --mount --propagation private -- sh -c '
         fi
     esac
     mount --make-rshared /
+    # From the home folder: podman joins the mount namespace of its pause process, which may
+    # lack the covers above, and it starts in the current folder.
+    cd "$home"
     # shellcheck disable=SC2086
     exec setpriv --reuid "$uid" --regid "$gid" --init-groups $caps \
         env HOME="$home" USER="$user" LOGNAME="$user" XDG_RUNTIME_DIR="$runtime" "$@"
