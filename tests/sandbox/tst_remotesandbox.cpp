@@ -10,19 +10,19 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "sandboxfiles.h"
+#include "sandboxfixture.h"
 
 #include <agent/agentloop.h>
-#include <sandbox/enginestatus.h>
-#include <sandbox/imagemanager.h>
-#include <sandbox/tarwriter.h>
-#include <tools/pythontool.h>
-
 #include <sandbox/containerfiles.h>
 #include <sandbox/dockercli.h>
 #include <sandbox/enginefiles.h>
 #include <sandbox/enginelocality.h>
+#include <sandbox/enginestatus.h>
+#include <sandbox/imagemanager.h>
 #include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
+#include <sandbox/tarwriter.h>
+#include <tools/pythontool.h>
 
 #include <QCoroTask>
 #include <QCryptographicHash>
@@ -31,7 +31,6 @@
 #include <QFile>
 #include <QProcess>
 #include <QScopeGuard>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace std::chrono_literals;
@@ -46,28 +45,12 @@ using Sandpiper::SandboxFolder;
 using Sandpiper::SandboxSession;
 using Sandpiper::Test::describeExecution;
 using Sandpiper::Test::readFile;
+using Sandpiper::Test::run;
 using Sandpiper::Test::writeFile;
 using Status = Sandpiper::ExecutionResult::Status;
 namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
-
-SandboxConfig configFor(const QTemporaryDir &dir, const QString &conversation)
-{
-    SandboxConfig config;
-    config.image = Sandpiper::Test::sandboxImage();
-    config.conversationId = conversation;
-    config.dataDirectory = dir.path() + QStringLiteral("/") + conversation;
-    config.memory = QStringLiteral("1g");
-    config.executionTimeout = 30s;
-    config.interruptGrace = 3s;
-    return config;
-}
-
-ExecutionResult run(SandboxSession &session, const QString &code)
-{
-    return QCoro::waitFor(session.execute(code));
-}
 
 // 20 MiB that are not all alike, as the code below writes them.
 QByteArray largeContent()
@@ -96,25 +79,16 @@ QStringList entriesIn(const QString &folder)
     return entries;
 }
 
-const QString forge = QStringLiteral("import gc, os\n"
-                                     "kernel = next(o for o in gc.get_objects() if type(o).__name__ == 'Kernel')\n");
-
 } // namespace
 
 class TestRemoteSandbox : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    std::unique_ptr<SandboxSession> m_shared;
+    Sandpiper::Test::SandboxFixture m_sandbox;
 
-    SandboxSession &shared()
-    {
-        if (!m_shared)
-            m_shared = std::make_unique<SandboxSession>(configFor(m_dir, QStringLiteral("shared")));
-        return *m_shared;
-    }
-    QString sharedPath(const QString &name) { return shared().config().dataDirectory + QLatin1Char('/') + name; }
+    SandboxSession &shared() { return m_sandbox.shared(); }
+    QString sharedPath(const QString &name) { return m_sandbox.sharedPath(name); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -123,7 +97,7 @@ private Q_SLOTS:
             qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
     }
     void init() { SANDPIPER_REQUIRE_AVAILABLE(Sandpiper::Test::remoteEngineUnavailableReason()); }
-    void cleanupTestCase() { m_shared.reset(); }
+    void cleanupTestCase() { m_sandbox.reset(); }
 
     void theEngineIsFoundRemoteAndTheMainOneLocal()
     {
@@ -247,7 +221,7 @@ private Q_SLOTS:
 
     void aRestartKeepsTheFilesNotTheVariables()
     {
-        SandboxSession session(configFor(m_dir, QStringLiteral("restart")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("restart")));
         CHECK_STATUS(run(session, QStringLiteral("kept = 1\nopen('notes.txt', 'w').write('written before')")),
                      Status::Ok);
         QVERIFY(QFile::exists(session.config().dataDirectory + QStringLiteral("/notes.txt")));
@@ -260,7 +234,7 @@ private Q_SLOTS:
 
     void theDiskLimitHolds()
     {
-        SandboxConfig config = configFor(m_dir, QStringLiteral("limit"));
+        SandboxConfig config = m_sandbox.config(QStringLiteral("limit"));
         config.diskLimitBytes = 8 * 1024 * 1024;
         SandboxSession session(config);
         const auto r = run(session, QStringLiteral("with open('fill.bin', 'wb') as f:\n"
@@ -279,57 +253,20 @@ private Q_SLOTS:
         QCOMPARE(readFile(config.dataDirectory + QStringLiteral("/small.txt")), QByteArray("fits"));
     }
 
-    void hostileFilesAreRefused_data()
-    {
-        QTest::addColumn<QString>("code");
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("reason");
-        QTest::newRow("link to a file") << QStringLiteral("os.symlink('/etc/hostname', 'leak.txt')")
-                                        << QStringLiteral("leak.txt") << QStringLiteral("symbolic link");
-        QTest::newRow("link to the root") << QStringLiteral("os.symlink('/', 'everything')")
-                                          << QStringLiteral("everything") << QStringLiteral("symbolic link");
-        QTest::newRow("FIFO") << QStringLiteral("os.mkfifo('pipe.png')") << QStringLiteral("pipe.png")
-                              << QStringLiteral("not a regular file");
-        QTest::newRow("figure that is a link")
-            << QStringLiteral("os.symlink('/etc/passwd', 'figures/leak.png')\n"
-                              "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
-                              "'path': 'figures/leak.png'})")
-            << QStringLiteral("figures/leak.png") << QStringLiteral("symbolic link");
-        QTest::newRow("figure up and out")
-            << QStringLiteral("kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
-                              "'path': '../../../../etc/passwd'})")
-            << QStringLiteral("../../../../etc/passwd") << QStringLiteral("goes up");
-        QTest::newRow("figure that is no PNG")
-            << QStringLiteral("open('figures/fake.png', 'w').write('text')\n"
-                              "kernel.emit({'id': kernel.current_id, 'event': 'display', 'mime': 'image/png', "
-                              "'path': 'figures/fake.png'})")
-            << QStringLiteral("figures/fake.png") << QStringLiteral("not a PNG");
-        QTest::newRow("forged file list")
-            << QStringLiteral("kernel.emit({'id': kernel.current_id, 'event': 'result', 'status': 'ok', "
-                              "'value': 'forged', 'error': None, 'duration_ms': 1, 'files': ['/etc/hostname']})\n"
-                              "import time\ntime.sleep(0.5)")
-            << QStringLiteral("/etc/hostname") << QStringLiteral("absolute");
-    }
-
+    void hostileFilesAreRefused_data() { Sandpiper::Test::addHostileFileRows(); }
     void hostileFilesAreRefused()
     {
         QFETCH(QString, code);
         QFETCH(QString, name);
         QFETCH(QString, reason);
-        const auto r = run(shared(), forge + QStringLiteral("os.makedirs('figures', exist_ok=True)\n") + code);
-        CHECK_STATUS(r, Status::Ok);
-        QVERIFY2(r.figures.isEmpty(), qPrintable(r.figures.join(u',')));
-        QVERIFY2(!r.files.contains(name), qPrintable(r.files.join(u',')));
-        const QString refused = r.refused.join(u'\n');
-        QVERIFY2(refused.contains(reason), qPrintable(describeExecution(r)));
-        // Nothing of it is here (but the fake PNG, a regular file), and the kernel goes on.
+        Sandpiper::Test::checkHostileFileRefused(m_sandbox, code, name, reason);
+        // Nothing of it came here (but the fake PNG, a regular file).
         if (SandboxFolder::nameProblem(name).isEmpty()) {
             const QFileInfo here(sharedPath(name));
             QVERIFY2(!here.exists() || (name == QLatin1String("figures/fake.png") && here.isFile()),
                      qPrintable(here.filePath()));
             QVERIFY(!here.isSymLink());
         }
-        QCOMPARE(run(shared(), QStringLiteral("'still usable'")).value, QStringLiteral("'still usable'"));
     }
 
     // The agent with the fake model: the code reads the upload, plots it and saves a file; the
@@ -353,7 +290,7 @@ private Q_SLOTS:
         c.pythonEnabled = true;
         c.chartsEnabled = false;
         c.webEnabled = false;
-        c.sandbox = configFor(m_dir, QStringLiteral("agent"));
+        c.sandbox = m_sandbox.config(QStringLiteral("agent"));
         QVERIFY(writeFile(c.sandbox.dataDirectory + QStringLiteral("/upload.csv"), "x,y\n1,2\n2,5\n"));
         Sandpiper::AgentLoop loop(c);
         Sandpiper::Test::AgentRecorder recorder(&loop);
@@ -375,7 +312,7 @@ private Q_SLOTS:
     // model, and here, whole, once asked for; a link beside it is refused as ever.
     void largeFilesStayOnTheEngineUntilAsked()
     {
-        SandboxSession session(configFor(m_dir, QStringLiteral("large")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("large")));
         const QString folder = session.config().dataDirectory;
         auto r = run(session, writeLarge + QStringLiteral("import os\nopen('small.txt', 'w').write('small')\n"
                                                           "os.symlink('big.bin', 'link.bin')"));
@@ -419,7 +356,7 @@ private Q_SLOTS:
     // Stopped when idle, the container would take what it kept with it: it comes here first.
     void filesKeptThereComeHereBeforeTheIdleStop()
     {
-        SandboxConfig config = configFor(m_dir, QStringLiteral("idle"));
+        SandboxConfig config = m_sandbox.config(QStringLiteral("idle"));
         config.idleStop = 1s;
         SandboxSession session(config);
         const auto r = run(session, writeLarge);
@@ -433,7 +370,7 @@ private Q_SLOTS:
     // comes back whatever its size.
     void aFileAskedForOrNoLimitComesBack()
     {
-        SandboxConfig config = configFor(m_dir, QStringLiteral("nolimit"));
+        SandboxConfig config = m_sandbox.config(QStringLiteral("nolimit"));
         config.remoteFetchLimitBytes = 0;
         SandboxSession unlimited(config);
         auto r = run(unlimited, writeLarge);
@@ -441,7 +378,7 @@ private Q_SLOTS:
         QVERIFY(r.onEngine.isEmpty());
         QVERIFY(readFile(config.dataDirectory + QStringLiteral("/big.bin")) == largeContent());
 
-        config = configFor(m_dir, QStringLiteral("export"));
+        config = m_sandbox.config(QStringLiteral("export"));
         config.remoteFetchLimitBytes = 1 << 20;
         SandboxSession session(config);
         r = run(session, QStringLiteral("import pandas as pd\npd.DataFrame({'x': range(300000)})"));
@@ -479,7 +416,7 @@ private Q_SLOTS:
     // The container removed behind the app's back: the fetch says so and leaves nothing here.
     void aFetchAfterTheContainerWentSaysSoAndWritesNothing()
     {
-        SandboxSession session(configFor(m_dir, QStringLiteral("went")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("went")));
         const QString folder = session.config().dataDirectory;
         CHECK_STATUS(run(session, writeLarge), Status::Ok);
         const QStringList before = entriesIn(folder);
@@ -494,7 +431,7 @@ private Q_SLOTS:
     // the code.
     void aDeletionHereReachesTheContainer()
     {
-        SandboxSession session(configFor(m_dir, QStringLiteral("deleted")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("deleted")));
         const QString folder = session.config().dataDirectory;
         QVERIFY(writeFile(folder + QStringLiteral("/upload.txt"), "up"));
         const QString check = QStringLiteral("import os\nos.path.exists('upload.txt'), os.path.exists('made.txt')");
@@ -533,7 +470,7 @@ private Q_SLOTS:
         QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Local);
         QVERIFY(QCoro::waitFor(DockerCli::run({QStringLiteral("context"), QStringLiteral("use"), context})).ok());
         QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
-        SandboxSession session(configFor(m_dir, QStringLiteral("context")));
+        SandboxSession session(m_sandbox.config(QStringLiteral("context")));
         CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
         QVERIFY(session.isRemote());
     }
@@ -542,7 +479,7 @@ private Q_SLOTS:
     {
         QString name;
         {
-            SandboxSession session(configFor(m_dir, QStringLiteral("goes")));
+            SandboxSession session(m_sandbox.config(QStringLiteral("goes")));
             CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
             name = session.containerName();
             QVERIFY(

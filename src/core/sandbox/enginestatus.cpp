@@ -50,6 +50,7 @@ QCoro::Task<EngineStatus> EngineStatus::check(QString image)
     status.roundTripMs = timer.elapsed();
     status.answers = true;
     status.locality = co_await EngineLocality::of(image);
+    status.features = co_await EngineFeatures::of();
     co_return status;
 }
 
@@ -72,7 +73,10 @@ QString EngineStatus::summary() const
     const QString where = locality == EngineLocality::Kind::Remote  ? tr("remote")
                           : locality == EngineLocality::Kind::Local ? tr("on this machine")
                                                                     : tr("local or remote: not known yet");
-    return tr("%1: %2, answers in %3 ms").arg(engine, where).arg(roundTripMs);
+    QString line = tr("%1: %2, answers in %3 ms").arg(engine, where).arg(roundTripMs);
+    if (const QString what = features.summary(); !what.isEmpty())
+        line = tr("%1 (%2)").arg(line, what);
+    return line;
 }
 
 } // namespace Sandpiper

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sandbox/enginefeatures.h"
 #include "sandbox/enginelocality.h"
 
 #include <QCoreApplication>
@@ -20,6 +21,7 @@ public:
     bool answers = false;
     QString error;           // why it does not answer
     qint64 roundTripMs = -1; // `docker version`: the client's round trip to the engine
+    EngineFeatures features; // Docker or podman, rootless, the limits it enforces
 
     // Which engine the CLI's settings name, for the user.
     static QString describeEngine();
@@ -30,7 +32,8 @@ public:
     // How long a trivial execution takes there: a fresh container of IMAGE running Python's
     // `pass`, from start to end; -1 when it failed.
     static QCoro::Task<qint64> trivialExecutionMs(QString image);
-    // A line for the user: the engine, local or remote, its health and round trip.
+    // A line for the user: the engine, local or remote, its health and round trip, what it is
+    // and which limits it does not enforce.
     QString summary() const;
 };
 

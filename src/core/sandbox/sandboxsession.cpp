@@ -3,6 +3,7 @@
 #include "logging.h"
 #include "sandbox/containerfiles.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/enginefeatures.h"
 #include "sandbox/enginefiles.h"
 #include "sandbox/enginelocality.h"
 #include "sandbox/sandboxfigure.h"
@@ -194,23 +195,45 @@ QString SandboxSession::ownerLabel()
 
 QStringList SandboxSession::dockerArguments() const
 {
-    const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
-    return QStringList{QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--init"),
-                       QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"), m_containerName,
-                       QStringLiteral("--label"), ownerLabel(), QStringLiteral("--label"),
-                       QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
-                       QStringLiteral("--network"),
-                       m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
-                       QStringLiteral("--read-only"), QStringLiteral("--tmpfs"),
-                       QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize), QStringLiteral("--cap-drop"),
-                       QStringLiteral("ALL"), QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges"),
-                       QStringLiteral("--pids-limit"), QString::number(m_config.pidsLimit), QStringLiteral("--memory"),
-                       m_config.memory, QStringLiteral("--memory-swap"), m_config.memory, QStringLiteral("--cpus"),
-                       QString::number(cpus, 'f', 2), QStringLiteral("--user"), sandboxUser(), QStringLiteral("-e"),
-                       QStringLiteral("HOME=/tmp"), QStringLiteral("-e"),
-                       // The kernel tells the model at once that pip needs the network, instead of pip retrying.
-                       QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0)} +
-           dataMountArguments() +
+    QStringList arguments{QStringLiteral("run"),
+                          QStringLiteral("-i"),
+                          QStringLiteral("--rm"),
+                          QStringLiteral("--init"),
+                          QStringLiteral("--pull"),
+                          QStringLiteral("never"),
+                          QStringLiteral("--name"),
+                          m_containerName,
+                          QStringLiteral("--label"),
+                          ownerLabel(),
+                          QStringLiteral("--label"),
+                          QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
+                          QStringLiteral("--network"),
+                          m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
+                          QStringLiteral("--read-only"),
+                          QStringLiteral("--tmpfs"),
+                          QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize),
+                          QStringLiteral("--cap-drop"),
+                          QStringLiteral("ALL"),
+                          QStringLiteral("--security-opt"),
+                          QStringLiteral("no-new-privileges")};
+    // Limits the engine cannot enforce are left out rather than ignored by it with a warning
+    // (or refused); the first execution says which (limitsWarning()).
+    if (m_features.pidsLimit)
+        arguments << QStringLiteral("--pids-limit") << QString::number(m_config.pidsLimit);
+    if (m_features.memoryLimit)
+        arguments << QStringLiteral("--memory") << m_config.memory << QStringLiteral("--memory-swap")
+                  << m_config.memory;
+    if (m_features.cpuLimit) {
+        const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
+        arguments << QStringLiteral("--cpus") << QString::number(cpus, 'f', 2);
+    }
+    if (m_features.keepsUserId() && !m_remote)
+        arguments << QStringLiteral("--userns=keep-id");
+    arguments << QStringLiteral("--user") << sandboxUser() << QStringLiteral("-e") << QStringLiteral("HOME=/tmp")
+              << QStringLiteral("-e")
+              // The kernel tells the model at once that pip needs the network, instead of pip retrying.
+              << QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0);
+    return arguments + dataMountArguments() +
            QStringList{
                QStringLiteral("-w"),       QStringLiteral("/mnt/data"), m_config.image, QStringLiteral("python3"),
                QStringLiteral("-u"),       QStringLiteral("-c"),        kernelSource(), QStringLiteral("--data"),
@@ -263,6 +286,10 @@ QCoro::Task<bool> SandboxSession::start()
     if (!self)
         co_return false;
     m_remote = locality == EngineLocality::Kind::Remote;
+    // What the engine is decides the user namespace and which limits can be asked for.
+    m_features = co_await EngineFeatures::of();
+    if (!self)
+        co_return false;
     m_inContainer.clear();
     if (m_remote)
         QDir().mkpath(m_config.dataDirectory);
@@ -365,6 +392,10 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     m_pending->result.stateReset = !resetReason.isEmpty();
     if (m_pending->result.stateReset)
         m_pending->result.errorMessage = resetReason;
+    if (!m_limitsTold && !m_features.limitsWarning().isEmpty()) {
+        m_pending->result.notes << m_features.limitsWarning();
+        m_limitsTold = true;
+    }
     m_idleTimer.stop();
     setState(State::Busy);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandbox/diskwatch.h"
+#include "sandbox/enginefeatures.h"
 #include "sandbox/executionresult.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sandboxfolder.h"
@@ -191,6 +192,10 @@ private:
     QTimer m_idleTimer;
     DiskWatch *m_diskWatch = nullptr; // none when neither the folder nor the disk is limited
     bool m_remote = false;
+    // What the engine is (podman's user namespace) and which limits it enforces; known once started.
+    EngineFeatures m_features;
+    // Whether an execution told already that the engine does not enforce some limits.
+    bool m_limitsTold = false;
     // The host's files as the container has them (name: size, modification time in ms).
     QHash<QString, QPair<qint64, qint64>> m_inContainer;
 };

@@ -2,9 +2,12 @@
 // docker exec measured in the same run on the same machine; what the disk watch costs an
 // execution (on against off, interleaved) and the processor while nothing runs; and, when
 // scripts/bench started one (SANDPIPER_REMOTE_DOCKER_HOST), the same print and plot on an engine
-// that does not share this machine's filesystem, the figure copied back into the folder.
+// that does not share this machine's filesystem, the figure copied back into the folder; and,
+// when scripts/bench set up rootless podman (SANDPIPER_PODMAN_USER), the same print and plot on
+// it, measured by this program run again as that user (--podman), which prints its samples.
 #include "benchstats.h"
 #include "dockertest.h"
+#include "executioncheck.h"
 
 #include <sandbox/diskwatch.h>
 #include <sandbox/dockercli.h>
@@ -15,8 +18,10 @@
 #include <QCoroTask>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 
 #include <QDir>
@@ -26,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 #include <sys/resource.h>
 
@@ -97,6 +103,67 @@ void row(const char *name, const QList<double> &samples)
                 percentile(samples, 0.95), *std::min_element(samples.begin(), samples.end()));
 }
 
+const QString sinePlot = QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, 200)\n"
+                                        "ax.plot(x, np.sin(x))\nax.set_title('sine');");
+
+// Whether R passed CHECK; says what R was when not.
+bool expect(const ExecutionResult &r, bool check)
+{
+    if (!check)
+        std::fprintf(stderr, "%s\n", qPrintable(Test::describeExecution(r)));
+    return check;
+}
+
+bool printIn(SandboxSession &session)
+{
+    const auto r = QCoro::waitFor(session.execute(QStringLiteral("print(2+2)")));
+    return expect(r, r.standardOutput == QLatin1String("4\n"));
+}
+
+// The sine plot, its figure in the conversation's folder.
+bool plotIn(SandboxSession &session)
+{
+    const auto r = QCoro::waitFor(session.execute(sinePlot));
+    return expect(r,
+                  r.figures.size() == 1 &&
+                      QFileInfo(session.config().dataDirectory + QLatin1Char('/') + r.figures.first()).size() > 5000);
+}
+
+// Run as the podman user: print(2+2) and the sine plot in a warm sandbox, as JSON samples.
+int measurePodman(const QTemporaryDir &dir)
+{
+    SandboxSession session(configIn(dir, QStringLiteral("podman")));
+    QCoro::waitFor(session.execute(QStringLiteral("import matplotlib.pyplot as plt, numpy as np")));
+    const auto print = sample(50, [&] { return printIn(session); });
+    const auto plot = sample(20, [&] { return plotIn(session); });
+    const QJsonObject samples{
+        {QStringLiteral("print"), QJsonArray::fromVariantList(QVariantList(print.begin(), print.end()))},
+        {QStringLiteral("plot"), QJsonArray::fromVariantList(QVariantList(plot.begin(), plot.end()))}};
+    std::printf("%s\n", QJsonDocument(samples).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}
+
+// This program again, as the podman user, through LAUNCHER; its samples, or empty lists.
+std::pair<QList<double>, QList<double>> podmanSamples(const QString &launcher)
+{
+    QProcess child;
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    child.start(launcher, {QCoreApplication::applicationFilePath(), QStringLiteral("--podman")});
+    if (!child.waitForFinished(300000) || child.exitCode() != 0) {
+        std::fprintf(stderr, "note: the podman rows could not be measured\n");
+        return {};
+    }
+    const QList<QByteArray> lines = child.readAllStandardOutput().trimmed().split('\n');
+    const QJsonObject samples = QJsonDocument::fromJson(lines.last()).object();
+    auto list = [&](const char *key) {
+        QList<double> values;
+        for (const QJsonValue &value : samples.value(QLatin1String(key)).toArray())
+            values << value.toDouble();
+        return values;
+    };
+    return {list("print"), list("plot")};
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -109,6 +176,8 @@ int main(int argc, char *argv[])
     }
     const QString image = Test::sandboxImage();
     QTemporaryDir dir;
+    if (app.arguments().contains(QStringLiteral("--podman")))
+        return measurePodman(dir);
 
     const auto coldRun = sample(10, [&] {
         return QCoro::waitFor(
@@ -137,22 +206,13 @@ int main(int argc, char *argv[])
     unwatchedConfig.minFreeDiskBytes = 0;
     SandboxSession unwatched(unwatchedConfig);
     QCoro::waitFor(unwatched.start());
-    auto printIn = [](SandboxSession &in) {
-        return QCoro::waitFor(in.execute(QStringLiteral("print(2+2)"))).standardOutput == QLatin1String("4\n");
-    };
     // Interleaved in blocks, so that a busy moment of the machine hits both alike.
     QList<double> warmPrint, unwatchedPrint;
     for (int block = 0; block < 10; ++block) {
         warmPrint += sample(20, [&] { return printIn(session); });
         unwatchedPrint += sample(20, [&] { return printIn(unwatched); });
     }
-    const auto warmPlot = sample(20, [&] {
-        const auto r =
-            QCoro::waitFor(session.execute(QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, "
-                                                          "200)\nax.plot(x, np.sin(x))\nax.set_title('sine');")));
-        return r.figures.size() == 1 &&
-               QFileInfo::exists(session.config().dataDirectory + QLatin1Char('/') + r.figures.first());
-    });
+    const auto warmPlot = sample(20, [&] { return plotIn(session); });
 
     // A 1 000 000-row DataFrame as the last value: what the kernel spends on its preview (the
     // table's first rows, shape and dtypes, and the repr for the model), against the same cell
@@ -198,16 +258,15 @@ int main(int argc, char *argv[])
             if (!far.isRemote())
                 qFatal("the remote engine was not found remote");
             remotePrint = sample(50, [&] { return printIn(far); });
-            remotePlot = sample(20, [&] {
-                const auto r = QCoro::waitFor(
-                    far.execute(QStringLiteral("fig, ax = plt.subplots()\nx = np.linspace(0, 2 * np.pi, 200)\n"
-                                               "ax.plot(x, np.sin(x))\nax.set_title('sine');")));
-                return r.figures.size() == 1 &&
-                       QFileInfo(far.config().dataDirectory + QLatin1Char('/') + r.figures.first()).size() > 5000;
-            });
+            remotePlot = sample(20, [&] { return plotIn(far); });
         }
         qunsetenv("DOCKER_HOST");
     }
+    // Rootless podman, as its user.
+    QList<double> podmanPrint, podmanPlot;
+    if (const QString launcher = qEnvironmentVariable("SANDPIPER_PODMAN_LAUNCHER");
+        !launcher.isEmpty() && qEnvironmentVariableIsSet("SANDPIPER_PODMAN_USER"))
+        std::tie(podmanPrint, podmanPlot) = podmanSamples(launcher);
 
     // The processor while nothing runs: a watched and an unwatched idle sandbox, and the watch
     // alone over a used folder, with inotify and by polling.
@@ -248,6 +307,12 @@ int main(int argc, char *argv[])
     } else {
         std::printf("remote engine: not measured (SANDPIPER_REMOTE_DOCKER_HOST is not set; scripts/bench sets it)\n");
     }
+    if (!podmanPrint.isEmpty()) {
+        row("podman print(2+2)", podmanPrint);
+        row("podman sine plot", podmanPlot);
+    } else {
+        std::printf("rootless podman: not measured (SANDPIPER_PODMAN_USER is not set; scripts/bench sets it)\n");
+    }
     row("1M-row frame, kernel", previewKernel);
     row("frame.shape, kernel", shapeKernel);
     row("1M-row frame, total", previewRoundTrip);
@@ -279,7 +344,9 @@ int main(int argc, char *argv[])
         {QStringLiteral("frame_preview_target_ms"), 150},
         {QStringLiteral("remote_print_p50_ms"), remotePrint.isEmpty() ? -1 : percentile(remotePrint, 0.5)},
         {QStringLiteral("remote_plot_p50_ms"), remotePlot.isEmpty() ? -1 : percentile(remotePlot, 0.5)},
-        {QStringLiteral("remote_plot_target_ms"), 250}};
+        {QStringLiteral("remote_plot_target_ms"), 250},
+        {QStringLiteral("podman_print_p50_ms"), podmanPrint.isEmpty() ? -1 : percentile(podmanPrint, 0.5)},
+        {QStringLiteral("podman_plot_p50_ms"), podmanPlot.isEmpty() ? -1 : percentile(podmanPlot, 0.5)}};
     std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
