@@ -2,6 +2,7 @@
 
 #include "logging.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/enginefeatures.h"
 #include "sandbox/sandboxsession.h"
 
 #include <QCryptographicHash>
@@ -11,7 +12,9 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
-#include <QStandardPaths>
+#include <QThread>
+
+#include <QCoroTask>
 
 #include <cmath>
 
@@ -166,6 +169,20 @@ void MathRenderer::request(const QString &tex)
 
 void MathRenderer::startProcess()
 {
+    // The limits go only to an engine that enforces them: rootless podman refuses some.
+    m_starting = true;
+    QCoro::connect(EngineFeatures::of(), this, [this](const EngineFeatures &features) {
+        m_starting = false;
+        // Turned off, or everything given up, while the engine was asked: nothing to start for.
+        if (!m_enabled || m_queue.isEmpty())
+            return;
+        launch(features);
+        sendQueued();
+    });
+}
+
+void MathRenderer::launch(const EngineFeatures &features)
+{
     QFile script(QStringLiteral(":/sandbox/mathrender.py"));
     if (!script.open(QIODevice::ReadOnly)) {
         giveUp(tr("the math renderer is missing from this build"));
@@ -174,37 +191,31 @@ void MathRenderer::startProcess()
     m_process = new QProcess(this);
     m_processAnswered = false;
     m_stderr.clear();
-    const QStringList arguments{QStringLiteral("run"),
-                                QStringLiteral("-i"),
-                                QStringLiteral("--rm"),
-                                QStringLiteral("--pull"),
-                                QStringLiteral("never"),
-                                QStringLiteral("--label"),
-                                SandboxSession::ownerLabel(),
-                                QStringLiteral("--network"),
-                                QStringLiteral("none"),
-                                QStringLiteral("--read-only"),
-                                QStringLiteral("--tmpfs"),
-                                QStringLiteral("/tmp:size=64m"),
-                                QStringLiteral("--cap-drop"),
-                                QStringLiteral("ALL"),
-                                QStringLiteral("--security-opt"),
-                                QStringLiteral("no-new-privileges"),
-                                QStringLiteral("--pids-limit"),
-                                QStringLiteral("16"),
-                                QStringLiteral("--memory"),
-                                QStringLiteral("512m"),
-                                QStringLiteral("--cpus"),
-                                QStringLiteral("1"),
-                                QStringLiteral("--user"),
-                                SandboxSession::sandboxUser(),
-                                QStringLiteral("-e"),
-                                QStringLiteral("HOME=/tmp"),
-                                m_image,
-                                QStringLiteral("python3"),
-                                QStringLiteral("-u"),
-                                QStringLiteral("-c"),
-                                QString::fromUtf8(script.readAll())};
+    QStringList arguments{QStringLiteral("run"),
+                          QStringLiteral("-i"),
+                          QStringLiteral("--rm"),
+                          QStringLiteral("--pull"),
+                          QStringLiteral("never"),
+                          QStringLiteral("--label"),
+                          SandboxSession::ownerLabel(),
+                          QStringLiteral("--network"),
+                          QStringLiteral("none"),
+                          QStringLiteral("--read-only"),
+                          QStringLiteral("--tmpfs"),
+                          QStringLiteral("/tmp:size=64m"),
+                          QStringLiteral("--cap-drop"),
+                          QStringLiteral("ALL"),
+                          QStringLiteral("--security-opt"),
+                          QStringLiteral("no-new-privileges")};
+    if (features.pidsLimit)
+        arguments << QStringLiteral("--pids-limit") << QStringLiteral("16");
+    if (features.memoryLimit)
+        arguments << QStringLiteral("--memory") << QStringLiteral("512m");
+    if (features.cpuLimit)
+        arguments << QStringLiteral("--cpus") << QString::number(std::min(2, QThread::idealThreadCount()));
+    arguments << QStringLiteral("--user") << SandboxSession::sandboxUser() << QStringLiteral("-e")
+              << QStringLiteral("HOME=/tmp") << m_image << QStringLiteral("python3") << QStringLiteral("-u")
+              << QStringLiteral("-c") << QString::fromUtf8(script.readAll());
     connect(m_process, &QProcess::readyReadStandardOutput, this, &MathRenderer::readAnswers);
     connect(m_process, &QProcess::readyReadStandardError, this, [this, process = m_process] {
         m_stderr = QByteArray(m_stderr + process->readAllStandardError()).right(4096);
@@ -227,12 +238,12 @@ void MathRenderer::startProcess()
 
 void MathRenderer::sendQueued()
 {
-    if (m_queue.isEmpty())
+    if (m_queue.isEmpty() || m_starting)
         return;
-    if (!m_process)
+    if (!m_process) {
         startProcess();
-    if (!m_process)
-        return;
+        return; // sent once the container is on its way
+    }
     QByteArray lines;
     for (const QString &tex : std::as_const(m_queue)) {
         const qint64 id = m_nextId++;

@@ -12,6 +12,8 @@ class QProcess;
 
 namespace Sandpiper {
 
+struct EngineFeatures;
+
 // Draws TeX formulas as SVG paths with matplotlib's mathtext, in a container of the sandbox
 // image that runs only sandbox/kernel/mathrender.py: no conversation's code shares it, and it
 // has no network, no mount and a read-only root. One container serves the whole app, started at
@@ -67,7 +69,9 @@ Q_SIGNALS:
     void finished(const QString &tex);
 
 private:
+    // Asks the engine what it enforces, then launches.
     void startProcess();
+    void launch(const EngineFeatures &features);
     void sendQueued();
     void readAnswers();
     void processEnded();
@@ -87,6 +91,7 @@ private:
     QHash<qint64, QString> m_sent; // sent to the container, by request id
     qint64 m_nextId = 1;
     QPointer<QProcess> m_process;
+    bool m_starting = false;        // the engine is being asked before the container starts
     bool m_processAnswered = false; // the running container has answered at least once
     QByteArray m_stderr;
     QTimer m_watchdog; // no answer in time: the formula (or the start) takes too long
