@@ -1113,6 +1113,45 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::EngineFeatures</name>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>processes</source>
+        <translation>进程数</translation>
+    </message>
+    <message>
+        <source>the kernel&apos;s cgroups lack the controllers</source>
+        <translation>内核的 cgroup 缺少相应的控制器</translation>
+    </message>
+    <message>
+        <source>a rootless engine on cgroup v1 gets no cgroup controllers</source>
+        <translation>cgroup v1 上的无 root 引擎得不到任何 cgroup 控制器</translation>
+    </message>
+    <message>
+        <source>the cgroup controllers are not delegated to this user</source>
+        <translation>cgroup 控制器没有委派给此用户</translation>
+    </message>
+    <message>
+        <source>%1, rootless</source>
+        <translation>%1，无 root</translation>
+    </message>
+    <message>
+        <source>%1, no limits on %2: %3</source>
+        <translation>%1，不限制%2：%3</translation>
+    </message>
+    <message>
+        <source>This engine does not enforce the sandbox&apos;s limits on %1 (%2): code in the sandbox is not held to them.</source>
+        <translation>此引擎不执行沙箱对%1的限制（%2）：沙箱中的代码不受这些限制约束。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::EngineFiles</name>
     <message>
         <source>“%1” stayed in the sandbox on the Docker engine, and that sandbox has stopped since: the file is gone. Run the code again to make it again.</source>
@@ -1160,6 +1199,10 @@
     <message>
         <source>%1: %2, answers in %3 ms</source>
         <translation>%1：%2，响应时间 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
