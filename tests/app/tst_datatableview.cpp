@@ -13,6 +13,8 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -56,6 +58,18 @@ QPushButton *button(QWidget *parent, const QString &text)
             return candidate;
     }
     return nullptr;
+}
+
+// A finished execute_python_code call that ran CODE and gave RESULT.
+TurnItem finishedCall(const QString &code, const ExecutionResult &result)
+{
+    TurnItem item;
+    item.kind = TurnItem::Kind::ToolCall;
+    item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                 QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson())};
+    item.toolState = TurnItem::ToolState::Finished;
+    item.result = result;
+    return item;
 }
 
 } // namespace
@@ -176,17 +190,11 @@ private Q_SLOTS:
     // In the chat: the card of a run shows its tables and Markdown, and Save goes up to the session.
     void aCardShowsTablesAndAsksToSaveThem()
     {
-        TurnItem item;
-        item.kind = TurnItem::Kind::ToolCall;
-        item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
-                     QStringLiteral("{\"code\": \"df\"}")};
-        item.toolState = TurnItem::ToolState::Finished;
         ExecutionResult result;
         result.status = ExecutionResult::Status::Ok;
         result.tables = {sample()};
         result.markdown = {QStringLiteral("**Summary**")};
-        item.result = result;
-        ToolCallCard card(item, QDir::tempPath());
+        ToolCallCard card(finishedCall(QStringLiteral("df"), result), QDir::tempPath());
         const QList<DataTableView *> views = card.findChildren<DataTableView *>();
         QCOMPARE(views.size(), 1);
         QCOMPARE(card.findChildren<MarkdownView *>().size(), 1);
@@ -200,23 +208,17 @@ private Q_SLOTS:
 
     void aValueShownAsATableIsNotRepeatedAsText()
     {
-        TurnItem item;
-        item.kind = TurnItem::Kind::ToolCall;
-        item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
-                     QStringLiteral("{\"code\": \"print('hi')\\ndf\"}")};
-        item.toolState = TurnItem::ToolState::Finished;
         ExecutionResult result;
         result.status = ExecutionResult::Status::Ok;
         result.standardOutput = QStringLiteral("hi\n");
         result.value = QStringLiteral("   x\n0  1");
         result.tables = {sample()};
-        item.result = result;
         const PythonPresenter presenter;
         // Not marked as the value's: the text stays (an older execution, or display() and a value).
-        QCOMPARE(presenter.resultText(item), QStringLiteral("hi\n   x\n0  1"));
+        QCOMPARE(presenter.resultText(finishedCall(QStringLiteral("print('hi')\ndf"), result)),
+                 QStringLiteral("hi\n   x\n0  1"));
         result.valueDisplays.tables = {0};
-        item.result = result;
-        QCOMPARE(presenter.resultText(item), QStringLiteral("hi"));
+        QCOMPARE(presenter.resultText(finishedCall(QStringLiteral("print('hi')\ndf"), result)), QStringLiteral("hi"));
     }
 
     // While code runs, its card says for how long, and shows the line a progress bar redraws.
