@@ -12,7 +12,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
-#include <QThread>
 
 #include <QCoroTask>
 
@@ -169,7 +168,7 @@ void MathRenderer::request(const QString &tex)
 
 void MathRenderer::startProcess()
 {
-    // The limits go only to an engine that enforces them: rootless podman refuses some.
+    // The limits go only to an engine that enforces them (rootless podman refuses some).
     m_starting = true;
     QCoro::connect(EngineFeatures::of(), this, [this](const EngineFeatures &features) {
         m_starting = false;
@@ -191,31 +190,22 @@ void MathRenderer::launch(const EngineFeatures &features)
     m_process = new QProcess(this);
     m_processAnswered = false;
     m_stderr.clear();
-    QStringList arguments{QStringLiteral("run"),
-                          QStringLiteral("-i"),
-                          QStringLiteral("--rm"),
-                          QStringLiteral("--pull"),
-                          QStringLiteral("never"),
-                          QStringLiteral("--label"),
-                          SandboxSession::ownerLabel(),
-                          QStringLiteral("--network"),
-                          QStringLiteral("none"),
-                          QStringLiteral("--read-only"),
-                          QStringLiteral("--tmpfs"),
-                          QStringLiteral("/tmp:size=64m"),
-                          QStringLiteral("--cap-drop"),
-                          QStringLiteral("ALL"),
-                          QStringLiteral("--security-opt"),
-                          QStringLiteral("no-new-privileges")};
-    if (features.pidsLimit)
-        arguments << QStringLiteral("--pids-limit") << QStringLiteral("16");
-    if (features.memoryLimit)
-        arguments << QStringLiteral("--memory") << QStringLiteral("512m");
-    if (features.cpuLimit)
-        arguments << QStringLiteral("--cpus") << QString::number(std::min(2, QThread::idealThreadCount()));
-    arguments << QStringLiteral("--user") << SandboxSession::sandboxUser() << QStringLiteral("-e")
-              << QStringLiteral("HOME=/tmp") << m_image << QStringLiteral("python3") << QStringLiteral("-u")
-              << QStringLiteral("-c") << QString::fromUtf8(script.readAll());
+    // Hardened as a conversation's sandbox, with no network and small limits of its own.
+    SandboxConfig limits;
+    limits.tmpSize = QStringLiteral("64m");
+    limits.pidsLimit = 16;
+    limits.memory = QStringLiteral("512m");
+    limits.cpus = 2;
+    const QStringList arguments = QStringList{QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"),
+                                              QStringLiteral("--pull"), QStringLiteral("never")} +
+                                  SandboxSession::hardeningArguments(limits, features) +
+                                  QStringList{QStringLiteral("-e"),
+                                              QStringLiteral("HOME=/tmp"),
+                                              m_image,
+                                              QStringLiteral("python3"),
+                                              QStringLiteral("-u"),
+                                              QStringLiteral("-c"),
+                                              QString::fromUtf8(script.readAll())};
     connect(m_process, &QProcess::readyReadStandardOutput, this, &MathRenderer::readAnswers);
     connect(m_process, &QProcess::readyReadStandardError, this, [this, process = m_process] {
         m_stderr = QByteArray(m_stderr + process->readAllStandardError()).right(4096);

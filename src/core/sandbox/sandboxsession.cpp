@@ -188,9 +188,30 @@ QCoro::Task<int> SandboxSession::removeAllContainers()
     return removeContainers(false);
 }
 
-QString SandboxSession::ownerLabel()
+QStringList SandboxSession::hardeningArguments(const SandboxConfig &config, const EngineFeatures &features)
 {
-    return QStringLiteral("%1=%2").arg(QLatin1String(ownerLabelKey), ownerId());
+    QStringList arguments{QStringLiteral("--label"),
+                          QStringLiteral("%1=%2").arg(QLatin1String(ownerLabelKey), ownerId()),
+                          QStringLiteral("--network"),
+                          config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
+                          QStringLiteral("--read-only"),
+                          QStringLiteral("--tmpfs"),
+                          QStringLiteral("/tmp:size=%1").arg(config.tmpSize),
+                          QStringLiteral("--cap-drop"),
+                          QStringLiteral("ALL"),
+                          QStringLiteral("--security-opt"),
+                          QStringLiteral("no-new-privileges")};
+    // Limits the engine cannot enforce are left out rather than ignored by it with a warning
+    // (or refused); the first execution says which (limitsWarning()).
+    if (features.pidsLimit)
+        arguments << QStringLiteral("--pids-limit") << QString::number(config.pidsLimit);
+    if (features.memoryLimit)
+        arguments << QStringLiteral("--memory") << config.memory << QStringLiteral("--memory-swap") << config.memory;
+    if (features.cpuLimit) {
+        const double cpus = std::clamp(config.cpus, 0.1, double(QThread::idealThreadCount()));
+        arguments << QStringLiteral("--cpus") << QString::number(cpus, 'f', 2);
+    }
+    return arguments << QStringLiteral("--user") << sandboxUser();
 }
 
 QStringList SandboxSession::dockerArguments() const
@@ -204,32 +225,11 @@ QStringList SandboxSession::dockerArguments() const
                           QStringLiteral("--name"),
                           m_containerName,
                           QStringLiteral("--label"),
-                          ownerLabel(),
-                          QStringLiteral("--label"),
-                          QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId),
-                          QStringLiteral("--network"),
-                          m_config.network ? QStringLiteral("bridge") : QStringLiteral("none"),
-                          QStringLiteral("--read-only"),
-                          QStringLiteral("--tmpfs"),
-                          QStringLiteral("/tmp:size=%1").arg(m_config.tmpSize),
-                          QStringLiteral("--cap-drop"),
-                          QStringLiteral("ALL"),
-                          QStringLiteral("--security-opt"),
-                          QStringLiteral("no-new-privileges")};
-    // Limits the engine cannot enforce are left out rather than ignored by it with a warning
-    // (or refused); the first execution says which (limitsWarning()).
-    if (m_features.pidsLimit)
-        arguments << QStringLiteral("--pids-limit") << QString::number(m_config.pidsLimit);
-    if (m_features.memoryLimit)
-        arguments << QStringLiteral("--memory") << m_config.memory << QStringLiteral("--memory-swap")
-                  << m_config.memory;
-    if (m_features.cpuLimit) {
-        const double cpus = std::clamp(m_config.cpus, 0.1, double(QThread::idealThreadCount()));
-        arguments << QStringLiteral("--cpus") << QString::number(cpus, 'f', 2);
-    }
+                          QStringLiteral("%1=%2").arg(QLatin1String(conversationLabel), m_config.conversationId)};
+    arguments += hardeningArguments(m_config, m_features);
     if (m_features.keepsUserId() && !m_remote)
         arguments << QStringLiteral("--userns=keep-id");
-    arguments << QStringLiteral("--user") << sandboxUser() << QStringLiteral("-e") << QStringLiteral("HOME=/tmp")
+    arguments << QStringLiteral("-e") << QStringLiteral("HOME=/tmp")
               << QStringLiteral("-e")
               // The kernel tells the model at once that pip needs the network, instead of pip retrying.
               << QStringLiteral("SANDPIPER_NETWORK=%1").arg(m_config.network ? 1 : 0);

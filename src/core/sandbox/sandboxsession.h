@@ -82,8 +82,11 @@ public:
     static QStringList defaultPreloadModules();
     // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.
     static QString sandboxUser();
-    // The label that marks containers of this process ("key=value"), which clean-up goes by.
-    static QString ownerLabel();
+    // The flags every Sandpiper container gets, whatever runs in it: the label of this process
+    // (which clean-up goes by), CONFIG's network, a read-only root with CONFIG's tmpfs /tmp, no
+    // capabilities, no new privileges, CONFIG's limits where FEATURES says the engine enforces
+    // them, and the sandbox user.
+    static QStringList hardeningArguments(const SandboxConfig &config, const EngineFeatures &features);
     // Removes containers that Sandpiper processes on this machine left behind (crashes).
     static QCoro::Task<int> removeLeftoverContainers();
     // Removes every Sandpiper sandbox container (the settings' clean-up button).
