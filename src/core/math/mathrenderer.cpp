@@ -159,7 +159,9 @@ void MathRenderer::request(const QString &tex)
         formula.state = State::Rendering;
         m_formulas.insert(tex, formula);
         m_queue.append(tex);
-        QTimer::singleShot(0, this, &MathRenderer::sendQueued); // one write for what one paint asks
+        // One write for what one paint asks: the first formula queued schedules it.
+        if (m_queue.size() == 1)
+            QTimer::singleShot(0, this, &MathRenderer::sendQueued);
         return;
     }
     m_formulas.insert(tex, formula);
