@@ -45,7 +45,8 @@ exec unshare --mount --propagation private -- sh -c '
     mount -t proc proc /proc
     as_user() { setpriv --reuid "$uid" --regid "$gid" --init-groups "$@"; }
     # Folders on the way to the program that the user may not enter (a checkout in root'"'"'s home):
-    # here only, each is covered by a tmpfs that holds just the way on, bound from the original.
+    # here only, each is covered by a tmpfs that holds just the way on, bound from the original
+    # with everything mounted below it (the build root binds the checkout into such a folder).
     case $1 in */*)
         dir=$(cd "$(dirname "$1")" && pwd -P) way="" rest=${dir#/}
         while [ -n "$rest" ]; do
@@ -53,7 +54,7 @@ exec unshare --mount --propagation private -- sh -c '
             case $rest in */*) rest=${rest#*/} ;; *) rest="" ;; esac
             if ! as_user test -x "${way:-/}"; then
                 hold=$(mktemp -d /tmp/sandpiper-hold.XXXXXX)
-                mount --bind "$way/$part" "$hold"
+                mount --rbind "$way/$part" "$hold"
                 mount -t tmpfs -o mode=0755 tmpfs "$way"
                 mkdir "$way/$part"
                 mount --move "$hold" "$way/$part"
@@ -62,7 +63,8 @@ exec unshare --mount --propagation private -- sh -c '
             way=$way/$part
         done
         if ! as_user test -x "$1"; then
-            echo "the podman test user $user cannot run $1" >&2
+            echo "the podman test user $user cannot run $1 (built under a umask that keeps" \
+                "other users out? scripts/test builds under umask 022; remove the build folder)" >&2
             exit 1
         fi
     esac
