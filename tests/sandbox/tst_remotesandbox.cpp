@@ -39,6 +39,7 @@ using Sandpiper::ContainerFiles;
 using Sandpiper::DockerCli;
 using Sandpiper::EngineFiles;
 using Sandpiper::EngineLocality;
+using Sandpiper::ExecuteOptions;
 using Sandpiper::ExecutionResult;
 using Sandpiper::SandboxConfig;
 using Sandpiper::SandboxFolder;
@@ -451,7 +452,8 @@ private Q_SLOTS:
     }
 
     // `docker context use` while the app runs: the next container start asks the engine that
-    // context names, without being told to forget anything.
+    // context names, without being told to forget anything; a container that runs meanwhile
+    // keeps its engine for its files, its interrupts and its removal.
     void aContextChosenWhileRunningIsNoticed()
     {
         QTemporaryDir dockerConfig;
@@ -471,8 +473,40 @@ private Q_SLOTS:
         QVERIFY(QCoro::waitFor(DockerCli::run({QStringLiteral("context"), QStringLiteral("use"), context})).ok());
         QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
         SandboxSession session(m_sandbox.config(QStringLiteral("context")));
-        CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
+        const QString folder = session.config().dataDirectory;
+        CHECK_STATUS(run(session, QStringLiteral("x = 41")), Status::Ok);
         QVERIFY(session.isRemote());
+
+        QVERIFY(QCoro::waitFor(
+                    DockerCli::run({QStringLiteral("context"), QStringLiteral("use"), QStringLiteral("default")}))
+                    .ok());
+        QVERIFY(writeFile(folder + QStringLiteral("/upload.txt"), "up"));
+        auto r = run(session, QStringLiteral("open('made.txt', 'w').write(open('upload.txt').read() * 2)\nx + 1"));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("42"));
+        QVERIFY2(r.notes.isEmpty(), qPrintable(r.notes.join(u'\n')));
+        QCOMPARE(readFile(folder + QStringLiteral("/made.txt")), QByteArray("upup"));
+        ExecuteOptions options;
+        options.timeout = 1s;
+        CHECK_STATUS(run(session, QStringLiteral("import time\ntime.sleep(60)"), options), Status::Interrupted);
+        r = run(session, QStringLiteral("x")); // the interrupt reached the kernel, which kept its state
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(r.value, QStringLiteral("41"));
+
+        const QString name = session.containerName();
+        session.restart();
+        for (int i = 0;
+             i < 50 && QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name}, {},
+                                                     10s, {context}))
+                           .ok();
+             ++i)
+            QTest::qWait(100);
+        QVERIFY2(!QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name}, {}, 10s,
+                                                {context}))
+                      .ok(),
+                 "the replaced container is still on the engine it ran on");
+        CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
+        QVERIFY(!session.isRemote());
     }
 
     void theContainerGoesWithTheSession()

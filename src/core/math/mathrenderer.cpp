@@ -172,17 +172,18 @@ void MathRenderer::startProcess()
 {
     // The limits go only to an engine that enforces them (rootless podman refuses some).
     m_starting = true;
-    QCoro::connect(EngineFeatures::of(), this, [this](const EngineFeatures &features) {
+    const DockerCli::Engine engine = DockerCli::Engine::chosen();
+    QCoro::connect(EngineFeatures::of(engine), this, [this, engine](const EngineFeatures &features) {
         m_starting = false;
         // Turned off, or everything given up, while the engine was asked: nothing to start for.
         if (!m_enabled || m_queue.isEmpty())
             return;
-        launch(features);
+        launch(engine, features);
         sendQueued();
     });
 }
 
-void MathRenderer::launch(const EngineFeatures &features)
+void MathRenderer::launch(const DockerCli::Engine &engine, const EngineFeatures &features)
 {
     QFile script(QStringLiteral(":/sandbox/mathrender.py"));
     if (!script.open(QIODevice::ReadOnly)) {
@@ -225,6 +226,7 @@ void MathRenderer::launch(const EngineFeatures &features)
         }
     });
     qCDebug(lcSandbox) << "starting the math renderer in" << m_image;
+    engine.applyTo(*m_process);
     m_process->start(DockerCli::program(), arguments);
 }
 

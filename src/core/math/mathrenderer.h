@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/dockercli.h"
+
 #include <QByteArray>
 #include <QDeadlineTimer>
 #include <QHash>
@@ -71,7 +73,8 @@ Q_SIGNALS:
 private:
     // Asks the engine what it enforces, then launches.
     void startProcess();
-    void launch(const EngineFeatures &features);
+    // Starts the renderer's container on ENGINE, the one FEATURES describe.
+    void launch(const DockerCli::Engine &engine, const EngineFeatures &features);
     void sendQueued();
     void readAnswers();
     void processEnded();

@@ -55,23 +55,24 @@ qint64 ContainerFiles::room(const SandboxFolder &folder, const QStringList &name
     return std::max<qint64>(0, diskLimit - folder.usage().bytes + replaced);
 }
 
-QCoro::Task<ContainerFiles::Listing> ContainerFiles::list(QString container, QString user, QStringList names,
+QCoro::Task<ContainerFiles::Listing> ContainerFiles::list(Container container, QStringList names,
                                                           std::chrono::milliseconds timeout)
 {
     Listing listing;
     if (names.isEmpty())
         co_return listing;
     // Every path starts with the folder, so none reads as an option or an expression of find.
-    const auto result = co_await DockerCli::run(
-        QStringList{QStringLiteral("exec"), QStringLiteral("-u"), user, container, QStringLiteral("find")} +
-            inDataFolder(names) +
-            QStringList{QStringLiteral("-maxdepth"), QStringLiteral("0"), QStringLiteral("-printf"),
-                        QStringLiteral("%y %s %p\\0")},
-        {}, timeout);
+    const auto result =
+        co_await DockerCli::run(QStringList{QStringLiteral("exec"), QStringLiteral("-u"), container.user,
+                                            container.name, QStringLiteral("find")} +
+                                    inDataFolder(names) +
+                                    QStringList{QStringLiteral("-maxdepth"), QStringLiteral("0"),
+                                                QStringLiteral("-printf"), QStringLiteral("%y %s %p\\0")},
+                                {}, timeout, container.engine);
     // find says 1 when a name is missing, which is no reason to distrust the rest.
     if (!result.started || result.timedOut || (result.exitCode != 0 && result.exitCode != 1)) {
         listing.error = tr("The files in the sandbox could not be listed: %1").arg(result.errorMessage());
-        qCWarning(lcSandbox) << "listing in" << container << "failed:" << listing.error;
+        qCWarning(lcSandbox) << "listing in" << container.name << "failed:" << listing.error;
         co_return listing;
     }
     listing.regularFiles = parseListing(result.standardOutput, names);
@@ -101,36 +102,35 @@ ContainerFiles::Sizes ContainerFiles::parseListing(const QByteArray &output, con
     return sizes;
 }
 
-QCoro::Task<QString> ContainerFiles::remove(QString container, QString user, QStringList names,
-                                            std::chrono::milliseconds timeout)
+QCoro::Task<QString> ContainerFiles::remove(Container container, QStringList names, std::chrono::milliseconds timeout)
 {
     if (names.isEmpty())
         co_return QString();
-    const auto result =
-        co_await DockerCli::run(QStringList{QStringLiteral("exec"), QStringLiteral("-u"), user, container,
-                                            QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("--")} +
-                                    inDataFolder(names),
-                                {}, timeout);
+    const auto result = co_await DockerCli::run(QStringList{QStringLiteral("exec"), QStringLiteral("-u"),
+                                                            container.user, container.name, QStringLiteral("rm"),
+                                                            QStringLiteral("-f"), QStringLiteral("--")} +
+                                                    inDataFolder(names),
+                                                {}, timeout, container.engine);
     if (result.ok())
         co_return QString();
     const QString error = tr("The files could not be removed from the sandbox: %1").arg(result.errorMessage());
-    qCWarning(lcSandbox) << "removal in" << container << "failed:" << error;
+    qCWarning(lcSandbox) << "removal in" << container.name << "failed:" << error;
     co_return error;
 }
 
-QCoro::Task<ContainerFiles::Fetched> ContainerFiles::fetch(QString container, QString user, QString folder,
-                                                           QStringList names, qint64 maxBytes,
-                                                           std::chrono::milliseconds timeout)
+QCoro::Task<ContainerFiles::Fetched> ContainerFiles::fetch(Container container, QString folder, QStringList names,
+                                                           qint64 maxBytes, std::chrono::milliseconds timeout)
 {
     Fetched fetched;
     if (names.isEmpty())
         co_return fetched;
     const QDeadlineTimer deadline(timeout);
     QProcess process;
+    container.engine.applyTo(process);
     const QStringList arguments = QStringList{QStringLiteral("exec"),
                                               QStringLiteral("-u"),
-                                              user,
-                                              container,
+                                              container.user,
+                                              container.name,
                                               QStringLiteral("tar"),
                                               QStringLiteral("-c"),
                                               QStringLiteral("-f"),
@@ -177,22 +177,23 @@ QCoro::Task<ContainerFiles::Fetched> ContainerFiles::fetch(QString container, QS
     if (fetched.error.isEmpty() && process.exitCode() != 0 && process.exitCode() != 2)
         fetched.error = tr("The files could not be copied from the sandbox: %1").arg(errorText(process));
     if (!fetched.error.isEmpty())
-        qCWarning(lcSandbox) << "copy from" << container << "failed:" << fetched.error;
+        qCWarning(lcSandbox) << "copy from" << container.name << "failed:" << fetched.error;
     co_return fetched;
 }
 
-QCoro::Task<QString> ContainerFiles::upload(QString container, QString user, SandboxFolder folder, QStringList names,
+QCoro::Task<QString> ContainerFiles::upload(Container container, SandboxFolder folder, QStringList names,
                                             std::chrono::milliseconds timeout)
 {
     if (names.isEmpty())
         co_return QString();
     const QDeadlineTimer deadline(timeout);
     QProcess process;
-    if (!co_await qCoro(process).start(DockerCli::program(),
-                                       {QStringLiteral("exec"), QStringLiteral("-i"), QStringLiteral("-u"), user,
-                                        container, QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
-                                        QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(dataFolder),
-                                        QStringLiteral("--no-same-permissions"), QStringLiteral("--no-overwrite-dir")}))
+    container.engine.applyTo(process);
+    if (!co_await qCoro(process).start(
+            DockerCli::program(), {QStringLiteral("exec"), QStringLiteral("-i"), QStringLiteral("-u"), container.user,
+                                   container.name, QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-f"),
+                                   QStringLiteral("-"), QStringLiteral("-C"), QLatin1String(dataFolder),
+                                   QStringLiteral("--no-same-permissions"), QStringLiteral("--no-overwrite-dir")}))
         co_return tr("The files could not be copied into the sandbox: %1").arg(process.errorString());
 
     QString error;
@@ -234,7 +235,7 @@ QCoro::Task<QString> ContainerFiles::upload(QString container, QString user, San
         error = tr("The files could not be copied into the sandbox: %1").arg(errorText(process));
     }
     if (!error.isEmpty())
-        qCWarning(lcSandbox) << "copy into" << container << "failed:" << error;
+        qCWarning(lcSandbox) << "copy into" << container.name << "failed:" << error;
     co_return error;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/dockercli.h"
+
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
@@ -24,6 +26,12 @@ class ContainerFiles
     Q_DECLARE_TR_FUNCTIONS(Sandpiper::ContainerFiles)
 
 public:
+    // A running container, on the engine it was started on, and the user its files belong to.
+    struct Container {
+        QString name;
+        QString user;
+        DockerCli::Engine engine;
+    };
     struct Fetched {
         QStringList written;      // names now in the folder, whole
         QStringList refused;      // a sentence each
@@ -40,22 +48,21 @@ public:
         QString error; // the listing could not run
     };
 
-    // Lists NAMES (relative to /mnt/data, checked by SandboxFolder::nameProblem) in CONTAINER.
-    static QCoro::Task<Listing> list(QString container, QString user, QStringList names,
-                                     std::chrono::milliseconds timeout);
+    // Lists NAMES (relative to /mnt/data, checked by SandboxFolder::nameProblem) in CONTAINER
+    // (read as its user, as are all of them below).
+    static QCoro::Task<Listing> list(Container container, QStringList names, std::chrono::milliseconds timeout);
     // Reads what `find -printf '%y %s %p\0'` printed for NAMES; what does not parse, is not one
     // of NAMES or not a regular file is left out.
     static Sizes parseListing(const QByteArray &output, const QStringList &names);
     // Copies NAMES (relative to /mnt/data) out of CONTAINER into FOLDER, at most MAXBYTES in all.
-    static QCoro::Task<Fetched> fetch(QString container, QString user, QString folder, QStringList names,
-                                      qint64 maxBytes, std::chrono::milliseconds timeout);
+    static QCoro::Task<Fetched> fetch(Container container, QString folder, QStringList names, qint64 maxBytes,
+                                      std::chrono::milliseconds timeout);
     // Copies NAMES (relative to FOLDER, opened without following links) into CONTAINER's
-    // /mnt/data as USER; empty on success, else why not.
-    static QCoro::Task<QString> upload(QString container, QString user, SandboxFolder folder, QStringList names,
+    // /mnt/data; empty on success, else why not.
+    static QCoro::Task<QString> upload(Container container, SandboxFolder folder, QStringList names,
                                        std::chrono::milliseconds timeout);
     // Removes NAMES (regular files, checked names) from CONTAINER's /mnt/data; empty on success.
-    static QCoro::Task<QString> remove(QString container, QString user, QStringList names,
-                                       std::chrono::milliseconds timeout);
+    static QCoro::Task<QString> remove(Container container, QStringList names, std::chrono::milliseconds timeout);
     // What FOLDER may still take for NAMES under its limit DISKLIMIT (0: none): the limit, less
     // what the folder holds but for the files of those names, which are replaced.
     static qint64 room(const SandboxFolder &folder, const QStringList &names, qint64 diskLimit);

@@ -3,12 +3,52 @@
 #include "logging.h"
 
 #include <QCoroProcess>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 
 using namespace std::chrono_literals;
 
 namespace Sandpiper {
+
+namespace {
+
+// The context `docker context use` chose, from the CLI's configuration file.
+QString currentContext()
+{
+    const QString configDir = qEnvironmentVariableIsSet("DOCKER_CONFIG")
+                                  ? qEnvironmentVariable("DOCKER_CONFIG")
+                                  : QDir::homePath() + QStringLiteral("/.docker");
+    QFile config(configDir + QStringLiteral("/config.json"));
+    if (!config.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(config.read(1024 * 1024)).object().value(QLatin1String("currentContext")).toString();
+}
+
+} // namespace
+
+DockerCli::Engine DockerCli::Engine::chosen()
+{
+    if (!qEnvironmentVariable("DOCKER_HOST").isEmpty())
+        return {};
+    if (const QString context = qEnvironmentVariable("DOCKER_CONTEXT"); !context.isEmpty())
+        return {context};
+    const QString context = currentContext();
+    return {context.isEmpty() ? QStringLiteral("default") : context};
+}
+
+void DockerCli::Engine::applyTo(QProcess &process) const
+{
+    if (context.isEmpty())
+        return;
+    // The variable outranks the configuration file's choice, and podman ignores it.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("DOCKER_CONTEXT"), context);
+    process.setProcessEnvironment(environment);
+}
 
 QString DockerCli::program()
 {
@@ -30,7 +70,7 @@ QString DockerCli::Result::errorMessage() const
 }
 
 QCoro::Task<DockerCli::Result> DockerCli::run(QStringList arguments, QByteArray standardInput,
-                                              std::chrono::milliseconds timeout)
+                                              std::chrono::milliseconds timeout, Engine engine)
 {
     Result result;
     // QProcess reports a missing program only through errorOccurred, which a start awaiter
@@ -41,6 +81,7 @@ QCoro::Task<DockerCli::Result> DockerCli::run(QStringList arguments, QByteArray 
         co_return result;
     }
     QProcess process;
+    engine.applyTo(process);
     result.started = co_await qCoro(process).start(executable, arguments);
     if (!result.started) {
         qCWarning(lcSandbox) << "cannot start" << program() << process.errorString();
@@ -61,9 +102,10 @@ QCoro::Task<DockerCli::Result> DockerCli::run(QStringList arguments, QByteArray 
     co_return result;
 }
 
-void DockerCli::runDetached(const QStringList &arguments)
+void DockerCli::runDetached(const QStringList &arguments, const Engine &engine)
 {
     QProcess process;
+    engine.applyTo(process);
     process.setProgram(program());
     process.setArguments(arguments);
     process.setStandardOutputFile(QProcess::nullDevice());

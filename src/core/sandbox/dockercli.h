@@ -8,6 +8,8 @@
 
 #include <chrono>
 
+class QProcess;
+
 namespace Sandpiper {
 
 // The docker command-line client. Sandpiper talks to the engine only through it, so
@@ -27,15 +29,28 @@ public:
         QString errorMessage() const;
     };
 
+    // The engine a command goes to. The CLI chooses it each time it runs: DOCKER_HOST, else
+    // DOCKER_CONTEXT, else the context `docker context use` chose last. Every command about a
+    // container must reach the engine it was started on, so its owner takes the choice once
+    // (chosen()) and hands it to each of them; a default Engine leaves the choice to the CLI.
+    struct Engine {
+        QString context; // empty: not pinned (DOCKER_HOST decides, which a context cannot change)
+
+        // The engine the CLI would talk to now.
+        static Engine chosen();
+        // Sets PROCESS up to talk to this engine.
+        void applyTo(QProcess &process) const;
+    };
+
     // The client program: SANDPIPER_DOCKER if set (e.g. "podman"), else "docker".
     static QString program();
 
-    // Runs `docker ARGS`, writing STANDARDINPUT to it; kills it after TIMEOUT.
+    // Runs `docker ARGS` against ENGINE, writing STANDARDINPUT to it; kills it after TIMEOUT.
     static QCoro::Task<Result> run(QStringList arguments, QByteArray standardInput = {},
-                                   std::chrono::milliseconds timeout = std::chrono::seconds(60));
+                                   std::chrono::milliseconds timeout = std::chrono::seconds(60), Engine engine = {});
 
     // Starts `docker ARGS` without waiting for it or reading its output (clean-up commands).
-    static void runDetached(const QStringList &arguments);
+    static void runDetached(const QStringList &arguments, const Engine &engine = {});
 
     // Whether an engine answers `docker version` within a few seconds.
     static QCoro::Task<bool> engineAnswers();

@@ -118,16 +118,16 @@ QString EngineFeatures::limitsWarning() const
         .arg(missing.join(QStringLiteral(", ")), limitsCause());
 }
 
-QCoro::Task<EngineFeatures> EngineFeatures::of()
+QCoro::Task<EngineFeatures> EngineFeatures::of(DockerCli::Engine engine)
 {
-    const QString key = EngineLocality::engineKey();
+    const QString key = EngineLocality::engineKey(engine);
     {
         const QMutexLocker lock(&cacheMutex);
         if (const auto known = cache().constFind(key); known != cache().constEnd())
             co_return *known;
     }
     const auto result = co_await DockerCli::run(
-        {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .}}")}, {}, 20s);
+        {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .}}")}, {}, 20s, engine);
     const EngineFeatures features = result.ok() ? fromInfo(result.standardOutput) : EngineFeatures{};
     if (features.engine == Engine::Unknown) {
         qCWarning(lcSandbox) << "cannot tell what the engine is:" << result.errorMessage();

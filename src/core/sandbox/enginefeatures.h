@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/dockercli.h"
+
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
@@ -41,8 +43,8 @@ public:
 
     // Reads `docker info --format '{{json .}}'` or `podman info --format json`.
     static EngineFeatures fromInfo(const QByteArray &json);
-    // The engine behind the CLI's current settings; Unknown when it does not answer.
-    static QCoro::Task<EngineFeatures> of();
+    // ENGINE (by default the one the CLI's settings choose now); Unknown when it does not answer.
+    static QCoro::Task<EngineFeatures> of(DockerCli::Engine engine = DockerCli::Engine::chosen());
     // Forgets every answer (tests, or the user changed the engine).
     static void forget();
 

@@ -53,7 +53,7 @@ void EngineFiles::drop(const QString &folder, const QString &name)
 void EngineFiles::release(const QString &container)
 {
     const QMutexLocker lock(&registryMutex);
-    registry().removeIf([&container](const auto &entry) { return entry.value().kept.container == container; });
+    registry().removeIf([&container](const auto &entry) { return entry.value().kept.container.name == container; });
 }
 
 std::optional<EngineFiles::Kept> EngineFiles::find(const QString &folder, const QString &name)
@@ -71,7 +71,7 @@ QStringList EngineFiles::keptIn(const QString &folder, const QString &container,
     const QMutexLocker lock(&registryMutex);
     QStringList names;
     for (auto entry = registry().cbegin(); entry != registry().cend(); ++entry)
-        if (entry.key().startsWith(prefix) && entry->kept.container == container &&
+        if (entry.key().startsWith(prefix) && entry->kept.container.name == container &&
             entry->fetched.has_value() == fetched)
             names << entry.key().mid(prefix.size());
     names.sort();
@@ -94,7 +94,7 @@ QCoro::Task<QString> EngineFiles::fetch(QString folder, QString name)
             .arg(name);
     const qint64 room = ContainerFiles::room(SandboxFolder(folder), {name}, kept->diskLimit);
     const ContainerFiles::Fetched fetched =
-        co_await ContainerFiles::fetch(kept->container, kept->user, folder, {name}, room, fetchTimeout);
+        co_await ContainerFiles::fetch(kept->container, folder, {name}, room, fetchTimeout);
     if (fetched.written.contains(name)) {
         const QFileInfo info(SandboxFolder(folder).hostPath(name));
         const QMutexLocker lock(&registryMutex);
@@ -104,14 +104,14 @@ QCoro::Task<QString> EngineFiles::fetch(QString folder, QString name)
     }
     QString why = fetched.error;
     if (why.contains(QLatin1String("No such container"))) {
-        release(kept->container);
+        release(kept->container.name);
         why = tr("the sandbox that kept it is gone.");
     } else if (!fetched.refused.isEmpty()) {
         why = fetched.refused.join(QLatin1Char(' '));
     } else if (why.isEmpty()) {
         why = tr("it is no longer in the sandbox.");
     }
-    qCWarning(lcSandbox) << "cannot fetch" << name << "from" << kept->container << ":" << why;
+    qCWarning(lcSandbox) << "cannot fetch" << name << "from" << kept->container.name << ":" << why;
     co_return tr("“%1” could not be fetched from the Docker engine: %2").arg(name, why);
 }
 

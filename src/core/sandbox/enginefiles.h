@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/containerfiles.h"
+
 #include <QCoreApplication>
 #include <QPair>
 #include <QString>
@@ -23,10 +25,9 @@ class EngineFiles
 
 public:
     struct Kept {
-        QString container;
-        QString user;         // who reads it there (the sandbox user)
-        qint64 size = 0;      // as listed
-        qint64 diskLimit = 0; // the conversation's folder's limit (0: none)
+        ContainerFiles::Container container; // and who reads it there (the sandbox user)
+        qint64 size = 0;                     // as listed
+        qint64 diskLimit = 0;                // the conversation's folder's limit (0: none)
     };
     // A version of a file on this machine: size and modification time in ms.
     using Version = QPair<qint64, qint64>;

@@ -3,11 +3,8 @@
 #include "logging.h"
 #include "sandbox/dockercli.h"
 
-#include <QDir>
 #include <QFile>
 #include <QHash>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QMutex>
 #include <QTemporaryDir>
 #include <QUuid>
@@ -25,25 +22,12 @@ QHash<QString, EngineLocality::Kind> &cache()
     return answers;
 }
 
-// The context `docker context use` chose, from the CLI's configuration file.
-QString currentContext()
-{
-    const QString configDir = qEnvironmentVariableIsSet("DOCKER_CONFIG")
-                                  ? qEnvironmentVariable("DOCKER_CONFIG")
-                                  : QDir::homePath() + QStringLiteral("/.docker");
-    QFile config(configDir + QStringLiteral("/config.json"));
-    if (!config.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(config.read(1024 * 1024)).object().value(QLatin1String("currentContext")).toString();
-}
-
 } // namespace
 
-QString EngineLocality::engineKey()
+QString EngineLocality::engineKey(const DockerCli::Engine &engine)
 {
-    return QStringList{DockerCli::program(), qEnvironmentVariable("DOCKER_HOST"),
-                       qEnvironmentVariable("DOCKER_CONTEXT"), currentContext()}
-        .join(QLatin1Char('\n'));
+    return QStringList{DockerCli::program(), qEnvironmentVariable("DOCKER_HOST"), engine.context}.join(
+        QLatin1Char('\n'));
 }
 
 void EngineLocality::forget()
@@ -52,9 +36,9 @@ void EngineLocality::forget()
     cache().clear();
 }
 
-QCoro::Task<EngineLocality::Kind> EngineLocality::of(QString image)
+QCoro::Task<EngineLocality::Kind> EngineLocality::of(QString image, DockerCli::Engine engine)
 {
-    const QString key = engineKey();
+    const QString key = engineKey(engine);
     {
         const QMutexLocker lock(&cacheMutex);
         if (const auto known = cache().constFind(key); known != cache().constEnd())
@@ -77,7 +61,7 @@ QCoro::Task<EngineLocality::Kind> EngineLocality::of(QString image)
          QStringLiteral("--network"), QStringLiteral("none"), QStringLiteral("--read-only"), QStringLiteral("-v"),
          QStringLiteral("%1:/probe:ro").arg(probe.path()), QStringLiteral("--entrypoint"), QStringLiteral("cat"), image,
          QStringLiteral("/probe/marker")},
-        {}, 60s);
+        {}, 60s, engine);
     Kind kind = Kind::Unknown;
     if (result.ok() && result.standardOutput == marker)
         kind = Kind::Local;

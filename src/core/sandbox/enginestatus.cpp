@@ -10,12 +10,10 @@ namespace Sandpiper {
 
 namespace {
 
-// The context the CLI uses: DOCKER_CONTEXT, else the one `docker context use` chose.
+// The context the CLI uses; empty when DOCKER_HOST decides.
 QString contextName()
 {
-    if (const QString context = qEnvironmentVariable("DOCKER_CONTEXT"); !context.isEmpty())
-        return context;
-    return EngineLocality::engineKey().section(QLatin1Char('\n'), 3);
+    return DockerCli::Engine::chosen().context;
 }
 
 } // namespace

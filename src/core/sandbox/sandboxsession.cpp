@@ -159,7 +159,7 @@ SandboxSession::~SandboxSession()
     // does not end in time is removed without waiting for it.
     m_process->closeWriteChannel();
     if (!m_process->waitForFinished(2000)) {
-        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
+        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName}, m_engine);
         m_process->kill();
         m_process->waitForFinished(1000);
     }
@@ -281,13 +281,14 @@ QCoro::Task<bool> SandboxSession::start()
     m_containerName = QStringLiteral("sandpiper-%1-%2")
                           .arg(dockerSafe(m_config.conversationId))
                           .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
+    m_engine = DockerCli::Engine::chosen();
     // Where the engine runs decides how the folder reaches the container (asked once per engine).
-    const auto locality = co_await EngineLocality::of(m_config.image);
+    const auto locality = co_await EngineLocality::of(m_config.image, m_engine);
     if (!self)
         co_return false;
     m_remote = locality == EngineLocality::Kind::Remote;
     // What the engine is decides the user namespace and which limits can be asked for.
-    m_features = co_await EngineFeatures::of();
+    m_features = co_await EngineFeatures::of(m_engine);
     if (!self)
         co_return false;
     m_inContainer.clear();
@@ -313,6 +314,7 @@ QCoro::Task<bool> SandboxSession::start()
             processEnded(-2);
     });
     qCDebug(lcSandbox) << "starting" << m_containerName << "from" << m_config.image;
+    m_engine.applyTo(*process);
     process->start(DockerCli::program(), dockerArguments());
     if (DiskWatch *watch = localDiskWatch())
         watch->start();
@@ -460,8 +462,8 @@ void SandboxSession::interruptFor(bool timeout)
     m_pending->interruptedByTimeout = timeout;
     setState(State::Interrupting);
     // tini (--init) passes SIGINT on to the kernel, which raises KeyboardInterrupt.
-    DockerCli::runDetached(
-        {QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("INT"), m_containerName});
+    DockerCli::runDetached({QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("INT"), m_containerName},
+                           m_engine);
     m_interruptGrace.start(m_config.interruptGrace);
 }
 
@@ -477,8 +479,8 @@ void SandboxSession::stop()
     writeRequest({{QStringLiteral("op"), QStringLiteral("shutdown")}});
     m_process->closeWriteChannel();
     // A kernel busy in a loop never reads the shutdown; it is removed after a moment.
-    QTimer::singleShot(3s, m_process, [process = m_process.data(), name = m_containerName] {
-        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), name});
+    QTimer::singleShot(3s, m_process, [process = m_process.data(), name = m_containerName, engine = m_engine] {
+        DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), name}, engine);
         process->kill();
     });
 }
@@ -512,7 +514,7 @@ void SandboxSession::discardKernel(const QString &reason)
     QProcess *old = m_process;
     m_process = nullptr;
     EngineFiles::release(m_containerName);
-    DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName});
+    DockerCli::runDetached({QStringLiteral("rm"), QStringLiteral("-f"), m_containerName}, m_engine);
     old->kill();
     if (DiskWatch *watch = localDiskWatch())
         watch->stop();
@@ -803,9 +805,8 @@ void SandboxSession::removeHostCopy(const QString &name)
 void SandboxSession::leaveOnEngine(const QString &name, qint64 size)
 {
     m_pending->result.onEngine.insert(name, size);
-    EngineFiles::keep(
-        m_config.dataDirectory, name,
-        {.container = m_containerName, .user = sandboxUser(), .size = size, .diskLimit = m_config.diskLimitBytes});
+    EngineFiles::keep(m_config.dataDirectory, name,
+                      {.container = runningContainer(), .size = size, .diskLimit = m_config.diskLimitBytes});
     // A copy here is of an older version: it goes, as it would be overwritten in a shared folder,
     // and this one is fetched when asked for.
     if (m_inContainer.remove(name))
@@ -829,7 +830,7 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
     // Large files stay there, listed with their size, until the user opens one.
     if (m_pending->fetchLater && m_config.remoteFetchLimitBytes > 0 && !fileNames.isEmpty()) {
         const ContainerFiles::Listing listing =
-            co_await ContainerFiles::list(m_containerName, sandboxUser(), fileNames, remoteCopyTimeout);
+            co_await ContainerFiles::list(runningContainer(), fileNames, remoteCopyTimeout);
         if (!self || !m_pending || m_pending->id != id)
             co_return; // the kernel went meanwhile: that was the result
         // A listing that failed leaves every file to the copy, which says what went wrong.
@@ -841,7 +842,7 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
     QStringList names = figures + fileNames;
     names.removeDuplicates();
     const ContainerFiles::Fetched fetched = co_await ContainerFiles::fetch(
-        m_containerName, sandboxUser(), m_config.dataDirectory, names,
+        runningContainer(), m_config.dataDirectory, names,
         ContainerFiles::room(m_folder, names, m_config.diskLimitBytes), remoteCopyTimeout);
     if (!self || !m_pending || m_pending->id != id)
         co_return; // the kernel went meanwhile: that was the result
@@ -889,7 +890,7 @@ QCoro::Task<QString> SandboxSession::removeDeletedFiles()
     deleted += fetched;
     if (deleted.isEmpty())
         co_return QString();
-    const QString error = co_await ContainerFiles::remove(m_containerName, sandboxUser(), deleted, remoteCopyTimeout);
+    const QString error = co_await ContainerFiles::remove(runningContainer(), deleted, remoteCopyTimeout);
     if (!self)
         co_return QString();
     if (!error.isEmpty())
@@ -928,8 +929,7 @@ QCoro::Task<QString> SandboxSession::sendNewFiles()
     }
     if (names.isEmpty())
         co_return QString();
-    const QString error =
-        co_await ContainerFiles::upload(m_containerName, sandboxUser(), m_folder, names, remoteCopyTimeout);
+    const QString error = co_await ContainerFiles::upload(runningContainer(), m_folder, names, remoteCopyTimeout);
     if (!self)
         co_return QString();
     if (!error.isEmpty())

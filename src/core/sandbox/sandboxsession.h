@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sandbox/containerfiles.h"
 #include "sandbox/diskwatch.h"
 #include "sandbox/enginefeatures.h"
 #include "sandbox/executionresult.h"
@@ -133,6 +134,7 @@ private:
     QCoro::Task<> stopWhenIdle();
     QStringList dockerArguments() const;
     QStringList dataMountArguments() const;
+    ContainerFiles::Container runningContainer() const { return {m_containerName, sandboxUser(), m_engine}; }
     // The watch of the folder the container writes into: none for a remote engine's.
     DiskWatch *localDiskWatch() const { return m_remote ? nullptr : m_diskWatch; }
     // Accepts the result's files, ends the execution and makes the kernel idle.
@@ -181,6 +183,9 @@ private:
     State m_state = State::Stopped;
     QPointer<QProcess> m_process;
     QString m_containerName;
+    // The engine the container was started on: its commands go there, whatever context the
+    // user chooses meanwhile.
+    DockerCli::Engine m_engine;
     QByteArray m_lineBuffer;
     qint64 m_skippedLineBytes = 0; // inside a line too long to keep: what was skipped so far
     QByteArray m_dockerErrors;
