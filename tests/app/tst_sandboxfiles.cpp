@@ -236,6 +236,9 @@ private Q_SLOTS:
         write(m_outside + QStringLiteral("/secret.txt"), "the user's secret");
         write(inFolder(QStringLiteral("figures/huge.png")), pngHeader(60000, 60000) + QByteArray(64, '\0'));
         write(inFolder(QStringLiteral("figures/fake.png")), "#!/bin/sh\necho not an image\n");
+        // Cut short, as by a full disk: refused as such, not merely as something undecodable.
+        const QByteArray whole = Sandpiper::Test::pngImage(300, 200);
+        write(inFolder(QStringLiteral("figures/cut.png")), whole.left(whole.size() * 3 / 4));
         link(m_outside + QStringLiteral("/secret.png"), QStringLiteral("figures/link.png"));
         link(m_outside + QStringLiteral("/secret.txt"), QStringLiteral("leak.txt"));
         QCOMPARE(::mkfifo(QFile::encodeName(inFolder(QStringLiteral("figures/fifo.png"))).constData(), 0644), 0);
@@ -268,6 +271,8 @@ private Q_SLOTS:
                                        << "60000 × 60000";
         QTest::newRow("a script named .png") << "figures/fake.png"
                                              << "not an image";
+        QTest::newRow("a PNG cut short") << "figures/cut.png"
+                                         << "cut short";
         QTest::newRow("up and out") << "../home/secret.png"
                                     << "goes up";
         QTest::newRow("absolute") << "/etc/hostname"

@@ -1196,9 +1196,8 @@ private Q_SLOTS:
         QVERIFY2(imported.ok(), qPrintable(imported.error().message));
         const QString folder = store.conversationFolder(imported->id);
         QVERIFY(QDir().mkpath(folder + QStringLiteral("/figures")));
-        // A PNG header is what the export checks; the rest is copied as it is.
-        const QByteArray pngBytes =
-            QByteArray("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0", 24) + "pixels";
+        // A PNG's header and end are what the export checks; the rest is copied as it is.
+        const QByteArray pngBytes = Test::pngHeader(640, 480) + "pixels";
         QFile png(folder + QStringLiteral("/figures/plot 1.png"));
         QVERIFY(png.open(QIODevice::WriteOnly));
         png.write(pngBytes);

@@ -115,7 +115,7 @@ private Q_SLOTS:
         const SandboxFolder folder(m_root, resolution);
         auto opened = folder.open(QStringLiteral("figures/fig-1.png"), 1 << 20);
         QVERIFY2(opened, qPrintable(opened.error));
-        QCOMPARE(opened.size, 129);
+        QCOMPARE(opened.size, pngHeader(640, 480).size() + 100);
         QCOMPARE(opened.file->read(4), QByteArray("\x89PNG"));
         QVERIFY(!opened.executable);
         QString error;
@@ -337,6 +337,18 @@ private Q_SLOTS:
         QTest::newRow("zero size") << pngHeader(0, 10) << false;
         QTest::newRow("not a PNG") << QByteArray("GIF89a and more bytes than a header") << false;
         QTest::newRow("truncated") << pngHeader(10, 10).left(20) << false;
+        const QByteArray real = Sandpiper::Test::pngImage(200, 100);
+        QTest::newRow("a real PNG") << real << true;
+        QTest::newRow("bytes after its end") << real + "more" << true;
+        QTest::newRow("a real PNG cut in half") << real.left(real.size() / 2) << false;
+        QTest::newRow("cut before its end") << real.chopped(12) << false;
+        QTest::newRow("cut inside its end") << real.chopped(2) << false;
+        QByteArray endWithData = real;
+        endWithData[endWithData.size() - 9] = '\x01';
+        QTest::newRow("an end with data") << endWithData << false;
+        QByteArray longChunk = pngHeader(10, 10);
+        longChunk[33] = '\x7f'; // the length of the IEND chunk, now far past the file's end
+        QTest::newRow("a chunk longer than the file") << longChunk << false;
     }
 
     void checksFigures()

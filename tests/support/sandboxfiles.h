@@ -6,8 +6,8 @@
 
 namespace Sandpiper::Test {
 
-// The first bytes of a PNG of WIDTH x HEIGHT pixels: enough for every check that reads the
-// header, and no image at all (its CRC is not even right), like what a sandbox can forge.
+// The header and the end of a PNG of WIDTH x HEIGHT pixels: enough for every check of a figure's
+// file, and no image at all (no pixels, no right CRC), like what a sandbox can forge.
 QByteArray pngHeader(quint32 width, quint32 height);
 // A picture with some detail, so that scaling and encoding have something to do.
 QImage picture(int width, int height);

@@ -28,11 +28,16 @@ QImage SandboxImage::load(const SandboxFolder &folder, const QString &name, int 
         *error = tr("“%1” is not an image Sandpiper shows (PNG, JPEG, GIF, BMP or WebP).").arg(name);
         return {};
     }
-    // A PNG's header says how large it is before any decoder looks at it.
-    if (const QString tooLarge = SandboxFigure::sizeProblem(name, SandboxFigure::pngSize(*bytes));
-        !tooLarge.isEmpty()) {
-        *error = tooLarge;
-        return {};
+    // A PNG's header says how large it is before any decoder looks at it, and its chunks whether
+    // it is whole.
+    if (format == "png") {
+        QString problem = SandboxFigure::sizeProblem(name, SandboxFigure::pngSize(*bytes));
+        if (problem.isEmpty())
+            problem = SandboxFigure::truncationProblem(name, *bytes);
+        if (!problem.isEmpty()) {
+            *error = problem;
+            return {};
+        }
     }
     QImageReader::setAllocationLimit(allocationLimitMiB);
     QImageReader reader(&buffer, format);

@@ -37,20 +37,37 @@ QString SandboxFigure::sizeProblem(const QString &name, QSize size)
         .arg(maxSide);
 }
 
-QString SandboxFigure::problem(const SandboxFolder &folder, const QString &name)
+QString SandboxFigure::truncationProblem(const QString &name, QByteArrayView bytes)
 {
-    SandboxFolder::Opened opened = folder.open(name, maxBytes);
-    if (!opened)
-        return opened.error;
-    return headProblem(name, opened.file->read(pngHeaderBytes));
+    // Each chunk: a length, a type, the data and a CRC; the last is IEND, with no data.
+    constexpr qsizetype chunkFrame = 12;
+    qsizetype at = bytes.startsWith(pngSignature) ? pngSignature.size() : bytes.size();
+    while (bytes.size() - at >= chunkFrame) {
+        const quint32 length = qFromBigEndian<quint32>(bytes.data() + at);
+        if (length > 0x7fffffffu || qint64(length) > bytes.size() - at - chunkFrame)
+            break;
+        if (bytes.sliced(at + 4, 4) == "IEND")
+            return length == 0 ? QString() : tr("The figure “%1” is damaged: its end is malformed.").arg(name);
+        at += chunkFrame + length;
+    }
+    return tr("The figure “%1” is cut short: the PNG file ends before its last part.").arg(name);
 }
 
-QString SandboxFigure::headProblem(const QString &name, QByteArrayView head)
+QString SandboxFigure::problem(const SandboxFolder &folder, const QString &name)
 {
-    const QSize size = pngSize(head);
+    QString problem;
+    read(folder, name, &problem);
+    return problem;
+}
+
+QString SandboxFigure::pngProblem(const QString &name, QByteArrayView bytes)
+{
+    const QSize size = pngSize(bytes);
     if (!size.isValid())
         return tr("The figure “%1” is not a PNG image.").arg(name);
-    return sizeProblem(name, size);
+    if (const QString tooLarge = sizeProblem(name, size); !tooLarge.isEmpty())
+        return tooLarge;
+    return truncationProblem(name, bytes);
 }
 
 std::optional<QByteArray> SandboxFigure::read(const SandboxFolder &folder, const QString &name, QString *problem)
@@ -58,7 +75,7 @@ std::optional<QByteArray> SandboxFigure::read(const SandboxFolder &folder, const
     auto bytes = folder.read(name, maxBytes, problem);
     if (!bytes)
         return std::nullopt;
-    *problem = headProblem(name, *bytes);
+    *problem = pngProblem(name, *bytes);
     if (!problem->isEmpty())
         return std::nullopt;
     return bytes;

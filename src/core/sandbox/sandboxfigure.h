@@ -25,15 +25,20 @@ public:
     // each way and maxBytes; else why not, in a sentence for the user and the model.
     static QString problem(const SandboxFolder &folder, const QString &name);
     // The bytes of that PNG, read once from what was opened; empty with PROBLEM set when refused.
+    // Both read the whole file: only its end tells a whole PNG from one that was cut short.
     static std::optional<QByteArray> read(const SandboxFolder &folder, const QString &name, QString *problem);
     // The width and height in a PNG's header (its first 24 bytes); invalid when it is no PNG.
     static QSize pngSize(QByteArrayView head);
+    // Why the PNG in BYTES is cut short, or empty when its chunks are whole up to its end (IEND).
+    // A file cut short (a full disk, a copy broken off, a forgery) has as valid a header as a
+    // whole one: this tells the user and the model why, where a decoder would only fail.
+    static QString truncationProblem(const QString &name, QByteArrayView bytes);
     // Why an image of SIZE pixels is too large to show, or empty when it is not.
     static QString sizeProblem(const QString &name, QSize size);
 
 private:
-    // Why a file beginning with HEAD is no figure Sandpiper shows, or empty.
-    static QString headProblem(const QString &name, QByteArrayView head);
+    // Why a file of BYTES is no figure Sandpiper shows, or empty.
+    static QString pngProblem(const QString &name, QByteArrayView bytes);
 };
 
 } // namespace Sandpiper
