@@ -1,11 +1,14 @@
 // The math renderer against the real sandbox image (issue 17): formulas drawn as SVG, TeX that
 // does not parse refused with its reason, the disk cache, and every way it can be unavailable.
 #include "dockertest.h"
+#include "sandboxfiles.h"
 
 #include <math/mathrenderer.h>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +26,13 @@ MathRenderer::Formula draw(MathRenderer &renderer, const QString &tex)
     for (int i = 0; i < 3 && renderer.formula(tex).state == MathRenderer::State::Rendering; ++i)
         finished.wait(30000);
     return renderer.formula(tex);
+}
+
+// Sets PATH's modification time to WHEN.
+bool setModified(const QString &path, const QDateTime &when)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadWrite) && file.setFileTime(when, QFileDevice::FileModificationTime);
 }
 
 } // namespace
@@ -91,21 +101,46 @@ private Q_SLOTS:
             first = draw(renderer, tex);
             QCOMPARE(first.state, MathRenderer::State::Drawn);
         }
+        const QStringList files = QDir(cache.path()).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        const QString path = cache.filePath(files.first());
+        const QDateTime longAgo = QDateTime::currentDateTimeUtc().addDays(-100);
+        QVERIFY(setModified(path, longAgo));
         // A later run has it without a container: the image does not even exist.
         MathRenderer again(QStringLiteral("sandpiper-no-such-image:0"), cache.path());
         const MathRenderer::Formula kept = again.formula(tex);
         QCOMPARE(kept.state, MathRenderer::State::Drawn);
         QCOMPARE(kept.svg, first.svg);
         QCOMPARE(kept.ascent, first.ascent);
+        // Shown again, so it is among the last to go when the cache is pruned.
+        QVERIFY(QFileInfo(path).lastModified() > longAgo.addDays(99));
         // A damaged cache file is not shown: the formula is drawn again.
-        const QStringList files = QDir(cache.path()).entryList(QDir::Files);
-        QCOMPARE(files.size(), 1);
         QFile damaged(cache.filePath(files.first()));
         QVERIFY(damaged.open(QIODevice::WriteOnly));
         damaged.write("{\"tex\": \"e^{i\\\\pi} + 1 = 0\", \"svg\": \"<script>\", \"width\": -1}");
         damaged.close();
         MathRenderer third(QStringLiteral("sandpiper-no-such-image:0"), cache.path());
         QCOMPARE(third.formula(tex).state, MathRenderer::State::Missing);
+    }
+
+    // Past its limit the cache loses the formulas shown least recently, down to three quarters.
+    void theCacheIsPrunedOldestFirst()
+    {
+        QTemporaryDir cache;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (int i = 0; i < 40; ++i) {
+            const QString path = cache.filePath(QStringLiteral("%1.json").arg(i, 2, 10, QLatin1Char('0')));
+            QVERIFY(Test::writeFile(path, QByteArray(1000, 'x')));
+            QVERIFY(setModified(path, now.addSecs(-3600 + i))); // 00 is the oldest
+        }
+        QVERIFY(Test::writeFile(cache.filePath(QStringLiteral("notes.txt")), QByteArray(50000, 'x')));
+        MathRenderer::pruneCache(cache.path(), 40000); // at the limit: nothing goes
+        QCOMPARE(QDir(cache.path()).entryList({QStringLiteral("*.json")}).size(), 40);
+        MathRenderer::pruneCache(cache.path(), 20000);
+        const QStringList left = QDir(cache.path()).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QCOMPARE(left.size(), 15);
+        QCOMPARE(left.first(), QStringLiteral("25.json"));
+        QVERIFY(QFile::exists(cache.filePath(QStringLiteral("notes.txt")))); // not a formula
     }
 
     void withoutTheImageFormulasAreUnavailable()

@@ -6,12 +6,15 @@
 #include "sandbox/sandboxsession.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
+#include <QThreadPool>
 
 #include <QCoroTask>
 
@@ -281,8 +284,13 @@ void MathRenderer::readAnswers()
 void MathRenderer::answered(const QString &tex, const Formula &formula)
 {
     m_formulas.insert(tex, formula);
-    if (formula.state == State::Drawn)
+    if (formula.state == State::Drawn) {
         writeCache(tex, formula);
+        if (!m_cachePruned && !m_cacheFolder.isEmpty()) {
+            m_cachePruned = true;
+            QThreadPool::globalInstance()->start([folder = m_cacheFolder] { pruneCache(folder, cacheLimitBytes); });
+        }
+    }
     Q_EMIT finished(tex);
 }
 
@@ -367,6 +375,8 @@ bool MathRenderer::readCache(const QString &tex, Formula *formula) const
     if (kept.state != State::Drawn)
         return false;
     *formula = kept;
+    // Used now: the last to go when the cache is pruned.
+    file.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
     return true;
 }
 
@@ -386,6 +396,29 @@ void MathRenderer::writeCache(const QString &tex, const Formula &formula) const
                    .toJson(QJsonDocument::Compact));
     if (!file.commit())
         qCDebug(lcSandbox) << "a drawn formula could not be kept:" << file.errorString();
+}
+
+void MathRenderer::pruneCache(const QString &folder, qint64 limitBytes)
+{
+    // Oldest first.
+    const QFileInfoList files = QDir(folder).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks,
+                                                           QDir::Time | QDir::Reversed);
+    qint64 total = 0;
+    for (const QFileInfo &file : files)
+        total += file.size();
+    if (total <= limitBytes)
+        return;
+    const qint64 target = limitBytes / 4 * 3;
+    int removed = 0;
+    for (const QFileInfo &file : files) {
+        if (total <= target)
+            break;
+        if (QFile::remove(file.filePath())) {
+            total -= file.size();
+            ++removed;
+        }
+    }
+    qCInfo(lcSandbox) << "removed" << removed << "formulas drawn long ago from the cache";
 }
 
 } // namespace Sandpiper

@@ -52,6 +52,9 @@ public:
     // Longer TeX is not sent: it is shown as code.
     static constexpr qsizetype maxTexLength = 4000;
 
+    // What the disk cache may hold; past it, the formulas shown least recently go.
+    static constexpr qint64 cacheLimitBytes = 32 * 1024 * 1024;
+
     // Drawn formulas are kept in CACHEFOLDER (none: in memory only).
     explicit MathRenderer(const QString &image, const QString &cacheFolder, QObject *parent = nullptr);
     ~MathRenderer() override;
@@ -66,6 +69,11 @@ public:
     void request(const QString &tex);
     // Formulas asked for and not answered yet.
     int pendingCount() const { return int(m_queue.size() + m_sent.size()); }
+
+    // Removes the formulas in FOLDER that were read or written least recently until it holds at
+    // most three quarters of LIMITBYTES, when it holds more than that limit. The renderer does so
+    // off its thread, once a run, at its first formula drawn.
+    static void pruneCache(const QString &folder, qint64 limitBytes);
 
 Q_SIGNALS:
     void finished(const QString &tex);
@@ -96,6 +104,7 @@ private:
     QPointer<QProcess> m_process;
     bool m_starting = false;        // the engine is being asked before the container starts
     bool m_processAnswered = false; // the running container has answered at least once
+    bool m_cachePruned = false;
     QByteArray m_stderr;
     QTimer m_watchdog; // no answer in time: the formula (or the start) takes too long
     QTimer m_idle;
