@@ -2659,6 +2659,14 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>The figure “%1” is not a PNG image.</source>
         <translation>图“%1”不是 PNG 图片。</translation>
     </message>
+    <message>
+        <source>The figure “%1” is damaged: its end is malformed.</source>
+        <translation>图“%1”已损坏：其结尾格式不正确。</translation>
+    </message>
+    <message>
+        <source>The figure “%1” is cut short: the PNG file ends before its last part.</source>
+        <translation>图“%1”不完整：PNG 文件在最后一部分之前就结束了。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::SandboxFileActions</name>
