@@ -9,6 +9,7 @@
 #include <math/mathrenderer.h>
 
 #include <QAbstractTextDocumentLayout>
+#include <QAccessible>
 #include <QApplication>
 #include <QClipboard>
 #include <QScrollArea>
@@ -92,6 +93,56 @@ private Q_SLOTS:
         QVERIFY(copy.contains(QLatin1String("$$\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}$$")));
         QVERIFY(!copy.contains(QChar::ObjectReplacementCharacter));
         QVERIFY(view.grab().toImage().width() > 0); // painted as code, without a renderer
+    }
+
+    // A screen reader reads each formula as its TeX, where the view has one character.
+    void aScreenReaderReadsFormulasAsTex()
+    {
+        MarkdownView::setMathRenderer(nullptr);
+        MarkdownView view;
+        view.resize(600, 200);
+        view.setMarkdownText(QStringLiteral("Let $x^2$ be, and\n\n$$\\frac{a}{b}$$\n\nend."));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QAccessibleInterface *accessible = QAccessible::queryAccessibleInterface(&view);
+        QVERIFY(accessible);
+        QAccessibleTextInterface *text = accessible->textInterface();
+        QVERIFY(text);
+        QVERIFY(accessible->state().readOnly);
+        const QString read = QStringLiteral("Let $x^2$ be, and\n$$\\frac{a}{b}$$\nend.");
+        QCOMPARE(text->characterCount(), read.size());
+        QCOMPARE(text->text(0, text->characterCount()), read);
+        QCOMPARE(accessible->text(QAccessible::Value), read);
+        QCOMPARE(text->text(6, 12), QStringLiteral("^2$ be")); // from inside a formula
+        QCOMPARE(text->text(18, 33), QStringLiteral("$$\\frac{a}{b}$$"));
+        QCOMPARE(text->text(34, 38), QStringLiteral("end."));
+
+        // The caret and selections, in what is read and in the view.
+        QTextCursor caret = view.textCursor();
+        caret.setPosition(5); // after "Let " and the formula
+        view.setTextCursor(caret);
+        QCOMPARE(text->cursorPosition(), 9);
+        text->setCursorPosition(12);
+        QCOMPARE(view.textCursor().position(), 8);
+        QCOMPARE(text->cursorPosition(), 12);
+        text->setSelection(0, 5, 7); // inside the formula's TeX: all of it
+        QCOMPARE(view.textCursor().selectedText(), QString(QChar::ObjectReplacementCharacter));
+        QCOMPARE(text->selectionCount(), 1);
+        int start = -1;
+        int end = -1;
+        text->selection(0, &start, &end);
+        QCOMPARE(start, 4);
+        QCOMPARE(end, 9);
+        text->removeSelection(0);
+        QCOMPARE(text->selectionCount(), 0);
+
+        // Where the characters are: the formula is as wide as its box.
+        const QRect letter = text->characterRect(0);
+        const QRect formula = text->characterRect(4);
+        QVERIFY2(formula.width() > 2 * letter.width(),
+                 qPrintable(QStringLiteral("%1 and %2").arg(formula.width()).arg(letter.width())));
+        QCOMPARE(text->offsetAtPoint(formula.topLeft() + QPoint(2, formula.height() / 2)), 4);
+        QCOMPARE(text->offsetAtPoint(text->characterRect(11).topLeft() + QPoint(1, letter.height() / 2)), 11);
     }
 
     void formulasAreDrawnWhenPainted()

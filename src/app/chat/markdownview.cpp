@@ -1,6 +1,7 @@
 #include "chat/markdownview.h"
 
 #include "chat/highlighting.h"
+#include "chat/markdownviewaccessible.h"
 #include "chat/mathobject.h"
 #include "chat/sandboxfileactions.h"
 #include "chat/sandboximage.h"
@@ -116,6 +117,8 @@ MarkdownView::MarkdownView(QWidget *parent)
     viewport()->setAttribute(Qt::WA_StaticContents);
     document()->setDocumentMargin(2);
     connect(this, &QTextBrowser::anchorClicked, this, &MarkdownView::openLink);
+    // A screen reader reads formulas as their TeX.
+    MarkdownViewAccessible::install();
     MathRenderer *renderer = sharedMathRenderer();
     m_math = new MathObject(this, renderer);
     document()->documentLayout()->registerHandler(MathObject::objectType, m_math);
@@ -431,29 +434,9 @@ void MarkdownView::contextMenuEvent(QContextMenuEvent *event)
 QMimeData *MarkdownView::createMimeDataFromSelection() const
 {
     const QTextCursor selection = textCursor();
-    QString text;
     bool hasFormula = false;
-    const int start = selection.selectionStart();
-    const int end = selection.selectionEnd();
-    for (QTextBlock block = document()->findBlock(start); block.isValid() && block.position() < end;
-         block = block.next()) {
-        if (block.position() > start)
-            text += QLatin1Char('\n');
-        for (auto it = block.begin(); !it.atEnd(); ++it) {
-            const QTextFragment fragment = it.fragment();
-            const int from = std::max(start, fragment.position());
-            const int to = std::min(end, fragment.position() + fragment.length());
-            if (from >= to)
-                continue;
-            if (MathObject::isFormula(fragment.charFormat())) {
-                hasFormula = true;
-                for (int i = from; i < to; ++i)
-                    text += MathObject::source(fragment.charFormat());
-            } else {
-                text += fragment.text().mid(from - fragment.position(), to - from);
-            }
-        }
-    }
+    QString text =
+        MathObject::readableText(document(), selection.selectionStart(), selection.selectionEnd(), &hasFormula);
     if (!hasFormula)
         return QTextBrowser::createMimeDataFromSelection();
     // A formula is its TeX: rich text would hold nothing where it stands.

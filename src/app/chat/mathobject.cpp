@@ -6,6 +6,7 @@
 #include <QFontMetrics>
 #include <QPainter>
 #include <QSvgRenderer>
+#include <QTextBlock>
 #include <QTextDocument>
 #include <QWidget>
 
@@ -89,6 +90,32 @@ QString MathObject::source(const QTextFormat &format)
 {
     const QString delimiter = isDisplay(format) ? QStringLiteral("$$") : QStringLiteral("$");
     return delimiter + tex(format) + delimiter;
+}
+
+QString MathObject::readableText(const QTextDocument *document, int start, int end, bool *hasFormula)
+{
+    QString text;
+    for (QTextBlock block = document->findBlock(start); block.isValid() && block.position() < end;
+         block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const int from = std::max(start, fragment.position());
+            const int to = std::min(end, fragment.position() + fragment.length());
+            if (from >= to)
+                continue;
+            if (isFormula(fragment.charFormat())) {
+                if (hasFormula)
+                    *hasFormula = true;
+                for (int i = from; i < to; ++i)
+                    text += source(fragment.charFormat());
+            } else {
+                text += fragment.text().mid(from - fragment.position(), to - from);
+            }
+        }
+        if (const int blockEnd = block.position() + block.length() - 1; blockEnd >= start && blockEnd < end)
+            text += QLatin1Char('\n');
+    }
+    return text;
 }
 
 MathRenderer::Formula MathObject::formula(const QTextFormat &format) const

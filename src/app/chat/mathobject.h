@@ -34,6 +34,9 @@ public:
     static bool isDisplay(const QTextFormat &format);
     // The formula as it is written in Markdown: $…$ or $$…$$.
     static QString source(const QTextFormat &format);
+    // DOCUMENT from position START to END as it is read and copied: each formula as its source,
+    // the end of a block as a line break. HASFORMULA, when given, is set if it holds a formula.
+    static QString readableText(const QTextDocument *document, int start, int end, bool *hasFormula = nullptr);
 
     // What the renderer knows of the formula now.
     MathRenderer::Formula formula(const QTextFormat &format) const;
