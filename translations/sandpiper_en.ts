@@ -19,6 +19,23 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::EngineFilesOnQuit</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) that the code made (%1 in all) are only in the sandbox on the Docker engine, and are lost when Sandpiper quits:</source>
+        <translation>
+            <numerusform>%n file that the code made (%1) is only in the sandbox on the Docker engine, and is lost when Sandpiper quits:</numerusform>
+            <numerusform>%n files that the code made (%1 in all) are only in the sandbox on the Docker engine, and are lost when Sandpiper quits:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::KernelRestore</name>
     <message numerus="yes">
         <source>it changed %1 and %n more file(s)</source>

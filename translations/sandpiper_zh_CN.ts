@@ -1171,6 +1171,69 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::EngineFilesOnQuit</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) that the code made (%1 in all) are only in the sandbox on the Docker engine, and are lost when Sandpiper quits:</source>
+        <translation>
+            <numerusform>代码生成的 %n 个文件（共 %1）只存在于 Docker 引擎上的沙箱中，Sandpiper 退出时将会丢失：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Files on the Docker Engine</source>
+        <translation>Docker 引擎上的文件</translation>
+    </message>
+    <message>
+        <source>Files on the Docker engine</source>
+        <translation>Docker 引擎上的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Here, Then Quit</source>
+        <translation>复制到本机后退出(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit Without Them</source>
+        <translation>不保留文件直接退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Copying the files from the Docker engine…</source>
+        <translation>正在从 Docker 引擎复制文件…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Copying Files</source>
+        <translation>正在复制文件</translation>
+    </message>
+    <message>
+        <source>Copying the files from the Docker engine</source>
+        <translation>正在从 Docker 引擎复制文件</translation>
+    </message>
+    <message>
+        <source>Copying “%1” (%2) from the Docker engine…</source>
+        <translation>正在从 Docker 引擎复制“%1”（%2）…</translation>
+    </message>
+    <message>
+        <source>Some files could not be copied here:</source>
+        <translation>有些文件无法复制到本机：</translation>
+    </message>
+    <message>
+        <source>Files not copied</source>
+        <translation>未复制的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Quit Anyway</source>
+        <translation>仍然退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::EngineStatus</name>
     <message>
         <source>context %1</source>

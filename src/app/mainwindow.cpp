@@ -9,6 +9,7 @@
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
 #include "desktopnotifier.h"
+#include "enginefilesonquit.h"
 #include "kernelrestorebar.h"
 #include "prompttemplates.h"
 #include "settingsdialog.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_math(new MathRenderer(settings->string(QStringLiteral("sandbox/image")),
                               QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/math"),
                               this))
+    , m_engineFilesOnQuit(new EngineFilesOnQuit(this))
 {
     // Before any message is shown: every view draws its formulas with it.
     MarkdownView::setMathRenderer(m_math);
@@ -667,6 +669,11 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Files that only a remote engine's container holds would go with it: asked first.
+    if (!m_engineFilesOnQuit->mayClose()) {
+        event->ignore();
+        return;
+    }
     saveLayout();
     // The sessions let their agents go without waiting; containers are removed in the background.
     QElapsedTimer closing;

@@ -25,6 +25,7 @@ class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
+class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
 class McpServerRegistry;
@@ -132,6 +133,7 @@ private:
     QLabel *m_tokenLabel;
     DesktopNotifier *m_notifier;
     MathRenderer *m_math;
+    EngineFilesOnQuit *m_engineFilesOnQuit;
 };
 
 } // namespace Sandpiper

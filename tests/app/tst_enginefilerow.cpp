@@ -7,12 +7,16 @@
 #include "executioncheck.h"
 
 #include <chat/sandboxfilerow.h>
+#include <enginefilesonquit.h>
 #include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
 
+#include <QCloseEvent>
 #include <QDesktopServices>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -25,12 +29,64 @@ using namespace Sandpiper;
 using Status = ExecutionResult::Status;
 using Sandpiper::Test::describeExecution;
 
+namespace {
+
+// A window that asks before it closes, as the main window does.
+class QuitWindow : public QWidget
+{
+public:
+    EngineFilesOnQuit *guard = new EngineFilesOnQuit(this);
+
+protected:
+    void closeEvent(QCloseEvent *event) override
+    {
+        if (!guard->mayClose())
+            event->ignore();
+    }
+};
+
+// The question the window asks, once the one before is gone.
+QMessageBox *question(QWidget &window)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    const QList<QMessageBox *> boxes = window.findChildren<QMessageBox *>();
+    return boxes.size() == 1 ? boxes.first() : nullptr;
+}
+
+QAbstractButton *buttonOf(QMessageBox *box, const QString &text)
+{
+    for (QAbstractButton *button : box->buttons())
+        if (button->text() == text)
+            return button;
+    return nullptr;
+}
+
+QList<EngineFiles::Waiting> waitingIn(const QString &folder)
+{
+    QList<EngineFiles::Waiting> waiting = EngineFiles::notFetched();
+    waiting.removeIf([&folder](const EngineFiles::Waiting &file) { return file.folder != folder; });
+    return waiting;
+}
+
+} // namespace
+
 class TestEngineFileRow : public QObject
 {
     Q_OBJECT
 
     QTemporaryDir m_dir;
     Sandpiper::Test::DesktopRecorder m_desktop;
+
+    // A conversation NAME's sandbox, with room for files larger than what comes back at once.
+    SandboxConfig configFor(const QString &name) const
+    {
+        SandboxConfig config;
+        config.image = Sandpiper::Test::sandboxImage();
+        config.conversationId = name;
+        config.dataDirectory = m_dir.filePath(name);
+        config.memory = QStringLiteral("1g");
+        return config;
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -45,11 +101,7 @@ private Q_SLOTS:
 
     void openFetchesTheFileWholeAndHandsOnItsCopy()
     {
-        SandboxConfig config;
-        config.image = Sandpiper::Test::sandboxImage();
-        config.conversationId = QStringLiteral("row");
-        config.dataDirectory = m_dir.filePath(QStringLiteral("row"));
-        config.memory = QStringLiteral("1g");
+        const SandboxConfig config = configFor(QStringLiteral("row"));
         SandboxSession session(config);
         const auto r = QCoro::waitFor(
             session.execute(QStringLiteral("open('big.csv', 'w').write('v\\n' + '1234567\\n' * (20 * 131072))")));
@@ -79,6 +131,54 @@ private Q_SLOTS:
         QVERIFY(here.readAll() == expected);
         QCOMPARE(label->accessibleName(), QStringLiteral("big.csv"));
         QVERIFY(open->isEnabled());
+    }
+
+    // Quitting while the engine keeps files: asked first. Cancel stays; Copy Here, Then Quit
+    // brings them whole and closes; Quit Without Them closes without them.
+    void quittingAsksForTheFilesOnTheEngine()
+    {
+        const SandboxConfig config = configFor(QStringLiteral("quit"));
+        SandboxSession session(config);
+        const QString write = QStringLiteral("open('%1', 'wb').write(b'%2' * (20 * 1024 * 1024))");
+        auto r = QCoro::waitFor(session.execute(write.arg(QStringLiteral("big.bin"), QStringLiteral("x"))));
+        CHECK_STATUS(r, Status::Ok);
+        QCOMPARE(waitingIn(config.dataDirectory).size(), 1);
+
+        QuitWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.close());
+        QMessageBox *box = question(window);
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QLatin1String("big.bin (%1)").arg(SandboxFolder::formatBytes(20 << 20))),
+                 qPrintable(box->text()));
+        box->button(QMessageBox::Cancel)->click();
+        QVERIFY(window.isVisible());
+
+        QVERIFY(!window.close());
+        box = question(window);
+        QVERIFY(box);
+        QAbstractButton *copy = buttonOf(box, QStringLiteral("&Copy Here, Then Quit"));
+        QVERIFY(copy);
+        copy->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 60000);
+        QCOMPARE(QFileInfo(config.dataDirectory + QStringLiteral("/big.bin")).size(), 20 << 20);
+        QVERIFY(waitingIn(config.dataDirectory).isEmpty());
+
+        r = QCoro::waitFor(session.execute(write.arg(QStringLiteral("other.bin"), QStringLiteral("y"))));
+        CHECK_STATUS(r, Status::Ok);
+        QuitWindow second;
+        second.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&second));
+        QVERIFY(!second.close());
+        box = question(second);
+        QVERIFY(box);
+        QVERIFY(!box->text().contains(QLatin1String("big.bin"))); // copied already
+        QAbstractButton *leave = buttonOf(box, QStringLiteral("&Quit Without Them"));
+        QVERIFY(leave);
+        leave->click();
+        QVERIFY(!second.isVisible());
+        QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/other.bin")));
     }
 };
 

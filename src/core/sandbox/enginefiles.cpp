@@ -16,6 +16,8 @@ namespace Sandpiper {
 namespace {
 
 struct Entry {
+    QString folder;
+    QString name;
     EngineFiles::Kept kept;
     std::optional<EngineFiles::Version> fetched;
 };
@@ -41,7 +43,7 @@ constexpr auto fetchTimeout = std::chrono::minutes(10);
 void EngineFiles::keep(const QString &folder, const QString &name, const Kept &kept)
 {
     const QMutexLocker lock(&registryMutex);
-    registry().insert(keyOf(folder, name), Entry{kept, std::nullopt});
+    registry().insert(keyOf(folder, name), Entry{folder, name, kept, std::nullopt});
 }
 
 void EngineFiles::drop(const QString &folder, const QString &name)
@@ -83,6 +85,21 @@ std::optional<EngineFiles::Version> EngineFiles::fetchedVersion(const QString &f
     const QMutexLocker lock(&registryMutex);
     const auto entry = registry().constFind(keyOf(folder, name));
     return entry == registry().constEnd() ? std::nullopt : entry->fetched;
+}
+
+QList<EngineFiles::Waiting> EngineFiles::notFetched()
+{
+    QList<Waiting> waiting;
+    {
+        const QMutexLocker lock(&registryMutex);
+        for (const Entry &entry : std::as_const(registry()))
+            if (!entry.fetched)
+                waiting.append({entry.folder, entry.name, entry.kept.size});
+    }
+    std::sort(waiting.begin(), waiting.end(), [](const Waiting &a, const Waiting &b) {
+        return std::tie(a.folder, a.name) < std::tie(b.folder, b.name);
+    });
+    return waiting;
 }
 
 QCoro::Task<QString> EngineFiles::fetch(QString folder, QString name)

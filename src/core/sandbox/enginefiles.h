@@ -31,6 +31,12 @@ public:
     };
     // A version of a file on this machine: size and modification time in ms.
     using Version = QPair<qint64, qint64>;
+    // A kept file not fetched since: NAME of the conversation's FOLDER, of SIZE bytes.
+    struct Waiting {
+        QString folder;
+        QString name;
+        qint64 size = 0;
+    };
 
     // NAME (relative to FOLDER, the conversation's folder) is in KEPT's container, not here.
     static void keep(const QString &folder, const QString &name, const Kept &kept);
@@ -43,6 +49,9 @@ public:
     static QStringList keptIn(const QString &folder, const QString &container, bool fetched = false);
     // The version a fetch wrote here, if NAME was fetched since it was kept: the container has it.
     static std::optional<Version> fetchedVersion(const QString &folder, const QString &name);
+    // Every kept file that is only in its container (what quitting the app would lose), by
+    // folder and name.
+    static QList<Waiting> notFetched();
 
     // Copies NAME from its container into FOLDER, within the folder's disk limit, through the
     // checks of every file from the sandbox (ContainerFiles, TarReader: a temporary file renamed
