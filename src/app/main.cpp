@@ -64,8 +64,7 @@ int main(int argc, char *argv[])
 
     Sandpiper::Settings settings(parser.value(profileOption));
     for (const QString &assignment : parser.values(setOption)) {
-        QString error;
-        if (!settings.addOverride(assignment, &error)) {
+        if (const QString error = settings.addOverride(assignment); !error.isEmpty()) {
             std::fprintf(stderr, "sandpiper: %s\n", qPrintable(error));
             return 2;
         }

@@ -500,15 +500,15 @@ bool SettingsDialog::save()
     QString baseUrl = m_baseUrl->text().trimmed();
     // An empty field means the preset's own address; Custom has none to fall back on.
     if (!baseUrl.isEmpty() || providerId == QLatin1String("custom")) {
-        QString error;
-        baseUrl = normalizeBaseUrl(baseUrl, &error);
-        if (baseUrl.isEmpty()) {
-            m_baseUrlError->setText(error);
+        const BaseUrl normalized = normalizeBaseUrl(baseUrl);
+        if (!normalized.error.isEmpty()) {
+            m_baseUrlError->setText(normalized.error);
             m_baseUrlError->show();
             m_tabs->setCurrentIndex(0);
             m_baseUrl->setFocus();
             return false;
         }
+        baseUrl = normalized.url;
         m_baseUrl->setText(baseUrl);
     }
 

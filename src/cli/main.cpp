@@ -166,13 +166,13 @@ int main(int argc, char *argv[])
 
     Settings settings(parser.value(profileOption));
     for (const QString &assignment : parser.values(setOption)) {
-        QString error;
-        if (!settings.addOverride(assignment, &error))
+        if (const QString error = settings.addOverride(assignment); !error.isEmpty())
             return fail(error);
     }
+    // The keys below are known and take any text: these always hold.
     auto overrideSetting = [&](const QString &key, const QString &value) {
-        QString error;
-        settings.addOverride(key + QLatin1Char('=') + value, &error);
+        const QString error = settings.addOverride(key + QLatin1Char('=') + value);
+        Q_ASSERT_X(error.isEmpty(), "sandpiper-cli", qPrintable(error));
     };
     if (parser.isSet(providerOption)) {
         if (!findProviderPreset(parser.value(providerOption)))
@@ -180,13 +180,13 @@ int main(int argc, char *argv[])
         overrideSetting(QStringLiteral("provider"), parser.value(providerOption));
     }
     if (parser.isSet(baseUrlOption)) {
-        QString error;
-        const QString url = normalizeBaseUrl(parser.value(baseUrlOption), &error);
-        if (url.isEmpty())
-            return fail(error);
+        const BaseUrl url = normalizeBaseUrl(parser.value(baseUrlOption));
+        if (!url.error.isEmpty())
+            return fail(url.error);
         if (!parser.isSet(providerOption))
             overrideSetting(QStringLiteral("provider"), QStringLiteral("custom"));
-        overrideSetting(QStringLiteral("providers/%1/base_url").arg(settings.string(QStringLiteral("provider"))), url);
+        overrideSetting(QStringLiteral("providers/%1/base_url").arg(settings.string(QStringLiteral("provider"))),
+                        url.url);
     }
     const QString providerId = settings.string(QStringLiteral("provider"));
     if (parser.isSet(modelOption))

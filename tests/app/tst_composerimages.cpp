@@ -268,7 +268,7 @@ private Q_SLOTS:
     void aModelWithoutVisionGivesTheMessageBack()
     {
         QString error;
-        QVERIFY(m_settings->addOverride(QStringLiteral("providers/custom/image_models=vision-model=no"), &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("providers/custom/image_models=vision-model=no")), QString());
         auto window = openWindow();
         QVERIFY(window);
         auto *image = new QMimeData;

@@ -364,7 +364,7 @@ private Q_SLOTS:
     void aTitleTheModelWritesReachesTheSidebar()
     {
         QString error;
-        QVERIFY(m_settings->addOverride(QStringLiteral("agent/model_titles=true"), &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("agent/model_titles=true")), QString());
         m_server->enqueue(FS::openAiText(QStringLiteral("Water boils at 100 °C at sea level.")));
         m_server->enqueue(FS::openAiText(QStringLiteral("Boiling point of water")));
         auto window = openWindow();
@@ -472,7 +472,7 @@ private Q_SLOTS:
         m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
         m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
         QString error;
-        QVERIFY(m_settings->addOverride(QStringLiteral("network/max_retries=0"), &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("network/max_retries=0")), QString());
         auto window = openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("hello"));

@@ -107,10 +107,9 @@ private Q_SLOTS:
         ConversationStore store(m_settings->dataDirectory());
         QVERIFY(store.open());
         McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
-        QString error;
         // The image tool is trusted already; the sum asks.
-        QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__get-tiny-image=auto"), &error));
-        QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__get-resource-links=auto"), &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__get-tiny-image=auto")), QString());
+        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__get-resource-links=auto")), QString());
         {
             MainWindow window(m_settings.get(), &store);
             window.setMcpServers(&registry);
@@ -172,9 +171,8 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_long"), QStringLiteral("everything__trigger-long-running-operation"),
               QStringLiteral(R"({"duration": 30, "steps": 30})")}}));
-        QString error;
-        QVERIFY(m_settings->addOverride(QStringLiteral("approval/everything__trigger-long-running-operation=auto"),
-                                        &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__trigger-long-running-operation=auto")),
+                 QString());
         ConversationStore store(m_settings->dataDirectory());
         QVERIFY(store.open());
         McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});

@@ -88,7 +88,7 @@ private Q_SLOTS:
         m_settings = std::make_unique<Settings>(m_profile->path());
         QString error;
         // No Docker needed here: the window skips the sandbox check.
-        QVERIFY(m_settings->addOverride(QStringLiteral("sandbox/enabled=false"), &error));
+        QCOMPARE(m_settings->addOverride(QStringLiteral("sandbox/enabled=false")), QString());
     }
 
     void cleanup()

@@ -212,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(Settings(dir.path()).agent().approval.value(tool), ApprovalPolicy::Never);
         // The command line sets them too.
         QString error;
-        QVERIFY(settings.addOverride(QStringLiteral("approval/files__read_file=auto"), &error));
+        QCOMPARE(settings.addOverride(QStringLiteral("approval/files__read_file=auto")), QString());
         QCOMPARE(settings.agent().approval.value(QStringLiteral("files__read_file")), ApprovalPolicy::Auto);
         QCOMPARE(settings.mcpConfigFile(), dir.path() + QStringLiteral("/mcp.json"));
     }

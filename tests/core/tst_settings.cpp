@@ -94,12 +94,12 @@ private Q_SLOTS:
         QCOMPARE(config.minFreeDiskBytes, qint64(1) << 30);
         QCOMPARE(config.maxFigures, 20);
         QString error;
-        QVERIFY(settings.addOverride(QStringLiteral("sandbox/disk_limit_mb=0"), &error));
-        QVERIFY(settings.addOverride(QStringLiteral("sandbox/max_figures=-3"), &error));
+        QCOMPARE(settings.addOverride(QStringLiteral("sandbox/disk_limit_mb=0")), QString());
+        QCOMPARE(settings.addOverride(QStringLiteral("sandbox/max_figures=-3")), QString());
         config = settings.sandbox(QStringLiteral("7"), profile.path());
         QCOMPARE(config.diskLimitBytes, 0); // no limit
         QCOMPARE(config.maxFigures, 0);
-        QVERIFY(settings.addOverride(QStringLiteral("sandbox/max_figures=100000"), &error));
+        QCOMPARE(settings.addOverride(QStringLiteral("sandbox/max_figures=100000")), QString());
         QCOMPARE(settings.sandbox(QStringLiteral("7"), profile.path()).maxFigures, 500);
     }
 
@@ -110,8 +110,8 @@ private Q_SLOTS:
             Settings settings(profile.path());
             settings.setValue(QStringLiteral("agent/max_tool_rounds"), 5);
             QString error;
-            QVERIFY(settings.addOverride(QStringLiteral("agent/max_tool_rounds=9"), &error));
-            QVERIFY(settings.addOverride(QStringLiteral("provider=ollama"), &error));
+            QCOMPARE(settings.addOverride(QStringLiteral("agent/max_tool_rounds=9")), QString());
+            QCOMPARE(settings.addOverride(QStringLiteral("provider=ollama")), QString());
             QCOMPARE(settings.integer(QStringLiteral("agent/max_tool_rounds")), 9);
         }
         Settings reopened(profile.path());
@@ -191,7 +191,7 @@ private Q_SLOTS:
         QVERIFY(settings.provider().recoverTextToolCalls); // on unless turned off
         QVERIFY(settings.provider().contextWindows.isEmpty());
         QString error;
-        QVERIFY(settings.addOverride(QStringLiteral("providers/ollama/text_tool_calls=false"), &error));
+        QCOMPARE(settings.addOverride(QStringLiteral("providers/ollama/text_tool_calls=false")), QString());
         QVERIFY(!settings.provider().recoverTextToolCalls);
         settings.setValue(QStringLiteral("providers/ollama/context_windows"),
                           QStringLiteral("qwen2.5:7b=32768\nllama3.1 = 8k\n\nbroken line\nzero=0\n*=4096"));

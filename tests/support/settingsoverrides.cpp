@@ -6,9 +6,8 @@ namespace Sandpiper::Test {
 
 QString applySettings(Settings &settings, const QStringList &assignments)
 {
-    QString error;
     for (const QString &assignment : assignments) {
-        if (!settings.addOverride(assignment, &error))
+        if (QString error = settings.addOverride(assignment); !error.isEmpty())
             return error;
     }
     return {};

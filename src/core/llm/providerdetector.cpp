@@ -62,7 +62,7 @@ QCoro::Task<QList<ProviderDetector::Found>> ProviderDetector::detect(QList<Candi
     for (const Candidate &candidate : std::as_const(candidates)) {
         ProviderConfig config;
         config.id = candidate.presetId;
-        config.baseUrl = normalizeBaseUrl(candidate.baseUrl);
+        config.baseUrl = normalizeBaseUrl(candidate.baseUrl).url;
         config.connectTimeout = timeout;
         config.maxRetries = 0;
         clients.push_back(std::make_unique<ChatClient>(config));
@@ -79,11 +79,10 @@ QCoro::Task<QList<ProviderDetector::Found>> ProviderDetector::detect(QList<Candi
 
 QCoro::Task<ProviderDetector::Verdict> ProviderDetector::testConnection(ProviderConfig config)
 {
-    QString error;
-    const QString baseUrl = normalizeBaseUrl(config.baseUrl, &error);
-    if (baseUrl.isEmpty())
-        co_return Verdict{Verdict::Kind::Failed, {}, error};
-    config.baseUrl = baseUrl;
+    const BaseUrl baseUrl = normalizeBaseUrl(config.baseUrl);
+    if (!baseUrl.error.isEmpty())
+        co_return Verdict{Verdict::Kind::Failed, {}, baseUrl.error};
+    config.baseUrl = baseUrl.url;
     config.maxRetries = 0;
     ChatClient client(config);
     co_return verdictFor(co_await client.listModels());

@@ -44,14 +44,11 @@ std::optional<ProviderPreset> findProviderPreset(const QString &id)
     return std::nullopt;
 }
 
-QString normalizeBaseUrl(const QString &input, QString *error)
+BaseUrl normalizeBaseUrl(const QString &input)
 {
     QString text = input.trimmed();
-    if (text.isEmpty()) {
-        if (error)
-            *error = QCoreApplication::translate("Sandpiper", "The base URL is empty.");
-        return {};
-    }
+    if (text.isEmpty())
+        return {{}, QCoreApplication::translate("Sandpiper", "The base URL is empty.")};
     if (!text.contains(QLatin1String("://"))) {
         // Local servers speak plain HTTP; anything else is assumed to be HTTPS.
         const QString host = text.section(QLatin1Char('/'), 0, 0).section(QLatin1Char(':'), 0, 0);
@@ -69,13 +66,11 @@ QString normalizeBaseUrl(const QString &input, QString *error)
         text.chop(1);
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() ||
-        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        if (error)
-            *error = QCoreApplication::translate("Sandpiper", "\"%1\" is not a valid http or https URL.")
-                         .arg(input.trimmed());
-        return {};
-    }
-    return text;
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return {
+            {},
+            QCoreApplication::translate("Sandpiper", "\"%1\" is not a valid http or https URL.").arg(input.trimmed())};
+    return {text, {}};
 }
 
 } // namespace Sandpiper

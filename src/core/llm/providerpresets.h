@@ -23,8 +23,13 @@ struct ProviderPreset {
 const QList<ProviderPreset> &providerPresets();
 std::optional<ProviderPreset> findProviderPreset(const QString &id);
 
+// A base URL as the clients take it (up to /v1), or why what was given is none.
+struct BaseUrl {
+    QString url;
+    QString error; // empty when URL is set
+};
+
 // Accepts what people paste: no scheme, a trailing slash, the full /chat/completions path.
-// Returns the base URL up to /v1, or an empty string with ERROR set.
-QString normalizeBaseUrl(const QString &input, QString *error = nullptr);
+BaseUrl normalizeBaseUrl(const QString &input);
 
 } // namespace Sandpiper

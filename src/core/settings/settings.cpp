@@ -214,15 +214,14 @@ void Settings::setValue(const QString &key, const QVariant &value)
     m_settings->setValue(key, value);
 }
 
-bool Settings::addOverride(const QString &assignment, QString *error)
+QString Settings::addOverride(const QString &assignment)
 {
     const qsizetype equals = assignment.indexOf(QLatin1Char('='));
     const QString key = assignment.left(equals).trimmed();
     const auto spec = equals > 0 ? specFor(key) : std::nullopt;
     if (!spec) {
-        *error = equals <= 0 ? QStringLiteral("--set expects KEY=VALUE, got \"%1\"").arg(assignment)
-                             : QStringLiteral("unknown setting \"%1\"").arg(key);
-        return false;
+        return equals <= 0 ? QStringLiteral("--set expects KEY=VALUE, got \"%1\"").arg(assignment)
+                           : QStringLiteral("unknown setting \"%1\"").arg(key);
     }
     const QString text = assignment.mid(equals + 1);
     bool ok = true;
@@ -246,14 +245,11 @@ bool Settings::addOverride(const QString &assignment, QString *error)
         break;
     }
     }
-    if (!ok) {
-        *error = QStringLiteral("the setting \"%1\" needs a %2, got \"%3\"")
-                     .arg(key, spec->type == Type::Boolean ? QStringLiteral("true or false") : QStringLiteral("number"),
-                          text);
-        return false;
-    }
+    if (!ok)
+        return QStringLiteral("the setting \"%1\" needs a %2, got \"%3\"")
+            .arg(key, spec->type == Type::Boolean ? QStringLiteral("true or false") : QStringLiteral("number"), text);
     m_overrides.insert(key, parsed);
-    return true;
+    return {};
 }
 
 QString Settings::configFile() const
@@ -314,7 +310,7 @@ ProviderConfig Settings::provider(const QString &id) const
     config.baseUrl = string(prefix + QStringLiteral("base_url"));
     if (config.baseUrl.isEmpty() && preset)
         config.baseUrl = preset->baseUrl;
-    config.baseUrl = normalizeBaseUrl(config.baseUrl);
+    config.baseUrl = normalizeBaseUrl(config.baseUrl).url;
     config.model = string(prefix + QStringLiteral("model"));
     if (config.model.isEmpty() && preset)
         config.model = preset->defaultModel;

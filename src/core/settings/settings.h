@@ -36,9 +36,9 @@ public:
     bool boolean(const QString &key) const { return value(key).toBool(); }
     void setValue(const QString &key, const QVariant &value);
 
-    // "KEY=VALUE" for this run. False, with ERROR saying why, for an unknown key or a value
-    // of the wrong type.
-    bool addOverride(const QString &assignment, QString *error);
+    // "KEY=VALUE" for this run. Empty when taken, else why not: an unknown key or a value of
+    // the wrong type.
+    [[nodiscard]] QString addOverride(const QString &assignment);
 
     QString configFile() const;
     // Why the settings file was set aside (corrupt, or written by a newer Sandpiper), empty when

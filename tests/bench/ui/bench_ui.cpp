@@ -524,8 +524,8 @@ int main(int argc, char *argv[])
                   QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close")};
     QTemporaryDir dir;
     Settings settings(dir.filePath(QStringLiteral("open")));
-    QString error;
-    settings.addOverride(QStringLiteral("sandbox/enabled=false"), &error);
+    if (const QString error = settings.addOverride(QStringLiteral("sandbox/enabled=false")); !error.isEmpty())
+        qFatal("%s", qPrintable(error));
     ConversationStore store(settings.dataDirectory());
     (void)store.open();
     const auto empty = store.createConversation(QStringLiteral("custom"), QStringLiteral("bench"));
