@@ -1113,6 +1113,17 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::DockerCli</name>
+    <message>
+        <source>“%1” is neither a docker context&apos;s name nor an engine&apos;s address (ssh://user@host, tcp://host:2376, unix:///path/to/docker.sock).</source>
+        <translation>“%1”既不是 docker 上下文的名称，也不是引擎的地址（ssh://user@host、tcp://host:2376、unix:///path/to/docker.sock）。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an engine&apos;s address: Docker takes ssh://user@host, tcp://host:2376 or unix:///path/to/docker.sock.</source>
+        <translation>“%1”不是引擎的地址：Docker 接受 ssh://user@host、tcp://host:2376 或 unix:///path/to/docker.sock。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::EngineFeatures</name>
     <message>
         <source>memory</source>
@@ -3395,10 +3406,6 @@ X-Title: Sandpiper</translation>
         <translation>Docker 引擎状态</translation>
     </message>
     <message>
-        <source>The engine the docker command talks to: set DOCKER_HOST (ssh://user@host, tcp://host:2376) or use &quot;docker context use&quot; before starting Sandpiper. A remote engine gets the conversation&apos;s files copied in and out.</source>
-        <translation>docker 命令所连接的引擎：请在启动 Sandpiper 之前设置 DOCKER_HOST（ssh://user@host、tcp://host:2376）或使用“docker context use”。对于远程引擎，对话的文件会被复制进出。</translation>
-    </message>
-    <message>
         <source>Chec&amp;k engine</source>
         <translation>检查引擎(&amp;k)</translation>
     </message>
@@ -3413,10 +3420,6 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Remove all sandbox containers</source>
         <translation>删除所有沙箱容器</translation>
-    </message>
-    <message>
-        <source>Engine:</source>
-        <translation>引擎：</translation>
     </message>
     <message>
         <source>&amp;Image:</source>
@@ -3633,6 +3636,30 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Sandbox containers removed: %1.</source>
         <translation>已删除的沙箱容器：%1。</translation>
+    </message>
+    <message>
+        <source>Docker engine</source>
+        <translation>Docker 引擎</translation>
+    </message>
+    <message>
+        <source>Where new sandboxes start: the engine the docker command is set up for (DOCKER_HOST, &quot;docker context use&quot;), one of its contexts, or an address you type (ssh://user@host, tcp://host:2376). A remote engine gets the conversation&apos;s files copied in and out; sandboxes that run keep their engine.</source>
+        <translation>新沙箱在哪里启动：docker 命令所配置的引擎（DOCKER_HOST、“docker context use”）、它的某个上下文，或您输入的地址（ssh://user@host、tcp://host:2376）。远程引擎会来回复制对话的文件；正在运行的沙箱保留其引擎。</translation>
+    </message>
+    <message>
+        <source>As the docker command is set up</source>
+        <translation>按 docker 命令的配置</translation>
+    </message>
+    <message>
+        <source>&amp;Engine:</source>
+        <translation>引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <source>Context %1 (%2)</source>
+        <translation>上下文 %1（%2）</translation>
     </message>
 </context>
 <context>

@@ -92,7 +92,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
 {
     // Before any message is shown: every view draws its formulas with it.
     MarkdownView::setMathRenderer(m_math);
-    applyMathSettings();
+    applySandboxSettings();
     setWindowTitle(tr("Sandpiper"));
     resize(1280, 800);
 
@@ -563,13 +563,14 @@ void MainWindow::openSettings()
     if (dialog.exec() != QDialog::Accepted)
         return;
     hideWelcome();
-    applyMathSettings();
+    applySandboxSettings();
     loadApiKey(); // applies the provider, its key and model (and the tools' policies) to the open conversations
     showState();
 }
 
-void MainWindow::applyMathSettings()
+void MainWindow::applySandboxSettings()
 {
+    DockerCli::Engine::setChosen(m_settings->engine());
     m_math->setImage(m_settings->string(QStringLiteral("sandbox/image")));
     m_math->setEnabled(m_settings->boolean(QStringLiteral("sandbox/enabled")));
 }

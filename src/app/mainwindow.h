@@ -77,8 +77,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    // The formulas follow the sandbox's settings (its image; off with the sandbox).
-    void applyMathSettings();
+    // The engine the sandboxes start on; the formulas follow the sandbox's settings (its
+    // image; off with the sandbox).
+    void applySandboxSettings();
     void buildActions();
     void showSession(ConversationSession *session);
     void showState();

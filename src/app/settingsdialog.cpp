@@ -257,13 +257,23 @@ QWidget *SettingsDialog::buildSandboxTab()
     m_maxFigures->setRange(0, 500);
     m_maxFigures->setAccessibleName(tr("Figures kept per run"));
     m_maxFigures->setToolTip(tr("Figures beyond this number in one run are counted but neither saved nor shown."));
+    m_engine = new QComboBox;
+    m_engine->setEditable(true);
+    m_engine->setInsertPolicy(QComboBox::NoInsert);
+    m_engine->setAccessibleName(tr("Docker engine"));
+    m_engine->setToolTip(tr("Where new sandboxes start: the engine the docker command is set up for (DOCKER_HOST, "
+                            "\"docker context use\"), one of its contexts, or an address you type (ssh://user@host, "
+                            "tcp://host:2376). A remote engine gets the conversation's files copied in and out; "
+                            "sandboxes that run keep their engine."));
+    m_engine->addItem(tr("As the docker command is set up"), QString());
+    m_engineError = new QLabel;
+    m_engineError->setStyleSheet(errorStyle);
+    m_engineError->setWordWrap(true);
+    m_engineError->setVisible(false);
     m_engineStatus = new QLabel(tr("Not checked yet."));
     m_engineStatus->setWordWrap(true);
     m_engineStatus->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_engineStatus->setAccessibleName(tr("Docker engine status"));
-    m_engineStatus->setToolTip(tr("The engine the docker command talks to: set DOCKER_HOST (ssh://user@host, "
-                                  "tcp://host:2376) or use \"docker context use\" before starting Sandpiper. A "
-                                  "remote engine gets the conversation's files copied in and out."));
     m_engineButton = new QPushButton(tr("Chec&k engine"));
     m_engineButton->setAccessibleName(tr("Check the Docker engine"));
     m_removeButton = new QPushButton(tr("&Remove all sandbox containers"));
@@ -272,6 +282,7 @@ QWidget *SettingsDialog::buildSandboxTab()
     m_removeResult->setWordWrap(true);
 
     auto *tab = new QWidget;
+    m_sandboxTab = tab;
     auto *tabLayout = new QVBoxLayout(tab);
     auto *form = new QFormLayout;
     tabLayout->addLayout(form);
@@ -282,7 +293,9 @@ QWidget *SettingsDialog::buildSandboxTab()
     auto *engineRow = new QHBoxLayout;
     engineRow->addWidget(m_engineStatus, 1);
     engineRow->addWidget(m_engineButton);
-    form->addRow(tr("Engine:"), engineRow);
+    form->addRow(tr("&Engine:"), m_engine);
+    form->addRow(QString(), m_engineError);
+    form->addRow(QString(), engineRow);
     form->addRow(tr("&Image:"), imageRow);
     form->addRow(QString(), m_buildProgress);
     form->addRow(QString(), m_buildResult);
@@ -306,6 +319,8 @@ QWidget *SettingsDialog::buildSandboxTab()
     connect(m_buildButton, &QPushButton::clicked, this, [this] { QCoro::connect(buildImage(), this, [] {}); });
     connect(m_removeButton, &QPushButton::clicked, this, [this] { QCoro::connect(removeContainers(), this, [] {}); });
     connect(m_engineButton, &QPushButton::clicked, this, [this] { QCoro::connect(checkEngine(), this, [] {}); });
+    connect(m_engine, &QComboBox::editTextChanged, m_engineError, &QWidget::hide);
+    QCoro::connect(listEngineContexts(), this, [] {});
     connect(m_images, &ImageManager::progress, this, [this](const QString &line) {
         m_buildLog->appendPlainText(line);
         // Both the classic builder ("Step 3/9") and BuildKit ("[3/9]") count their steps.
@@ -465,6 +480,7 @@ void SettingsDialog::load()
     loadProvider(currentProviderId());
 
     m_image->setText(m_settings->string(QStringLiteral("sandbox/image")));
+    selectEngine(m_settings->string(QStringLiteral("sandbox/engine")));
     m_memory->setText(m_settings->string(QStringLiteral("sandbox/memory")));
     m_cpus->setValue(m_settings->value(QStringLiteral("sandbox/cpus")).toDouble());
     m_timeout->setValue(m_settings->integer(QStringLiteral("sandbox/timeout_seconds")));
@@ -511,6 +527,13 @@ bool SettingsDialog::save()
         baseUrl = normalized.url;
         m_baseUrl->setText(baseUrl);
     }
+    if (const QString problem = DockerCli::Engine::settingProblem(engineSetting()); !problem.isEmpty()) {
+        m_engineError->setText(problem);
+        m_engineError->show();
+        m_tabs->setCurrentIndex(m_tabs->indexOf(m_sandboxTab));
+        m_engine->setFocus();
+        return false;
+    }
 
     m_settings->setValue(QStringLiteral("provider"), providerId);
     m_settings->setValue(providerKey(providerId, "base_url"), baseUrl);
@@ -540,6 +563,7 @@ bool SettingsDialog::save()
     m_settings->setValue(QStringLiteral("images/max_side"), m_imageSide->value());
 
     m_settings->setValue(QStringLiteral("sandbox/image"), m_image->text().trimmed());
+    m_settings->setValue(QStringLiteral("sandbox/engine"), engineSetting());
     if (!m_memory->text().isEmpty())
         m_settings->setValue(QStringLiteral("sandbox/memory"), m_memory->text());
     m_settings->setValue(QStringLiteral("sandbox/cpus"), m_cpus->value());
@@ -662,15 +686,16 @@ QCoro::Task<> SettingsDialog::checkEngine()
 {
     QPointer<SettingsDialog> self(this);
     m_engineButton->setEnabled(false);
-    m_engineStatus->setText(tr("Checking %1…").arg(EngineStatus::describeEngine()));
+    const DockerCli::Engine engine = engineInDialog();
+    m_engineStatus->setText(tr("Checking %1…").arg(EngineStatus::describeEngine(engine)));
     const QString image = m_image->text().trimmed();
-    const EngineStatus status = co_await EngineStatus::check(image);
+    const EngineStatus status = co_await EngineStatus::check(image, engine);
     if (!self)
         co_return;
     QString text = status.summary();
     if (status.answers) {
         m_engineStatus->setText(text + QLatin1Char('.'));
-        const qint64 trivial = co_await EngineStatus::trivialExecutionMs(image);
+        const qint64 trivial = co_await EngineStatus::trivialExecutionMs(image, engine);
         if (!self)
             co_return;
         text = trivial >= 0 ? tr("%1; a trivial execution in a fresh sandbox takes %2 ms.").arg(text).arg(trivial)
@@ -680,28 +705,74 @@ QCoro::Task<> SettingsDialog::checkEngine()
     m_engineButton->setEnabled(true);
 }
 
+QString SettingsDialog::engineSetting() const
+{
+    const int index = m_engine->currentIndex();
+    if (index >= 0 && m_engine->currentText() == m_engine->itemText(index))
+        return m_engine->itemData(index).toString();
+    return m_engine->currentText().trimmed();
+}
+
+DockerCli::Engine SettingsDialog::engineInDialog() const
+{
+    const QString setting = engineSetting();
+    return setting.isEmpty() ? DockerCli::Engine::cliChoice() : DockerCli::Engine::fromSetting(setting);
+}
+
+void SettingsDialog::selectEngine(const QString &setting)
+{
+    const int index = m_engine->findData(setting);
+    if (index >= 0)
+        m_engine->setCurrentIndex(index);
+    else
+        m_engine->setEditText(setting);
+}
+
+QCoro::Task<> SettingsDialog::listEngineContexts()
+{
+    QPointer<SettingsDialog> self(this);
+    const auto listing =
+        co_await DockerCli::run({QStringLiteral("context"), QStringLiteral("ls"), QStringLiteral("--format"),
+                                 QStringLiteral("{{.Name}}\t{{.DockerEndpoint}}")},
+                                {}, std::chrono::seconds(10));
+    // podman has no contexts; an engine's address can still be typed.
+    if (!self || !listing.ok())
+        co_return;
+    const QString chosen = engineSetting();
+    for (const QString &line : QString::fromUtf8(listing.standardOutput).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString name = line.section(QLatin1Char('\t'), 0, 0).trimmed();
+        const QString endpoint = line.section(QLatin1Char('\t'), 1).trimmed();
+        if (name.isEmpty() || !DockerCli::Engine::settingProblem(name).isEmpty() || m_engine->findData(name) >= 0)
+            continue;
+        m_engine->addItem(endpoint.isEmpty() ? tr("Context %1").arg(name) : tr("Context %1 (%2)").arg(name, endpoint),
+                          name);
+    }
+    selectEngine(chosen);
+}
+
 QCoro::Task<> SettingsDialog::buildImage()
 {
     QPointer<SettingsDialog> self(this);
     // Another engine than this machine's own gets the image from this machine's when that has it
     // (ImageManager::send says when not): faster than a build there, and the same image.
     const QString wanted = m_image->text().trimmed();
-    if (!EngineStatus::isDefaultEngine()) {
+    const DockerCli::Engine engine = engineInDialog();
+    const QString where = EngineStatus::describeEngine(engine);
+    if (!EngineStatus::isDefaultEngine(engine)) {
         m_buildButton->setEnabled(false);
         m_buildLog->clear();
         m_buildProgress->setRange(0, 0);
         m_buildProgress->show();
         m_buildResult->setStyleSheet(QString());
-        m_buildResult->setText(tr("Sending %1 from this machine to %2 (docker save | docker load)…")
-                                   .arg(wanted, EngineStatus::describeEngine()));
-        const bool sent = co_await m_images->send(wanted);
+        m_buildResult->setText(
+            tr("Sending %1 from this machine to %2 (docker save | docker load)…").arg(wanted, where));
+        const bool sent = co_await m_images->send(wanted, engine);
         if (!self)
             co_return;
         m_buildButton->setEnabled(true);
         m_buildProgress->hide();
         if (sent) {
-            m_buildResult->setText(
-                tr("The image %1 was sent to %2 and is ready.").arg(wanted, EngineStatus::describeEngine()));
+            m_buildResult->setText(tr("The image %1 was sent to %2 and is ready.").arg(wanted, where));
             co_return;
         }
         m_buildLog->appendPlainText(tr("Not sent: %1 Building it there instead.").arg(m_images->lastError()));
@@ -721,9 +792,8 @@ QCoro::Task<> SettingsDialog::buildImage()
     m_buildProgress->setRange(0, 0);
     m_buildProgress->show();
     m_buildResult->setStyleSheet(QString());
-    m_buildResult->setText(
-        tr("Building %1 from %2 on %3…").arg(image, QDir::toNativeSeparators(context), EngineStatus::describeEngine()));
-    const bool built = co_await m_images->build(image, context);
+    m_buildResult->setText(tr("Building %1 from %2 on %3…").arg(image, QDir::toNativeSeparators(context), where));
+    const bool built = co_await m_images->build(image, context, engine);
     if (!self)
         co_return;
     m_buildButton->setEnabled(true);

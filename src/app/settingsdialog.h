@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sandbox/dockercli.h>
+
 #include <QDialog>
 
 #include <QCoroTask>
@@ -71,6 +73,12 @@ private:
     QCoro::Task<> storeKeyAndClose(QString providerId, QString key);
     QCoro::Task<> buildImage();
     QCoro::Task<> checkEngine();
+    // The contexts of the docker command, offered as engines.
+    QCoro::Task<> listEngineContexts();
+    // What the engine field holds, as the setting stores it; and as the engine it names.
+    QString engineSetting() const;
+    DockerCli::Engine engineInDialog() const;
+    void selectEngine(const QString &setting);
     QCoro::Task<> removeContainers();
     QString currentProviderId() const;
 
@@ -114,6 +122,9 @@ private:
     QSpinBox *m_maxFigures;
     QPushButton *m_removeButton;
     // Which engine, local or remote, its health and round trip (issue 18).
+    QComboBox *m_engine;
+    QLabel *m_engineError;
+    QWidget *m_sandboxTab = nullptr;
     QLabel *m_engineStatus;
     QPushButton *m_engineButton;
     QLabel *m_removeResult;

@@ -169,6 +169,7 @@ int main(int argc, char *argv[])
         if (const QString error = settings.addOverride(assignment); !error.isEmpty())
             return fail(error);
     }
+    DockerCli::Engine::setChosen(settings.engine());
     // The keys below are known and take any text: these always hold.
     auto overrideSetting = [&](const QString &key, const QString &value) {
         const QString error = settings.addOverride(key + QLatin1Char('=') + value);

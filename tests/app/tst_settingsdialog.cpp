@@ -291,6 +291,54 @@ private Q_SLOTS:
         qunsetenv("DOCKER_HOST");
         QVERIFY2(status->text().startsWith(remote + QStringLiteral(": remote, answers in ")),
                  qPrintable(status->text()));
+        // Chosen in the dialog instead: checked before it is saved.
+        auto *engine = findNamed<QComboBox>(&dialog, QStringLiteral("Docker engine"));
+        QVERIFY(engine);
+        engine->setEditText(remote);
+        check->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!check->isEnabled(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(check->isEnabled(), 60000);
+        QVERIFY2(status->text().startsWith(remote + QStringLiteral(": remote, answers in ")),
+                 qPrintable(status->text()));
+    }
+
+    // The engine: the docker command's own choice, one of its contexts, or an address typed in;
+    // saved as the setting and in force for new sandboxes once the dialog is accepted.
+    void theEngineIsChosenHere()
+    {
+        SettingsDialog dialog(m_settings.get());
+        dialog.show();
+        auto *engine = findNamed<QComboBox>(&dialog, QStringLiteral("Docker engine"));
+        QVERIFY(engine);
+        QCOMPARE(engine->currentIndex(), 0);
+        QCOMPARE(engine->currentData().toString(), QString());
+        // The docker command's contexts come in a moment later (it always has "default").
+        QTRY_VERIFY_WITH_TIMEOUT(engine->findData(QStringLiteral("default")) > 0, 10000);
+        QCOMPARE(engine->currentIndex(), 0);
+
+        engine->setEditText(QStringLiteral("not a context!"));
+        dialog.accept();
+        QVERIFY(dialog.isVisible());
+        const QList<QLabel *> labels = engine->parentWidget()->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](QLabel *label) {
+            return label->isVisible() && label->text().contains(QStringLiteral("“not a context!”"));
+        }));
+        QCOMPARE(m_settings->string(QStringLiteral("sandbox/engine")), QString());
+        QCOMPARE(dialog.tabs()->currentWidget(), engine->parentWidget()); // shown where the field is
+
+        engine->setEditText(QStringLiteral("ssh://me@box.example"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(m_settings->string(QStringLiteral("sandbox/engine")), QStringLiteral("ssh://me@box.example"));
+        QCOMPARE(m_settings->engine().host, QStringLiteral("ssh://me@box.example"));
+
+        SettingsDialog again(m_settings.get());
+        auto *shown = findNamed<QComboBox>(&again, QStringLiteral("Docker engine"));
+        QCOMPARE(shown->currentText(), QStringLiteral("ssh://me@box.example"));
+        shown->setCurrentIndex(0);
+        again.accept();
+        QCOMPARE(m_settings->string(QStringLiteral("sandbox/engine")), QString());
+        QVERIFY(m_settings->engine().isEmpty());
     }
 
     void theShortcutOpensTheDialog()

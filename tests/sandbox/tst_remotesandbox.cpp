@@ -494,19 +494,42 @@ private Q_SLOTS:
         QCOMPARE(r.value, QStringLiteral("41"));
 
         const QString name = session.containerName();
+        const DockerCli::Engine there{.context = context};
+        const auto stillThere = [&] {
+            return QCoro::waitFor(
+                       DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name}, {}, 10s, there))
+                .ok();
+        };
         session.restart();
-        for (int i = 0;
-             i < 50 && QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name}, {},
-                                                     10s, {context}))
-                           .ok();
-             ++i)
+        for (int i = 0; i < 50 && stillThere(); ++i)
             QTest::qWait(100);
-        QVERIFY2(!QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), name}, {}, 10s,
-                                                {context}))
-                      .ok(),
-                 "the replaced container is still on the engine it ran on");
+        QVERIFY2(!stillThere(), "the replaced container is still on the engine it ran on");
         CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
         QVERIFY(!session.isRemote());
+    }
+
+    // An engine chosen in the settings, here the remote one by its URL, outranks the CLI's own;
+    // a container started there stays there when the choice changes.
+    void anEngineChosenInTheSettingsIsUsed()
+    {
+        qunsetenv("DOCKER_HOST");
+        const auto restore = qScopeGuard([] {
+            DockerCli::Engine::setChosen({});
+            qputenv("DOCKER_HOST", Sandpiper::Test::remoteDockerHost().toUtf8());
+        });
+        const QString image = Sandpiper::Test::sandboxImage();
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Local);
+        DockerCli::Engine::setChosen(DockerCli::Engine::fromSetting(Sandpiper::Test::remoteDockerHost()));
+        QCOMPARE(DockerCli::Engine::chosen().host, Sandpiper::Test::remoteDockerHost());
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Remote);
+        SandboxSession session(m_sandbox.config(QStringLiteral("chosen")));
+        CHECK_STATUS(run(session, QStringLiteral("1")), Status::Ok);
+        QVERIFY(session.isRemote());
+
+        DockerCli::Engine::setChosen({});
+        QCOMPARE(QCoro::waitFor(EngineLocality::of(image)), EngineLocality::Kind::Local);
+        CHECK_STATUS(run(session, QStringLiteral("open('made.txt', 'w').write('there')")), Status::Ok);
+        QCOMPARE(readFile(session.config().dataDirectory + QStringLiteral("/made.txt")), QByteArray("there"));
     }
 
     void theContainerGoesWithTheSession()

@@ -2,13 +2,17 @@
 
 #include "logging.h"
 
+#include <QCoreApplication>
 #include <QCoroProcess>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QUrl>
 
 using namespace std::chrono_literals;
 
@@ -28,25 +32,88 @@ QString currentContext()
     return QJsonDocument::fromJson(config.read(1024 * 1024)).object().value(QLatin1String("currentContext")).toString();
 }
 
+QMutex chosenMutex;
+DockerCli::Engine &chosenInSettings()
+{
+    static DockerCli::Engine engine;
+    return engine;
+}
+
 } // namespace
+
+DockerCli::Engine DockerCli::Engine::fromSetting(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.contains(QLatin1String("://")))
+        return {trimmed, {}};
+    return {{}, trimmed};
+}
+
+QString DockerCli::Engine::settingProblem(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty())
+        return {};
+    if (!trimmed.contains(QLatin1String("://"))) {
+        // Docker's own rule for the names of contexts.
+        static const QRegularExpression contextName(QStringLiteral("^[a-zA-Z0-9][a-zA-Z0-9_.+-]*$"));
+        return contextName.match(trimmed).hasMatch()
+                   ? QString()
+                   : QCoreApplication::translate("Sandpiper::DockerCli",
+                                                 "“%1” is neither a docker context's name nor an engine's address "
+                                                 "(ssh://user@host, tcp://host:2376, unix:///path/to/docker.sock).")
+                         .arg(trimmed);
+    }
+    const QUrl url(trimmed, QUrl::StrictMode);
+    const QString scheme = url.scheme();
+    const bool withHost = scheme == QLatin1String("ssh") || scheme == QLatin1String("tcp");
+    const bool withPath = scheme == QLatin1String("unix") || scheme == QLatin1String("npipe");
+    if (url.isValid() && ((withHost && !url.host().isEmpty()) || (withPath && !url.path().isEmpty())))
+        return {};
+    return QCoreApplication::translate("Sandpiper::DockerCli",
+                                       "“%1” is not an engine's address: Docker takes ssh://user@host, "
+                                       "tcp://host:2376 or unix:///path/to/docker.sock.")
+        .arg(trimmed);
+}
 
 DockerCli::Engine DockerCli::Engine::chosen()
 {
-    if (!qEnvironmentVariable("DOCKER_HOST").isEmpty())
-        return {};
+    {
+        const QMutexLocker lock(&chosenMutex);
+        if (!chosenInSettings().isEmpty())
+            return chosenInSettings();
+    }
+    return cliChoice();
+}
+
+DockerCli::Engine DockerCli::Engine::cliChoice()
+{
+    if (const QString host = qEnvironmentVariable("DOCKER_HOST"); !host.isEmpty())
+        return {host, {}};
     if (const QString context = qEnvironmentVariable("DOCKER_CONTEXT"); !context.isEmpty())
-        return {context};
+        return {{}, context};
     const QString context = currentContext();
-    return {context.isEmpty() ? QStringLiteral("default") : context};
+    return {{}, context.isEmpty() ? QStringLiteral("default") : context};
+}
+
+void DockerCli::Engine::setChosen(const Engine &engine)
+{
+    const QMutexLocker lock(&chosenMutex);
+    chosenInSettings() = engine;
 }
 
 void DockerCli::Engine::applyTo(QProcess &process) const
 {
-    if (context.isEmpty())
-        return;
-    // The variable outranks the configuration file's choice, and podman ignores it.
+    const Engine engine = isEmpty() ? chosen() : *this;
+    // The variables outrank the configuration file's choice; podman ignores them.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("DOCKER_CONTEXT"), context);
+    if (!engine.host.isEmpty()) {
+        environment.insert(QStringLiteral("DOCKER_HOST"), engine.host);
+        environment.remove(QStringLiteral("DOCKER_CONTEXT"));
+    } else {
+        environment.insert(QStringLiteral("DOCKER_CONTEXT"), engine.context);
+        environment.remove(QStringLiteral("DOCKER_HOST"));
+    }
     process.setProcessEnvironment(environment);
 }
 

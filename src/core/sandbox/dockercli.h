@@ -29,15 +29,28 @@ public:
         QString errorMessage() const;
     };
 
-    // The engine a command goes to. The CLI chooses it each time it runs: DOCKER_HOST, else
-    // DOCKER_CONTEXT, else the context `docker context use` chose last. Every command about a
-    // container must reach the engine it was started on, so its owner takes the choice once
-    // (chosen()) and hands it to each of them; a default Engine leaves the choice to the CLI.
+    // The engine a command goes to: the one chosen in the settings (setChosen), else the CLI's
+    // own choice, which it makes each time it runs: DOCKER_HOST, else DOCKER_CONTEXT, else the
+    // context `docker context use` chose last. Every command about a container must reach the
+    // engine it was started on, so its owner takes the choice once (chosen()) and hands it to
+    // each of them; an empty Engine stands for the choice at the time the command runs.
     struct Engine {
-        QString context; // empty: not pinned (DOCKER_HOST decides, which a context cannot change)
+        QString host;    // a DOCKER_HOST URL (ssh://…, tcp://…, unix://…), which outranks a context
+        QString context; // a docker context's name
 
-        // The engine the CLI would talk to now.
+        bool isEmpty() const { return host.isEmpty() && context.isEmpty(); }
+        // A setting's text: a URL is a host, another word a context's name, nothing the CLI's
+        // own choice.
+        static Engine fromSetting(const QString &text);
+        // Why TEXT names no engine, for the user; empty when it does.
+        static QString settingProblem(const QString &text);
+
+        // The engine the next command goes to.
         static Engine chosen();
+        // The CLI's own choice, whatever the settings choose.
+        static Engine cliChoice();
+        // The engine of the settings, for every command from now on; empty: the CLI's own choice.
+        static void setChosen(const Engine &engine);
         // Sets PROCESS up to talk to this engine.
         void applyTo(QProcess &process) const;
     };

@@ -26,8 +26,7 @@ QHash<QString, EngineLocality::Kind> &cache()
 
 QString EngineLocality::engineKey(const DockerCli::Engine &engine)
 {
-    return QStringList{DockerCli::program(), qEnvironmentVariable("DOCKER_HOST"), engine.context}.join(
-        QLatin1Char('\n'));
+    return QStringList{DockerCli::program(), engine.host, engine.context}.join(QLatin1Char('\n'));
 }
 
 void EngineLocality::forget()

@@ -8,51 +8,41 @@ using namespace std::chrono_literals;
 
 namespace Sandpiper {
 
-namespace {
-
-// The context the CLI uses; empty when DOCKER_HOST decides.
-QString contextName()
+bool EngineStatus::isDefaultEngine(const DockerCli::Engine &engine)
 {
-    return DockerCli::Engine::chosen().context;
+    return engine.host.isEmpty() && (engine.context.isEmpty() || engine.context == QLatin1String("default"));
 }
 
-} // namespace
-
-bool EngineStatus::isDefaultEngine()
+QString EngineStatus::describeEngine(const DockerCli::Engine &engine)
 {
-    const QString context = contextName();
-    return qEnvironmentVariable("DOCKER_HOST").isEmpty() && (context.isEmpty() || context == QLatin1String("default"));
-}
-
-QString EngineStatus::describeEngine()
-{
-    if (const QString host = qEnvironmentVariable("DOCKER_HOST"); !host.isEmpty())
-        return host;
-    if (!isDefaultEngine())
-        return tr("context %1").arg(contextName());
+    if (!engine.host.isEmpty())
+        return engine.host;
+    if (!isDefaultEngine(engine))
+        return tr("context %1").arg(engine.context);
     return tr("the default engine");
 }
 
-QCoro::Task<EngineStatus> EngineStatus::check(QString image)
+QCoro::Task<EngineStatus> EngineStatus::check(QString image, DockerCli::Engine engine)
 {
     EngineStatus status;
-    status.engine = describeEngine();
+    status.engine = describeEngine(engine);
     QElapsedTimer timer;
     timer.start();
     const auto version = co_await DockerCli::run(
-        {QStringLiteral("version"), QStringLiteral("--format"), QStringLiteral("{{.Server.Version}}")}, {}, 15s);
+        {QStringLiteral("version"), QStringLiteral("--format"), QStringLiteral("{{.Server.Version}}")}, {}, 15s,
+        engine);
     if (!version.ok()) {
         status.error = version.errorMessage();
         co_return status;
     }
     status.roundTripMs = timer.elapsed();
     status.answers = true;
-    status.locality = co_await EngineLocality::of(image);
-    status.features = co_await EngineFeatures::of();
+    status.locality = co_await EngineLocality::of(image, engine);
+    status.features = co_await EngineFeatures::of(engine);
     co_return status;
 }
 
-QCoro::Task<qint64> EngineStatus::trivialExecutionMs(QString image)
+QCoro::Task<qint64> EngineStatus::trivialExecutionMs(QString image, DockerCli::Engine engine)
 {
     QElapsedTimer timer;
     timer.start();
@@ -60,7 +50,7 @@ QCoro::Task<qint64> EngineStatus::trivialExecutionMs(QString image)
         co_await DockerCli::run({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--pull"),
                                  QStringLiteral("never"), QStringLiteral("--network"), QStringLiteral("none"), image,
                                  QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("pass")},
-                                {}, 60s);
+                                {}, 60s, engine);
     co_return result.ok() ? timer.elapsed() : -1;
 }
 

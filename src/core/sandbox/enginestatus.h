@@ -16,22 +16,23 @@ struct EngineStatus {
     Q_DECLARE_TR_FUNCTIONS(Sandpiper::EngineStatus)
 
 public:
-    QString engine; // DOCKER_HOST, the context, or "the default engine"
+    QString engine; // the host URL, the context, or "the default engine"
     EngineLocality::Kind locality = EngineLocality::Kind::Unknown;
     bool answers = false;
     QString error;           // why it does not answer
     qint64 roundTripMs = -1; // `docker version`: the client's round trip to the engine
     EngineFeatures features; // Docker or podman, rootless, the limits it enforces
 
-    // Which engine the CLI's settings name, for the user.
-    static QString describeEngine();
-    // Whether they name this machine's own engine: no DOCKER_HOST, the default context.
-    static bool isDefaultEngine();
-    // Asks the engine (and, once per engine, whether it is local, with IMAGE).
-    static QCoro::Task<EngineStatus> check(QString image);
+    // ENGINE (by default the one chosen now), for the user.
+    static QString describeEngine(const DockerCli::Engine &engine = DockerCli::Engine::chosen());
+    // Whether it is this machine's own engine: no host URL, the default context.
+    static bool isDefaultEngine(const DockerCli::Engine &engine = DockerCli::Engine::chosen());
+    // Asks ENGINE (and, once per engine, whether it is local, with IMAGE).
+    static QCoro::Task<EngineStatus> check(QString image, DockerCli::Engine engine = DockerCli::Engine::chosen());
     // How long a trivial execution takes there: a fresh container of IMAGE running Python's
     // `pass`, from start to end; -1 when it failed.
-    static QCoro::Task<qint64> trivialExecutionMs(QString image);
+    static QCoro::Task<qint64> trivialExecutionMs(QString image,
+                                                  DockerCli::Engine engine = DockerCli::Engine::chosen());
     // A line for the user: the engine, local or remote, its health and round trip, what it is
     // and which limits it does not enforce.
     QString summary() const;

@@ -42,7 +42,7 @@ QCoro::Task<QString> ImageManager::pythonVersion(QString image)
     co_return version;
 }
 
-QCoro::Task<bool> ImageManager::build(QString image, QString context)
+QCoro::Task<bool> ImageManager::build(QString image, QString context, DockerCli::Engine engine)
 {
     QPointer<ImageManager> self(this);
     m_lastError.clear();
@@ -51,6 +51,7 @@ QCoro::Task<bool> ImageManager::build(QString image, QString context)
         co_return false;
     }
     QProcess process;
+    engine.applyTo(process);
     process.setProcessChannelMode(QProcess::MergedChannels);
     QByteArray partial;
     QString lastLines;
@@ -97,7 +98,7 @@ QProcessEnvironment ImageManager::localEngineEnvironment()
     return environment;
 }
 
-QCoro::Task<bool> ImageManager::send(QString image)
+QCoro::Task<bool> ImageManager::send(QString image, DockerCli::Engine engine)
 {
     QPointer<ImageManager> self(this);
     m_lastError.clear();
@@ -117,6 +118,7 @@ QCoro::Task<bool> ImageManager::send(QString image)
 
     QProcess save, load;
     save.setProcessEnvironment(localEngineEnvironment());
+    engine.applyTo(load);
     save.start(DockerCli::program(), {QStringLiteral("save"), image});
     load.start(DockerCli::program(), {QStringLiteral("load"), QStringLiteral("-q")});
     if (!co_await qCoro(save).waitForStarted(10s) || !co_await qCoro(load).waitForStarted(10s)) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/dockercli.h"
+
 #include <QObject>
 #include <QProcessEnvironment>
 
@@ -20,14 +22,14 @@ public:
     // empty when Docker or the image cannot tell within a few seconds.
     static QCoro::Task<QString> pythonVersion(QString image);
 
-    // Builds IMAGE with `docker build` from CONTEXT (a folder holding a Dockerfile, such as
-    // the installed sandbox/ folder). Each line of the build's output arrives as progress().
-    QCoro::Task<bool> build(QString image, QString context);
+    // Builds IMAGE on ENGINE with `docker build` from CONTEXT (a folder holding a Dockerfile,
+    // such as the installed sandbox/ folder). Each line of the build's output arrives as progress().
+    QCoro::Task<bool> build(QString image, QString context, DockerCli::Engine engine = DockerCli::Engine::chosen());
 
     // Sends IMAGE from this machine's own engine (the default context, without DOCKER_HOST) to
-    // the engine the CLI points at, a remote one without the image: `docker save | docker load`,
-    // with the share sent so far as progress().
-    QCoro::Task<bool> send(QString image);
+    // ENGINE, a remote one without the image: `docker save | docker load`, with the share sent so
+    // far as progress().
+    QCoro::Task<bool> send(QString image, DockerCli::Engine engine = DockerCli::Engine::chosen());
     // The environment of a docker command for this machine's own engine.
     static QProcessEnvironment localEngineEnvironment();
 

@@ -147,6 +147,9 @@ const QList<Settings::Spec> &Settings::specs()
         // A remote engine's new files larger than this (MiB) stay in its container until
         // opened (0: all come back at once).
         {QStringLiteral("sandbox/remote_fetch_limit_mb"), Type::Integer, 8},
+        // The Docker engine: a context's name or a DOCKER_HOST URL (ssh://…, tcp://…); empty:
+        // whichever the docker command is set up for.
+        {QStringLiteral("sandbox/engine"), Type::String, QString()},
         // A desktop notification when a long answer ends while the window is in the background.
         {QStringLiteral("notifications/enabled"), Type::Boolean, true},
         {QStringLiteral("network/connect_timeout_seconds"), Type::Integer, 30},
@@ -375,6 +378,11 @@ QString Settings::formatImageModels(const QHash<QString, bool> &models)
     for (auto it = models.begin(); it != models.end(); ++it)
         lines.insert(it.key(), it.value() ? QStringLiteral("yes") : QStringLiteral("no"));
     return modelLinesText(lines);
+}
+
+DockerCli::Engine Settings::engine() const
+{
+    return DockerCli::Engine::fromSetting(string(QStringLiteral("sandbox/engine")));
 }
 
 SandboxConfig Settings::sandbox(const QString &conversationId, const QString &conversationFolder) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/agentconfig.h"
+#include "sandbox/dockercli.h"
 
 #include <QHash>
 #include <QVariant>
@@ -64,6 +65,8 @@ public:
     static QString formatImageModels(const QHash<QString, bool> &models);
     QString apiKeyVariable() const;
     SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
+    // The Docker engine chosen here (sandbox/engine); empty: the docker command's own choice.
+    DockerCli::Engine engine() const;
     WebConfig web() const;
     AgentConfig agent() const;
     QString defaultSystemPrompt() const;
