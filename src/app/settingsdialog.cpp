@@ -296,7 +296,10 @@ QWidget *SettingsDialog::buildSandboxTab()
     form->addRow(tr("&Engine:"), m_engine);
     form->addRow(QString(), m_engineError);
     form->addRow(QString(), engineRow);
-    form->addRow(tr("&Image:"), imageRow);
+    // A row of several widgets has no buddy of its own: the label names the field.
+    auto *imageLabel = new QLabel(tr("&Image:"));
+    imageLabel->setBuddy(m_image);
+    form->addRow(imageLabel, imageRow);
     form->addRow(QString(), m_buildProgress);
     form->addRow(QString(), m_buildResult);
     form->addRow(QString(), m_logToggle);

@@ -264,6 +264,18 @@ private Q_SLOTS:
         checkAccessibleNames(&dialog);
     }
 
+    // A label with a mnemonic takes the keyboard to its field: without a buddy it would show the
+    // "&" instead.
+    void everyMnemonicLeadsToAField()
+    {
+        SettingsDialog dialog(m_settings.get());
+        for (QLabel *label : dialog.findChildren<QLabel *>()) {
+            const QString text = QString(label->text()).remove(QStringLiteral("&&"));
+            if (label->textFormat() != Qt::RichText && text.contains(QLatin1Char('&')))
+                QVERIFY2(label->buddy(), qPrintable(label->text()));
+        }
+    }
+
     // The sandbox tab says which engine the docker CLI talks to, whether it is local, and how fast
     // it answers; against the remote engine of scripts/test too, when there is one.
     void theEngineRowSaysWhichEngineAndWhere()
@@ -315,6 +327,9 @@ private Q_SLOTS:
         // The docker command's contexts come in a moment later (it always has "default").
         QTRY_VERIFY_WITH_TIMEOUT(engine->findData(QStringLiteral("default")) > 0, 10000);
         QCOMPARE(engine->currentIndex(), 0);
+        dialog.tabs()->setCurrentWidget(engine->parentWidget());
+        dialog.resize(640, 640);
+        saveScreenshot(&dialog, QStringLiteral("settings-sandbox.png"));
 
         engine->setEditText(QStringLiteral("not a context!"));
         dialog.accept();
