@@ -402,7 +402,7 @@ void MarkdownView::showStreamed(const Chunk &finished, const Chunk &tail)
     cursor.endEditBlock();
 }
 
-void MarkdownView::appendChunk(QTextCursor &cursor, const QTextDocument &chunk, int first)
+void MarkdownView::appendChunk(QTextCursor &cursor, QTextDocument &chunk, int first)
 {
     const QTextBlock from = chunk.findBlockByNumber(first);
     cursor.movePosition(QTextCursor::End);
@@ -411,7 +411,7 @@ void MarkdownView::appendChunk(QTextCursor &cursor, const QTextDocument &chunk, 
     if (ownBlock)
         cursor.insertBlock(from.blockFormat(), from.charFormat());
     const int start = cursor.position();
-    QTextCursor selection(const_cast<QTextDocument *>(&chunk));
+    QTextCursor selection(&chunk);
     selection.setPosition(from.position());
     selection.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
     cursor.insertFragment(QTextDocumentFragment(selection));

@@ -70,7 +70,7 @@ private:
     void render();
     // A part of the Markdown rendered on its own: its blocks begin at block FIRST of DOCUMENT.
     struct Chunk {
-        const QTextDocument &document;
+        QTextDocument &document;
         int first = 0;
         int blocks() const { return document.isEmpty() ? 0 : document.blockCount() - first; }
     };
@@ -84,7 +84,7 @@ private:
     // the same: only what changed is laid out and painted again.
     void showStreamed(const Chunk &finished, const Chunk &tail);
     // Appends CHUNK from its block FIRST on at the end of the document, in a block of its own.
-    void appendChunk(QTextCursor &cursor, const QTextDocument &chunk, int first);
+    void appendChunk(QTextCursor &cursor, QTextDocument &chunk, int first);
     // Formulas become MathObject characters: their TeX goes through the Markdown as image tokens.
     QString markFormulas(const QString &markdown) const;
     void presentFormulas(QTextDocument *document);
