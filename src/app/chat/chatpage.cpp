@@ -133,7 +133,15 @@ void ChatPage::updateRows(int first, int last)
             card->showItem(item);
         else if (auto *notice = qobject_cast<QLabel *>(widget))
             notice->setText(item.text);
+        // A row that grew is laid out at once, not after its new text was painted where it was.
+        if (widget)
+            QCoreApplication::sendPostedEvents(widget, QEvent::LayoutRequest);
     }
+    // And so is the page with its scroll range: following the bottom, a frame of a streaming
+    // answer paints its changed lines once before it scrolls and its new ones once after, not a
+    // piece at each step of the layout.
+    QCoreApplication::sendPostedEvents(m_content, QEvent::LayoutRequest);
+    QCoreApplication::sendPostedEvents(viewport(), QEvent::LayoutRequest);
     updateActions();
 }
 

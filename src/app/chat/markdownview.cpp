@@ -44,13 +44,29 @@ bool inListLine(QStringView line)
     return item.matchView(line).hasMatch();
 }
 
+// The start of a fenced code block: up to three spaces, three backticks or tildes or more (the
+// fence), the language.
+const QRegularExpression &fenceOpening()
+{
+    static const QRegularExpression opening(QStringLiteral("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)"));
+    return opening;
+}
+
+// Whether LINE closes the code block that FENCE opened: as many of its characters or more, and
+// nothing else.
+bool closesFence(QStringView line, const QString &fence)
+{
+    const QStringView trimmed = line.trimmed();
+    return trimmed.startsWith(fence) && trimmed.count(fence.front()) == trimmed.size();
+}
+
 // Where the text can be split into finished paragraphs: after the last blank line, from FROM on,
 // that is outside a code fence and not inside a list (FROM itself when there is none). A chunk
 // rendered on its own must read as it would within the whole text.
 qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
 {
     qsizetype boundary = from;
-    bool inFence = false;
+    QString fence;            // of the code block the line is in
     qsizetype candidate = -1; // a blank line after a list line, waiting for what follows
     QStringView previous;     // the last line that was not blank
     qsizetype lineStart = from;
@@ -60,24 +76,52 @@ qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
             break; // the last line is still arriving
         const QStringView raw = QStringView(text).sliced(lineStart, lineEnd - lineStart);
         const QStringView line = raw.trimmed();
-        if (line.startsWith(QLatin1String("```")) || line.startsWith(QLatin1String("~~~"))) {
-            inFence = !inFence;
-        } else if (line.isEmpty() && !inFence) {
+        if (!fence.isEmpty()) {
+            if (closesFence(line, fence))
+                fence.clear();
+        } else if (line.isEmpty()) {
             if (inListLine(previous))
                 candidate = lineEnd + 1;
             else
                 boundary = lineEnd + 1;
-        } else if (!line.isEmpty() && candidate >= 0) {
-            // The list goes on after its blank line, or it ended there.
-            if (!inListLine(raw))
-                boundary = candidate;
-            candidate = -1;
+        } else {
+            if (candidate >= 0) {
+                // The list goes on after its blank line, or it ended there.
+                if (!inListLine(raw))
+                    boundary = candidate;
+                candidate = -1;
+            }
+            // Indented deeper than a fence may be, it still is one inside a list item.
+            if (const QRegularExpressionMatch open = fenceOpening().matchView(line); open.hasMatch())
+                fence = open.captured(2);
         }
         if (!line.isEmpty())
             previous = raw;
         lineStart = lineEnd + 1;
     }
     return boundary;
+}
+
+// Whether BLOCK stands in the document's own flow, in no list and no table.
+bool isPlain(const QTextBlock &block)
+{
+    return !block.textList() && QTextCursor(block).currentFrame() == block.document()->rootFrame();
+}
+
+// Whether two blocks outside lists and tables read the same: text, formats, and the format of
+// each of their parts.
+bool sameBlock(const QTextBlock &shown, const QTextBlock &rendered)
+{
+    if (!isPlain(shown) || !isPlain(rendered) || shown.text() != rendered.text() ||
+        shown.blockFormat() != rendered.blockFormat() || shown.charFormat() != rendered.charFormat())
+        return false;
+    auto a = shown.begin();
+    auto b = rendered.begin();
+    for (; !a.atEnd() && !b.atEnd(); ++a, ++b) {
+        if (a.fragment().length() != b.fragment().length() || a.fragment().charFormat() != b.fragment().charFormat())
+            return false;
+    }
+    return a.atEnd() && b.atEnd();
 }
 
 const QString copyScheme = QStringLiteral("copy-code");
@@ -155,22 +199,20 @@ void MarkdownView::setStreamingMarkdown(const QString &markdown)
         return;
     }
     m_markdown = markdown;
-    // Paragraphs that are finished now are rendered once, in place of the tail that showed them
-    // while they were written.
+    // Paragraphs that are finished now are rendered once, and stay.
     const qsizetype boundary = lastParagraphBoundary(markdown, m_frozenLength);
-    if (boundary > m_frozenLength) {
-        QTextDocument finished(this);
-        renderChunk(markdown.mid(m_frozenLength, boundary - m_frozenLength), finished, &m_frozenCodeBlocks,
-                    &m_frozenLanguages);
-        replaceFrom(m_tailPosition, finished);
-        m_frozenLength = boundary;
-        m_tailPosition = document()->characterCount() - 1;
-    }
+    QTextDocument finished(this);
+    int finishedFirst = 0;
+    if (boundary > m_frozenLength)
+        finishedFirst = renderChunk(markdown.mid(m_frozenLength, boundary - m_frozenLength), m_tailPosition == 0,
+                                    finished, &m_frozenCodeBlocks, &m_frozenLanguages);
+    m_frozenLength = boundary;
     QTextDocument tail(this);
     m_codeBlocks = m_frozenCodeBlocks;
     QStringList languages = m_frozenLanguages;
-    renderChunk(markdown.mid(m_frozenLength), tail, &m_codeBlocks, &languages);
-    replaceFrom(m_tailPosition, tail);
+    const int tailFirst = renderChunk(markdown.mid(m_frozenLength), m_tailPosition == 0 && finished.isEmpty(), tail,
+                                      &m_codeBlocks, &languages);
+    showStreamed({finished, finishedFirst}, {tail, tailFirst});
     updateHeight();
 }
 
@@ -199,7 +241,6 @@ QString MarkdownView::sandboxNameOf(const QUrl &url) const
 
 QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlocks, QStringList *languages) const
 {
-    static const QRegularExpression fenceOpen(QStringLiteral("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)"));
     static const QRegularExpression image(
         QStringLiteral("!\\[([^\\]\\n]*)\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)"));
     QStringList out;
@@ -208,8 +249,7 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
     const QStringList lines = markdown.split(QLatin1Char('\n'));
     for (const QString &line : lines) {
         if (!fence.isEmpty()) {
-            if (line.trimmed().startsWith(fence) && line.trimmed().count(fence.front()) >= fence.size() &&
-                line.trimmed().remove(fence.front()).isEmpty()) {
+            if (closesFence(line, fence)) {
                 fence.clear();
                 codeBlocks->append(code);
             } else {
@@ -218,7 +258,7 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
             out << line;
             continue;
         }
-        const QRegularExpressionMatch open = fenceOpen.match(line);
+        const QRegularExpressionMatch open = fenceOpening().match(line);
         if (open.hasMatch()) {
             fence = open.captured(2);
             code.clear();
@@ -290,43 +330,102 @@ void MarkdownView::render()
     updateHeight();
 }
 
-void MarkdownView::renderChunk(const QString &markdown, QTextDocument &chunk, QStringList *codeBlocks,
-                               QStringList *languages)
+int MarkdownView::renderChunk(const QString &markdown, bool atStart, QTextDocument &chunk, QStringList *codeBlocks,
+                              QStringList *languages)
 {
     const qsizetype firstLanguage = languages->size();
     const QString prepared = preprocess(markFormulas(markdown), codeBlocks, languages);
     chunk.setDefaultFont(document()->defaultFont());
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         chunk.addResource(QTextDocument::ImageResource, it.key(), it.value());
-    chunk.setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    // Qt formats a document's first block unlike the blocks after it: a paragraph of no meaning
+    // goes first when the chunk is not shown first.
+    chunk.setMarkdown(atStart ? prepared : QStringLiteral("x\n\n") + prepared, QTextDocument::MarkdownDialectGitHub);
     presentFormulas(&chunk);
     decorateCodeBlocks(&chunk, languages->mid(firstLanguage));
     fitImages(&chunk);
+    return atStart ? 0 : 1;
 }
 
-void MarkdownView::replaceFrom(int position, const QTextDocument &chunk)
+void MarkdownView::showStreamed(const Chunk &finished, const Chunk &tail)
 {
-    QTextCursor cursor(document());
-    cursor.beginEditBlock();
-    cursor.setPosition(position);
-    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
-    cursor.removeSelectedText();
-    if (!chunk.isEmpty()) {
-        // The chunk's first block keeps its format (a heading, a code block) in a block of its own.
-        if (position > 0)
-            cursor.insertBlock(chunk.firstBlock().blockFormat(), chunk.firstBlock().charFormat());
-        const int start = cursor.position();
-        cursor.insertFragment(QTextDocumentFragment(&chunk));
-        // A chunk that begins with a list or a table gets a block of its own from Qt, which leaves
-        // the one made above empty.
-        const QTextBlock made = document()->findBlock(start);
-        if (position > 0 && made.length() == 1 && made.next().isValid()) {
-            cursor.setPosition(made.position() - 1);
-            cursor.setPosition(made.position(), QTextCursor::KeepAnchor);
-            cursor.removeSelectedText();
+    // The blocks to show after m_tailPosition, in order, and how many of them the document
+    // already shows there, the same (the paragraph just finished, the lines of code written).
+    QList<QTextBlock> blocks;
+    for (const Chunk &chunk : {finished, tail}) {
+        for (QTextBlock block = chunk.document.findBlockByNumber(chunk.first); chunk.blocks() > 0 && block.isValid();
+             block = block.next())
+            blocks << block;
+    }
+    const int finishedBlocks = finished.blocks();
+    const int start = m_tailPosition;
+    QTextBlock shown = start > 0 ? document()->findBlock(start).next() : document()->begin();
+    int kept = 0;
+    int keptEnd = m_tailPosition; // where the blocks kept end
+    if (!document()->isEmpty()) {
+        for (; kept < blocks.size() && shown.isValid() && sameBlock(shown, blocks.at(kept)); ++kept) {
+            keptEnd = shown.position() + shown.length() - 1;
+            if (kept + 1 == finishedBlocks)
+                m_tailPosition = keptEnd;
+            shown = shown.next();
         }
     }
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.setPosition(keptEnd);
+    // The block that stays takes the formats of the first one removed after it: it gets its own back.
+    const QTextBlockFormat lastKeptFormat = cursor.blockFormat();
+    const QTextCharFormat lastKeptCharFormat = cursor.blockCharFormat();
+    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    if (keptEnd > 0 && cursor.blockFormat() != lastKeptFormat)
+        cursor.setBlockFormat(lastKeptFormat);
+    if (keptEnd > 0 && cursor.blockCharFormat() != lastKeptCharFormat)
+        cursor.setBlockCharFormat(lastKeptCharFormat);
+    if (kept < finishedBlocks) {
+        appendChunk(cursor, finished.document, finished.first + kept);
+        m_tailPosition = document()->characterCount() - 1;
+    }
+    const int tailKept = std::max(0, kept - finishedBlocks);
+    if (tailKept < tail.blocks())
+        appendChunk(cursor, tail.document, tail.first + tailKept);
+    // Qt gives a block inserted next to a table or into an empty block formats of its neighbours;
+    // each block takes its own from the chunk again.
+    shown = start > 0 ? document()->findBlock(start).next() : document()->begin();
+    for (qsizetype i = 0; i < blocks.size() && shown.isValid(); ++i, shown = shown.next()) {
+        const QTextBlock &rendered = blocks.at(i);
+        if (i < kept || !isPlain(shown) || !isPlain(rendered))
+            continue;
+        cursor.setPosition(shown.position());
+        if (shown.blockFormat() != rendered.blockFormat())
+            cursor.setBlockFormat(rendered.blockFormat());
+        if (shown.charFormat() != rendered.charFormat())
+            cursor.setBlockCharFormat(rendered.charFormat());
+    }
     cursor.endEditBlock();
+}
+
+void MarkdownView::appendChunk(QTextCursor &cursor, QTextDocument &chunk, int first)
+{
+    const QTextBlock from = chunk.findBlockByNumber(first);
+    cursor.movePosition(QTextCursor::End);
+    const bool ownBlock = cursor.position() > 0;
+    // The chunk's first block keeps its format (a heading, a code block) in a block of its own.
+    if (ownBlock)
+        cursor.insertBlock(from.blockFormat(), from.charFormat());
+    const int start = cursor.position();
+    QTextCursor selection(&chunk);
+    selection.setPosition(from.position());
+    selection.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+    cursor.insertFragment(QTextDocumentFragment(selection));
+    // A chunk that begins with a list or a table gets a block of its own from Qt, which leaves
+    // the one made above empty.
+    const QTextBlock made = document()->findBlock(start);
+    if (ownBlock && !isPlain(from) && made.length() == 1 && made.next().isValid()) {
+        cursor.setPosition(made.position() - 1);
+        cursor.setPosition(made.position(), QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+    }
 }
 
 QString MarkdownView::markFormulas(const QString &markdown) const

@@ -8,6 +8,7 @@
 #include <QTimer>
 
 class QNetworkAccessManager;
+class QTextCursor;
 
 namespace Sandpiper {
 
@@ -67,11 +68,23 @@ protected:
 
 private:
     void render();
-    // Renders MARKDOWN into its own document, numbering its code blocks after those in
-    // CODEBLOCKS and LANGUAGES, to which it adds its own.
-    void renderChunk(const QString &markdown, QTextDocument &chunk, QStringList *codeBlocks, QStringList *languages);
-    // Replaces everything from POSITION on with CHUNK, in a block of its own after POSITION.
-    void replaceFrom(int position, const QTextDocument &chunk);
+    // A part of the Markdown rendered on its own: its blocks begin at block FIRST of DOCUMENT.
+    struct Chunk {
+        QTextDocument &document;
+        int first = 0;
+        int blocks() const { return document.isEmpty() ? 0 : document.blockCount() - first; }
+    };
+    // Renders MARKDOWN into its own document CHUNK, numbering its code blocks after those in
+    // CODEBLOCKS and LANGUAGES, to which it adds its own; ATSTART when it is shown first in the
+    // view. Returns the number of the chunk's first block of its own.
+    int renderChunk(const QString &markdown, bool atStart, QTextDocument &chunk, QStringList *codeBlocks,
+                    QStringList *languages);
+    // Shows FINISHED (paragraphs rendered for good) and TAIL (the one still being written) in
+    // place of everything after m_tailPosition, in one edit that keeps the blocks already shown
+    // the same: only what changed is laid out and painted again.
+    void showStreamed(const Chunk &finished, const Chunk &tail);
+    // Appends CHUNK from its block FIRST on at the end of the document, in a block of its own.
+    void appendChunk(QTextCursor &cursor, QTextDocument &chunk, int first);
     // Formulas become MathObject characters: their TeX goes through the Markdown as image tokens.
     QString markFormulas(const QString &markdown) const;
     void presentFormulas(QTextDocument *document);
