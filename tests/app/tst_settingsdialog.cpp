@@ -2,10 +2,13 @@
 // model servers; with SANDPIPER_SCREENSHOT_DIR set, also saves their screenshots.
 #include "dockertest.h"
 #include "fakellmserver.h"
+#include "fakestreams.h"
 #include "screenshot.h"
+#include "settingsoverrides.h"
 
 #include <composer.h>
 #include <mainwindow.h>
+#include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <settingsdialog.h>
 #include <storage/conversationstore.h>
@@ -31,6 +34,7 @@
 
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
 
@@ -86,7 +90,6 @@ private Q_SLOTS:
         QVERIFY(m_server->listen());
         m_profile = std::make_unique<QTemporaryDir>();
         m_settings = std::make_unique<Settings>(m_profile->path());
-        QString error;
         // No Docker needed here: the window skips the sandbox check.
         QCOMPARE(m_settings->addOverride(QStringLiteral("sandbox/enabled=false")), QString());
     }
@@ -372,6 +375,48 @@ private Q_SLOTS:
         });
         QTest::keyClick(&window, Qt::Key_Comma, Qt::ControlModifier);
         QTRY_VERIFY(opened);
+    }
+
+    // A key typed in Settings is used for the rest of the run, also when the keychain cannot keep
+    // it (there is none here): the dialog says so, and the next message carries the key.
+    void aKeyTypedInTheDialogIsUsed()
+    {
+        qunsetenv("SANDPIPER_API_KEY");
+        m_server->setRequiredApiKey(QStringLiteral("sk-typed"));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello with a key.")));
+        QCOMPARE(Sandpiper::Test::applySettings(*m_settings, m_server->providerSettings(QStringLiteral("model-a"))),
+                 QString());
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        MainWindow window(m_settings.get(), &store);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        bool typed = false;
+        QString note; // what the dialog says when the keychain cannot keep the key
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<SettingsDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialog->apiKeyField()->setText(QStringLiteral("sk-typed"));
+            dialog->accept();
+            // Without a keychain the dialog stays to say so; OK again closes it.
+            QTRY_VERIFY(dialog->isEnabled());
+            if (dialog->isVisible()) {
+                for (QLabel *label : dialog->findChildren<QLabel *>())
+                    if (label->isVisible() && label->text().contains(QLatin1String("keychain")))
+                        note = label->text();
+                dialog->accept();
+            }
+            typed = true;
+        });
+        QTest::keyClick(&window, Qt::Key_Comma, Qt::ControlModifier);
+        QTRY_VERIFY(typed);
+        if (!note.isEmpty())
+            QVERIFY2(!note.contains(QLatin1String("Unknown error")), qPrintable(note));
+        QTRY_COMPARE(window.sessions()->apiKey(), QStringLiteral("sk-typed"));
+        window.send(QStringLiteral("hello"));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_server->chatRequests().isEmpty(), 10000);
+        QCOMPARE(m_server->chatRequests().constLast().headers.value("authorization"), QByteArray("Bearer sk-typed"));
     }
 
     void welcomeOffersTheLocalServerFound()

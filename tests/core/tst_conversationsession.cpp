@@ -238,8 +238,10 @@ private Q_SLOTS:
         const MessageModel *model = (*session)->messages();
         QVERIFY(model->item(model->rowCount() - 1).message.error.contains(QLatin1String("HTTP 401")));
 
-        // The user types the right key in Settings; the open conversation uses it next time.
-        sessions.useApiKey(QStringLiteral("custom"), QStringLiteral("sk-right"), true);
+        // The user types the right key in Settings; the open conversation uses it next time, also
+        // once the keychain (none here) has been read again, as the window does after the dialog.
+        sessions.useApiKey(QStringLiteral("custom"), QStringLiteral("sk-right"));
+        QCOMPARE(QCoro::waitFor(sessions.loadApiKey()), QStringLiteral("sk-right"));
         m_server->enqueue(FS::openAiText(QStringLiteral("Hello!")));
         (*session)->send(QStringLiteral("hello again"));
         QVERIFY(waitIdle(*session));

@@ -2,6 +2,8 @@
 
 #include "logging.h"
 
+#include <QCoreApplication>
+
 #include <QCoroSignal>
 
 #include <qt6keychain/keychain.h>
@@ -50,9 +52,19 @@ QCoro::Task<QString> writeEntry(QString key, QString value)
     job->start();
     if (!co_await qCoro(job, &QKeychain::Job::finished, 5s)) {
         job->setAutoDelete(true);
-        co_return QStringLiteral("the keychain did not answer");
+        co_return QCoreApplication::translate("Sandpiper::ApiKeyStore", "the keychain did not answer");
     }
-    const QString error = job->error() == QKeychain::NoError ? QString() : job->errorString();
+    QString error;
+    if (job->error() != QKeychain::NoError) {
+        // Without a keychain service QtKeychain says only "Unknown error".
+        const bool noService = job->error() == QKeychain::NoBackendAvailable || job->errorString().isEmpty() ||
+                               job->errorString() == QLatin1String("Unknown error");
+        error = noService
+                    ? QCoreApplication::translate("Sandpiper::ApiKeyStore",
+                                                  "no keychain service, such as GNOME Keyring or KWallet, answers")
+                    : job->errorString();
+        qCInfo(lcAgent) << "the keychain cannot keep the key:" << job->errorString();
+    }
     job->deleteLater();
     co_return error;
 }

@@ -164,10 +164,9 @@ QCoro::Task<QString> SessionManager::loadApiKey()
     co_return m_apiKey;
 }
 
-void SessionManager::useApiKey(const QString &providerId, const QString &key, bool forThisRunOnly)
+void SessionManager::useApiKey(const QString &providerId, const QString &key)
 {
-    if (forThisRunOnly)
-        m_keysForThisRun.insert(providerId, key);
+    m_keysForThisRun.insert(providerId, key);
     if (providerId == m_settings->string(QStringLiteral("provider"))) {
         m_apiKey = key;
         applySettings();

@@ -55,10 +55,12 @@ public:
     bool hasUnread(qint64 id) const { return m_unread.contains(id); }
     int openCount() const { return int(m_sessions.size()); }
 
-    // The API key of the chosen provider: read from the keychain or the environment, or one given
-    // for this run only (when no keychain answers). Every live session gets it.
+    // The API key of the chosen provider: one the user entered during this run, else read from
+    // the keychain or the environment. Every live session gets it.
     QCoro::Task<QString> loadApiKey();
-    void useApiKey(const QString &providerId, const QString &key, bool forThisRunOnly);
+    // The key the user entered for PROVIDERID: used for the rest of the run, whether or not the
+    // keychain could keep it.
+    void useApiKey(const QString &providerId, const QString &key);
     QString apiKey() const { return m_apiKey; }
     // The settings changed: the provider, its URL, key and model apply from each session's next
     // request.
