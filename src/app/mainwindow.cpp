@@ -305,7 +305,7 @@ void MainWindow::showState()
         m_composer->modelPicker()->setCurrentText(model);
     QString usage = tr("%L1 tokens").arg(state.tokens);
     if (state.contextWindow > 0)
-        usage += QLatin1String(" · ") +
+        usage += QStringLiteral(" · ") +
                  tr("context %1 / %2").arg(compactCount(state.contextTokens), compactCount(state.contextWindow));
     m_tokenLabel->setText(usage);
     if (m_healthKnown && m_health.ok())

@@ -299,6 +299,9 @@ private Q_SLOTS:
         QVERIFY(window);
         window->send(QStringLiteral("explain photosynthesis"));
         QTRY_COMPARE_WITH_TIMEOUT(window->chatView()->messageWidgets().size(), 2, 10000);
+        // The status bar's tokens and context, with a middle dot between them.
+        QVERIFY2(window->tokenLabel()->text().contains(QStringLiteral(" tokens · context ")),
+                 qPrintable(window->tokenLabel()->text()));
         QTest::keyClicks(window->searchField(), QStringLiteral("sugar"));
         QTRY_VERIFY(
             window->conversationList()->model()->index(0, 0).data().toString().contains(QLatin1String("sugar")));
