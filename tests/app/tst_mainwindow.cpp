@@ -21,6 +21,7 @@
 #include <storage/conversationstore.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -243,7 +244,15 @@ private Q_SLOTS:
             // A widget added to a shown window shows at the next turn of the event loop.
             QPushButton *run = nullptr;
             QTRY_VERIFY((run = buttonIn(card, QStringLiteral("Run"))));
-            QTest::mouseClick(run, Qt::LeftButton);
+            // From the keyboard: once decided, the focus stays on the card rather than jumping to
+            // the next widget of the window.
+            window->activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(window.get()));
+            run->setFocus();
+            QTRY_VERIFY(run->hasFocus());
+            QTest::keyClick(run, Qt::Key_Space);
+            QVERIFY2(card->isAncestorOf(QApplication::focusWidget()),
+                     QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
 
             QTRY_VERIFY_WITH_TIMEOUT(!card->findChildren<FigureView *>().isEmpty(), 60000);
             QTRY_VERIFY_WITH_TIMEOUT(!window->chatView()->messageWidgets().isEmpty() &&

@@ -4,6 +4,7 @@
 #include "chat/datatableview.h"
 #include "tools/toolpresenter.h"
 
+#include <QApplication>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -267,6 +268,10 @@ void ToolCallCard::setOutput(const QString &text)
 
 void ToolCallCard::showApproval(bool visible)
 {
+    // A decision made from the keyboard leaves the focus on this card, not wherever hiding the
+    // buttons would send it (the next widget of the window, such as New chat).
+    if (!visible && isAncestorOf(QApplication::focusWidget()))
+        m_header->setFocus(Qt::OtherFocusReason);
     m_approval->setVisible(visible);
     if (!visible) {
         m_code->setReadOnly(true);
