@@ -244,8 +244,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         Settings settings(dir.filePath(QStringLiteral("profile")));
-        QString error;
-        QVERIFY(settings.addOverride(QStringLiteral("sandbox/enabled=false"), &error));
+        QCOMPARE(settings.addOverride(QStringLiteral("sandbox/enabled=false")), QString());
         ConversationStore store(settings.dataDirectory());
         QVERIFY(store.open());
         const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("stream"));

@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QLocale>
 
+#include <cmath>
+
 namespace Sandpiper {
 
 namespace {
@@ -124,7 +126,11 @@ QString DataTable::cellText(int row, int column) const
             (number == qint64(number) && !dtypes.value(column).startsWith(QLatin1String("float")) &&
              std::abs(number) < 1e15))
             return QString::number(qint64(number));
-        return QString::number(number, 'g', 10);
+        QString text = QString::number(number, 'g', 10);
+        // A float stays a float, as Python writes it: 3.0, not 3.
+        if (std::isfinite(number) && !text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e')))
+            text += QLatin1String(".0");
+        return text;
     }
     default:
         return cell.toString();
