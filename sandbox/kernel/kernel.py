@@ -6,7 +6,7 @@ Requests arrive as JSON lines on stdin; events leave as JSON lines on the origin
 stdout. User code gets fds 0/1/2 of its own (/dev/null and two pipes), so nothing it
 or its subprocesses do can corrupt the protocol.
 
-  -> {"id", "op": "execute", "code", "timeout"?, "output_limit"?, "max_figures"?}
+  -> {"id", "op": "execute", "code", "timeout"?, "output_limit"?, "max_figures"?, "table_ids"?}
   -> {"id", "op": "preload", "modules": [...]}
   -> {"id", "op": "export_table", "table", "format": "csv"|"xlsx", "path"}   (a table shown earlier)
   -> {"id", "op": "describe", "files": [...], "timeout"?}     (attachments: value is a preview)
@@ -35,6 +35,7 @@ import json
 import linecache
 import math
 import os
+import re
 import select
 import signal
 import struct
@@ -473,7 +474,13 @@ class Kernel:
         max_figures = request.get("max_figures", DEFAULT_MAX_FIGURES)
         if not (_is_number(max_figures) and max_figures >= 0):
             raise ProtocolError("max_figures must be a non-negative number")
+        # A cell run again (restoring a kernel) gives its tables the names they had, in order, so
+        # that the host's "Save as CSV" of them finds them; a name that is none of ours gets a new one.
+        table_ids = request.get("table_ids", [])
+        if not isinstance(table_ids, list):
+            raise ProtocolError("table_ids must be a list")
         started, before = self._begin(rid, int(limit), int(max_figures))
+        self._given_table_ids = list(table_ids)
         status, error, reason = self._run_cell(code, timeout)
         if os.getpid() != self._pid:
             os._exit(0)  # a child forked by user code must not carry on as a second kernel
@@ -503,6 +510,7 @@ class Kernel:
         self._value = None
         self._output_limit = limit
         self._max_figures = max_figures
+        self._given_table_ids = []
         self._figures_kept = self._figures_dropped = 0
         for pump in self._pumps:
             pump.reset(limit)
@@ -818,6 +826,7 @@ class Kernel:
         sys.meta_path.insert(0, IPythonShimFinder(self))
         self._tables = {}  # table id -> the frame, for "Save as CSV/Excel" (the latest TABLES_KEPT)
         self._table_count = 0
+        self._given_table_ids = []  # the names of the tables the running cell shows, when given
         self._display_count = 0
 
     def _display_objects(self, *objs, **kwargs):
@@ -875,7 +884,9 @@ class Kernel:
 
     def _show_table(self, table, frame=None):
         self._table_count += 1
-        table["table_id"] = "t-%s-%d" % (self._figure_token, self._table_count)
+        given = self._given_table_ids.pop(0) if self._given_table_ids else None
+        table["table_id"] = (given if isinstance(given, str) and TABLE_ID.fullmatch(given)
+                             else "t-%s-%d" % (self._figure_token, self._table_count))
         table["exportable"] = frame is not None
         if frame is not None:
             self._tables[table["table_id"]] = frame
@@ -1055,6 +1066,7 @@ TABLE_COLUMNS = 100  # columns sent of a wider frame
 TABLE_BYTES = 512 * 1024  # at most, per table; fewer rows are sent beyond it
 TABLE_CELL_CHARS = 200
 TABLES_KEPT = 20  # frames the host can still ask to save
+TABLE_ID = re.compile(r"t-[0-9a-f]{8}-[0-9]{1,9}")  # the names _show_table gives
 TABLES_PER_HTML = 5
 EXCEL_ROWS, EXCEL_COLUMNS = 1048576, 16384
 EXACT_INTEGER = 2 ** 53  # beyond it a JSON number loses digits on the host: sent as text

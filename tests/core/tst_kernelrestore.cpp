@@ -270,6 +270,33 @@ private Q_SLOTS:
         QVERIFY2(restored.contains(QLatin1String("restored its state by running 3 of the 3")), qPrintable(restored));
     }
 
+    // A table shown before the kernel was new can be saved once the variables are restored: the
+    // cell run again gives it the name it had.
+    void aTableShownBeforeSavesAfterTheRestore()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        StoredExecution shown =
+            cell(QStringLiteral("import pandas as pd\nframe = pd.DataFrame({'x': [1, 2, 3]})\nframe"));
+        DataTable table;
+        table.tableId = QStringLiteral("t-0123abcd-1"); // as the kernel named it then
+        table.kind = QStringLiteral("DataFrame");
+        table.columns = {QStringLiteral("x")};
+        table.exportable = true;
+        shown.result.tables = {table};
+        storeCells({shown});
+        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentRecorder recorder(&loop);
+        loop.restoreKernel(true);
+        QVERIFY(recorder.waitForTurn());
+        QCOMPARE(recorder.ofKind(Kind::RestoreFinished).value(0).restore.restored, 1);
+
+        loop.exportTable(QStringLiteral("save-1"), table.tableId, QStringLiteral("csv"), QStringLiteral("frame.csv"));
+        QTRY_VERIFY_WITH_TIMEOUT(!recorder.ofKind(Kind::TableExported).isEmpty(), 60000);
+        const AgentEvent saved = recorder.ofKind(Kind::TableExported).constFirst();
+        QVERIFY2(saved.success, qPrintable(saved.text));
+        QCOMPARE(Test::readFile(folderFile(saved.text)), QByteArray("x\n1\n2\n3\n"));
+    }
+
     // A kernel that dies offers the variables back, with why; once the setting is switched on,
     // the model's next code finds them. A restart the user asked for offers nothing.
     void aCrashedKernelOffersTheVariablesBack()

@@ -525,6 +525,8 @@ QCoro::Task<KernelRestore> AgentLoop::replay(bool rerunWritingCells)
         Q_EMIT event(progress);
         ExecuteOptions options;
         options.maxFigures = 0; // the figures were drawn when the cells first ran
+        for (const DataTable &table : cell.result.tables)
+            options.tableIds << table.tableId;
         const ExecutionResult result = co_await m_sandbox->execute(cell.code, options);
         if (!self)
             co_return restore;

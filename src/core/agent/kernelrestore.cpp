@@ -81,6 +81,12 @@ QList<StoredExecution> KernelRestore::replayable(const QList<StoredExecution> &e
         cell.created = execution.created;
         cell.result.status = execution.result.status;
         cell.result.files = execution.result.files;
+        // Of its tables only their names, which the cell run again gives them.
+        for (const DataTable &table : execution.result.tables) {
+            DataTable name;
+            name.tableId = table.tableId;
+            cell.result.tables << name;
+        }
         result << cell;
     }
     return result;

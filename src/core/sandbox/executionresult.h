@@ -19,6 +19,9 @@ struct ExecuteOptions {
     std::chrono::milliseconds timeout{0};
     // Figures saved per execution, instead of the session's limit; a replay draws none (0).
     std::optional<int> maxFigures;
+    // The names the tables shown get, in order: a replay gives a cell's tables the names they
+    // had, so that saving one of them as CSV or Excel finds it in the new kernel.
+    QStringList tableIds;
     // Another request than running the code: its op and fields (see kernel.py). It does not
     // take the note that the kernel was restarted, which is for the next run of code.
     QJsonObject request;

@@ -428,6 +428,8 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     request.insert(QStringLiteral("timeout"), double(timeout.count()) / 1000.0);
     request.insert(QStringLiteral("output_limit"), double(m_config.outputLimitBytes));
     request.insert(QStringLiteral("max_figures"), options.maxFigures.value_or(m_config.maxFigures));
+    if (!options.tableIds.isEmpty())
+        request.insert(QStringLiteral("table_ids"), QJsonArray::fromStringList(options.tableIds));
     writeRequest(request);
     // The kernel enforces the timeout itself; the watchdog steps in only when it cannot.
     m_watchdog.start(timeout + 2s);

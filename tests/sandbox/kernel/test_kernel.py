@@ -1252,6 +1252,30 @@ class TableTest(KernelTestCase):
         self.assertEqual(self.run_ok("open('table-1 (2).csv').read()").value, "'mine'")
         self.assertEqual(self.run_ok("len(pd.read_csv('table-1 (3).csv'))").value, "2")
 
+    def test_a_cell_run_again_gives_its_tables_the_names_they_had(self):
+        _, first = self.table("frame = pd.DataFrame({'x': [1, 2, 3]})\nframe")
+        # Restoring a new kernel runs the cell again with the names its tables were shown under.
+        rid = self.kernel.request("execute", code="frame = pd.DataFrame({'x': [4, 5]})\nframe",
+                                  table_ids=[first["table_id"]])
+        again = self.kernel.collect(rid, wait=60)
+        self.assertEqual(again.status, "ok", again.error)
+        self.assertEqual([t["table_id"] for t in again.tables], [first["table_id"]])
+        reply = self.kernel.collect(self.kernel.request(
+            "export_table", table=first["table_id"], format="csv", path="again.csv"), wait=60)
+        self.assertEqual(reply.status, "ok", reply.error)
+        self.assertEqual(self.run_ok("list(pd.read_csv('again.csv')['x'])").value, "[4, 5]")
+        # A name that is none of the kernel's gets a new one; the next keeps its place.
+        rid = self.kernel.request("execute", code="display(frame)\nframe",
+                                  table_ids=["../x", first["table_id"]])
+        again = self.kernel.collect(rid, wait=60)
+        self.assertEqual(again.status, "ok", again.error)
+        names = [t["table_id"] for t in again.tables]
+        self.assertEqual(len(names), 2)
+        self.assertRegex(names[0], r"^t-[0-9a-f]{8}-[0-9]+$")
+        self.assertEqual(names[1], first["table_id"])
+        rid = self.kernel.request("execute", code="1", table_ids="t-1")
+        self.assertEqual(self.kernel.collect(rid).error["type"], "ProtocolError")
+
     def test_export_of_an_unknown_table_is_an_error(self):
         reply = self.kernel.collect(self.kernel.request(
             "export_table", table="t-gone-1", format="csv", path="x.csv"))
