@@ -35,10 +35,25 @@ protected:
     }
 };
 
+// Whether the command line asks only for the version or the help, which need no display.
+bool asksOnlyForText(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView argument(argv[i]);
+        if (argument == "--version" || argument == "-v" || argument == "--help" || argument == "-h" ||
+            argument == "--help-all")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    // Answered without a window: in a terminal without a display too.
+    if (asksOnlyForText(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("sandpiper"));
     QApplication::setApplicationDisplayName(QStringLiteral("Sandpiper"));

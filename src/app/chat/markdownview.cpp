@@ -292,7 +292,7 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
                 replacement = m_remoteImages.contains(url) ? match.captured(0)
                               : m_failedImages.contains(url)
                                   ? tr("[the image at %1 could not be loaded]").arg(target)
-                                  : QStringLiteral("[🖼 %1 %2](%3:%4)")
+                                  : QStringLiteral("[%1 %2](%3:%4)")
                                         .arg(tr("Load image from"), url.host().toHtmlEscaped(), loadImageScheme,
                                              QString::fromLatin1(url.toEncoded().toPercentEncoding()));
             } else {

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyle>
 
 #include <QCoroTask>
 
@@ -27,8 +28,13 @@ SandboxFileRow::SandboxFileRow(const QString &folder, const QString &name, qint6
     m_saveButton->setAccessibleName(tr("Save %1").arg(name));
     connect(m_openButton, &QPushButton::clicked, this, [this] { whenHere(&SandboxFileRow::open); });
     connect(m_saveButton, &QPushButton::clicked, this, [this] { whenHere(&SandboxFileRow::save); });
+    // The style's file icon: an emoji needs a font that many desktops lack.
+    auto *icon = new QLabel;
+    const int side = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_FileIcon).pixmap(side, side));
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(icon);
     row->addWidget(m_label);
     row->addWidget(m_openButton);
     row->addWidget(m_saveButton);
@@ -48,7 +54,7 @@ void SandboxFileRow::showState(bool fetching)
     const QString text = fetching       ? tr("%1 (%2, being copied from the Docker engine…)").arg(m_name, size)
                          : isOnEngine() ? tr("%1 (%2, on the Docker engine)").arg(m_name, size)
                                         : m_name;
-    m_label->setText(QStringLiteral("📄 %1").arg(text));
+    m_label->setText(text);
     m_label->setAccessibleName(text);
     m_label->setToolTip(isOnEngine() || fetching ? tr("Kept in the sandbox on the Docker engine: it is copied here "
                                                       "when you open or save it.")
