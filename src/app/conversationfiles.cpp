@@ -1,5 +1,7 @@
 #include "conversationfiles.h"
 
+#include "savelocation.h"
+
 #include "charts/chartwidget.h"
 #include "chat/highlighting.h"
 
@@ -31,10 +33,12 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
     QString suggested = snapshot->conversation.title.isEmpty() ? tr("conversation") : snapshot->conversation.title;
     suggested.replace(QLatin1Char('/'), QLatin1Char('-'));
     suggested += markdown ? QStringLiteral(".md") : QStringLiteral(".json");
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export conversation"), suggested,
-                                                      markdown ? tr("Markdown (*.md)") : tr("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(parent, tr("Export conversation"), SaveLocation::suggest(suggested),
+                                     markdown ? tr("Markdown (*.md)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return false;
+    SaveLocation::remember(path);
     ConversationExport::MarkdownOptions options;
     // Charts are drawn as PNG files next to the Markdown, as they look in the chat.
     options.renderChart = [dark = Highlighting::isDark(parent->palette())](const QJsonObject &spec,
@@ -64,10 +68,12 @@ ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qin
     }
     QString suggested = conversation->title.isEmpty() ? tr("conversation") : conversation->title;
     suggested.replace(QLatin1Char('/'), QLatin1Char('-'));
-    const QString path = QFileDialog::getSaveFileName(
-        parent, tr("Export as notebook"), suggested + QStringLiteral(".ipynb"), tr("Jupyter notebook (*.ipynb)"));
+    const QString path = QFileDialog::getSaveFileName(parent, tr("Export as notebook"),
+                                                      SaveLocation::suggest(suggested + QStringLiteral(".ipynb")),
+                                                      tr("Jupyter notebook (*.ipynb)"));
     if (path.isEmpty())
         co_return std::nullopt;
+    SaveLocation::remember(path);
     NotebookExport::Environment environment{image, co_await ImageManager::pythonVersion(image)};
     if (!window)
         co_return std::nullopt;
@@ -97,8 +103,8 @@ ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qin
 
 std::optional<qint64> ConversationFiles::importConversation(QWidget *parent, ConversationStore *store)
 {
-    const QString path =
-        QFileDialog::getOpenFileName(parent, tr("Import conversation"), QString(), tr("JSON (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(parent, tr("Import conversation"),
+                                                      SaveLocation::suggest(QString()), tr("JSON (*.json)"));
     if (path.isEmpty())
         return std::nullopt;
     const auto imported = ConversationImport::importFile(*store, path);

@@ -1,6 +1,7 @@
 #include "charts/chartwidget.h"
 
 #include "charts/chartformat.h"
+#include "savelocation.h"
 
 #include <QAction>
 #include <QAreaSeries>
@@ -607,14 +608,14 @@ void ChartWidget::saveWithDialog(bool svg)
     static const QRegularExpression unsafe(QStringLiteral(R"([\\/:*?"<>|]+)"));
     QString name = m_spec.title.isEmpty() ? tr("chart") : m_spec.title;
     name.replace(unsafe, QStringLiteral(" "));
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    const QString suggested =
-        QDir(folder).filePath(name.trimmed() + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")));
+    const QString suggested = SaveLocation::suggest(
+        name.trimmed() + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")), QStandardPaths::PicturesLocation);
     const QString path =
         QFileDialog::getSaveFileName(this, svg ? tr("Save Chart as SVG") : tr("Save Chart as PNG"), suggested,
                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
+    SaveLocation::remember(path);
     if (!(svg ? saveSvg(path) : savePng(path))) {
         QMessageBox::warning(this, tr("Could Not Save the Chart"),
                              tr("The chart could not be saved to %1. Check that the folder exists and is writable.")

@@ -1,5 +1,7 @@
 #include "chat/sandboxfileactions.h"
 
+#include "savelocation.h"
+
 #include <logging.h>
 #include <sandbox/sandboxfiletype.h>
 
@@ -144,9 +146,11 @@ void SandboxFileActions::showAsText(QWidget *parent, SandboxFolder::Opened &open
 void SandboxFileActions::saveAs(QWidget *parent, const SandboxFolder &folder, const QString &name,
                                 const QString &filter)
 {
-    const QString target = QFileDialog::getSaveFileName(parent, tr("Save file"), QFileInfo(name).fileName(), filter);
+    const QString target = QFileDialog::getSaveFileName(parent, tr("Save file"),
+                                                        SaveLocation::suggest(QFileInfo(name).fileName()), filter);
     if (target.isEmpty())
         return;
+    SaveLocation::remember(target);
     if (const QString error = folder.copyTo(name, target); !error.isEmpty())
         warn(parent, tr("Save file"), tr("“%1” was not saved. %2").arg(name, error));
 }
