@@ -208,6 +208,18 @@ private Q_SLOTS:
         QCOMPARE(response.message.content, QStringLiteral("The answer begins"));
     }
 
+    // A stream whose events are not JSON at all says so, rather than that the connection broke.
+    void aStreamOfNoJsonSaysWhatItIs()
+    {
+        m_server->enqueue(FS::fromPayloads({"hello there", "<html>not an API</html>", "[DONE]"}, {}));
+        ChatClient client(config());
+        const auto response = complete(client);
+        QCOMPARE(response.error.kind, ChatError::Kind::Protocol);
+        QVERIFY2(response.error.message.contains(QLatin1String("not JSON (the first: \"hello there\")")),
+                 qPrintable(response.error.message));
+        QVERIFY(response.error.message.contains(QLatin1String("OpenAI-compatible")));
+    }
+
     void anErrorInsideTheStreamIsReported()
     {
         m_server->enqueue(FS::streamError(QStringLiteral("model overloaded, try later"), QStringLiteral("Partial")));

@@ -264,6 +264,9 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
     };
     QByteArray plainBody; // an error body or a non-streamed answer
     bool sawDone = false;
+    // Events that are not JSON are skipped; a stream of nothing else is no chat completion.
+    int jsonEvents = 0;
+    QByteArray firstNotJson;
     bool isEventStream = false;
     enum class Timeout { None, Connect, Idle } timedOut = Timeout::None;
 
@@ -291,8 +294,11 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
             const QJsonDocument document = QJsonDocument::fromJson(event.data, &parseError);
             if (!document.isObject()) {
                 qCWarning(lcAgent) << "skipping a stream event that is not JSON:" << event.data.left(200);
+                if (firstNotJson.isEmpty())
+                    firstNotJson = event.data.left(200);
                 continue;
             }
+            ++jsonEvents;
             const auto delta = accumulator.apply(document.object());
             if (!delta.reasoning.isEmpty())
                 Q_EMIT reasoningDelta(delta.reasoning);
@@ -367,6 +373,12 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
             response.message = accumulator.message();
             response.finishReason = accumulator.finishReason();
         }
+    } else if (jsonEvents == 0 && !firstNotJson.isEmpty() && networkError == QNetworkReply::NoError) {
+        response.error = {ChatError::Kind::Protocol,
+                          tr("The server's stream is not an OpenAI-compatible chat completion: its events are not "
+                             "JSON (the first: \"%1\"). Is the base URL that of an OpenAI-compatible API?")
+                              .arg(QString::fromUtf8(firstNotJson).simplified()),
+                          status};
     } else if (!sawDone && (networkError != QNetworkReply::NoError || accumulator.finishReason().isEmpty())) {
         // Without [DONE] a stream is complete only with a finish_reason: Qt may report a
         // connection cut mid-body as a normal end.
