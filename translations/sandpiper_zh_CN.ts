@@ -444,6 +444,17 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::ApiKeyStore</name>
+    <message>
+        <source>the keychain did not answer</source>
+        <translation>钥匙串没有响应</translation>
+    </message>
+    <message>
+        <source>no keychain service, such as GNOME Keyring or KWallet, answers</source>
+        <translation>没有钥匙串服务（例如 GNOME Keyring 或 KWallet）响应</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ChartWidget</name>
     <message>
         <source>%1 (%2)</source>
@@ -654,6 +665,10 @@
     <message>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s stream is not an OpenAI-compatible chat completion: its events are not JSON (the first: &quot;%1&quot;). Is the base URL that of an OpenAI-compatible API?</source>
+        <translation>服务器的流不是与 OpenAI 兼容的聊天补全：其事件不是 JSON（第一个：“%1”）。基础 URL 是否指向与 OpenAI 兼容的 API？</translation>
     </message>
 </context>
 <context>
