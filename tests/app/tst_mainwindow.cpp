@@ -301,6 +301,24 @@ private Q_SLOTS:
         QCOMPARE(window->chatView()->card(QStringLiteral("call_chart"))->findChildren<ChartWidget *>().size(), 1);
     }
 
+    // A call whose arguments do not parse is not run, and its card shows why without a click.
+    void aCallThatCannotRunShowsWhy()
+    {
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_bad"), QStringLiteral("execute_python_code"), QStringLiteral("{\"cod\": 5}")}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Sorry.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        window->send(QStringLiteral("run something"));
+        QTRY_VERIFY_WITH_TIMEOUT(window->chatView()->card(QStringLiteral("call_bad")), 10000);
+        ToolCallCard *card = window->chatView()->card(QStringLiteral("call_bad"));
+        QTRY_VERIFY_WITH_TIMEOUT(card->isExpanded(), 10000);
+        const QList<QPlainTextEdit *> texts = card->findChildren<QPlainTextEdit *>();
+        QVERIFY(std::any_of(texts.cbegin(), texts.cend(), [](QPlainTextEdit *text) {
+            return text->isVisible() && text->toPlainText().contains(QLatin1String("JSON object like"));
+        }));
+    }
+
     void searchFindsMessages()
     {
         m_server->enqueue(FS::openAiText(QStringLiteral("Photosynthesis turns light into sugar.")));

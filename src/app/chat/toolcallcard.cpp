@@ -188,6 +188,9 @@ void ToolCallCard::showItem(const TurnItem &item)
         showApproval(false);
         setHeader(tr("%1 · not run").arg(title));
         setOutput(item.modelText);
+        // Why it did not run (arguments that do not parse, a denial) is shown, not folded away.
+        if (entered && !item.modelText.isEmpty())
+            m_header->setChecked(true);
         break;
     case State::Interrupted:
         showApproval(false);
