@@ -267,7 +267,6 @@ private Q_SLOTS:
 
     void aModelWithoutVisionGivesTheMessageBack()
     {
-        QString error;
         QCOMPARE(m_settings->addOverride(QStringLiteral("providers/custom/image_models=vision-model=no")), QString());
         auto window = openWindow();
         QVERIFY(window);

@@ -393,7 +393,6 @@ private Q_SLOTS:
 
     void aTitleTheModelWritesReachesTheSidebar()
     {
-        QString error;
         QCOMPARE(m_settings->addOverride(QStringLiteral("agent/model_titles=true")), QString());
         m_server->enqueue(FS::openAiText(QStringLiteral("Water boils at 100 °C at sea level.")));
         m_server->enqueue(FS::openAiText(QStringLiteral("Boiling point of water")));
@@ -501,7 +500,6 @@ private Q_SLOTS:
         m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
         m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
         m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
-        QString error;
         QCOMPARE(m_settings->addOverride(QStringLiteral("network/max_retries=0")), QString());
         auto window = openWindow();
         QVERIFY(window);

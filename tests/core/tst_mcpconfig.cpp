@@ -211,7 +211,6 @@ private Q_SLOTS:
         McpTrust::setPolicy(settings, tool, ApprovalPolicy::Never);
         QCOMPARE(Settings(dir.path()).agent().approval.value(tool), ApprovalPolicy::Never);
         // The command line sets them too.
-        QString error;
         QCOMPARE(settings.addOverride(QStringLiteral("approval/files__read_file=auto")), QString());
         QCOMPARE(settings.agent().approval.value(QStringLiteral("files__read_file")), ApprovalPolicy::Auto);
         QCOMPARE(settings.mcpConfigFile(), dir.path() + QStringLiteral("/mcp.json"));

@@ -93,7 +93,6 @@ private Q_SLOTS:
         QCOMPARE(config.diskLimitBytes, qint64(1) << 30);
         QCOMPARE(config.minFreeDiskBytes, qint64(1) << 30);
         QCOMPARE(config.maxFigures, 20);
-        QString error;
         QCOMPARE(settings.addOverride(QStringLiteral("sandbox/disk_limit_mb=0")), QString());
         QCOMPARE(settings.addOverride(QStringLiteral("sandbox/max_figures=-3")), QString());
         config = settings.sandbox(QStringLiteral("7"), profile.path());
@@ -109,7 +108,6 @@ private Q_SLOTS:
         {
             Settings settings(profile.path());
             settings.setValue(QStringLiteral("agent/max_tool_rounds"), 5);
-            QString error;
             QCOMPARE(settings.addOverride(QStringLiteral("agent/max_tool_rounds=9")), QString());
             QCOMPARE(settings.addOverride(QStringLiteral("provider=ollama")), QString());
             QCOMPARE(settings.integer(QStringLiteral("agent/max_tool_rounds")), 9);
@@ -190,7 +188,6 @@ private Q_SLOTS:
         settings.setValue(QStringLiteral("provider"), QStringLiteral("ollama"));
         QVERIFY(settings.provider().recoverTextToolCalls); // on unless turned off
         QVERIFY(settings.provider().contextWindows.isEmpty());
-        QString error;
         QCOMPARE(settings.addOverride(QStringLiteral("providers/ollama/text_tool_calls=false")), QString());
         QVERIFY(!settings.provider().recoverTextToolCalls);
         settings.setValue(QStringLiteral("providers/ollama/context_windows"),
