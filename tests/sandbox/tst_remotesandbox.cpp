@@ -129,7 +129,7 @@ private Q_SLOTS:
         QByteArray root = Sandpiper::TarWriter::fileHeader(QStringLiteral("hello.txt"), 5, 1700000000) + "hello" +
                           Sandpiper::TarWriter::padding(5) + Sandpiper::TarWriter::end();
         QProcess import;
-        import.setProcessEnvironment(Sandpiper::ImageManager::localEngineEnvironment());
+        DockerCli::Engine::thisMachine().applyTo(import);
         import.start(DockerCli::program(), {QStringLiteral("import"), QStringLiteral("-"), image});
         import.write(root);
         import.closeWriteChannel();
@@ -138,7 +138,7 @@ private Q_SLOTS:
         const auto removeEverywhere = qScopeGuard([&] {
             QCoro::waitFor(DockerCli::run({QStringLiteral("rmi"), image}));
             QProcess local;
-            local.setProcessEnvironment(Sandpiper::ImageManager::localEngineEnvironment());
+            DockerCli::Engine::thisMachine().applyTo(local);
             local.start(DockerCli::program(), {QStringLiteral("rmi"), image});
             local.waitForFinished(60000);
         });

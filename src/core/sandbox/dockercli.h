@@ -49,6 +49,8 @@ public:
         static Engine chosen();
         // The CLI's own choice, whatever the settings choose.
         static Engine cliChoice();
+        // This machine's own engine: the default context, without DOCKER_HOST.
+        static Engine thisMachine() { return {{}, QStringLiteral("default")}; }
         // The engine of the settings, for every command from now on; empty: the CLI's own choice.
         static void setChosen(const Engine &engine);
         // Sets PROCESS up to talk to this engine.

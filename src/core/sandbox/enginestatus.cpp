@@ -10,7 +10,8 @@ namespace Sandpiper {
 
 bool EngineStatus::isDefaultEngine(const DockerCli::Engine &engine)
 {
-    return engine.host.isEmpty() && (engine.context.isEmpty() || engine.context == QLatin1String("default"));
+    return engine.host.isEmpty() &&
+           (engine.context.isEmpty() || engine.context == DockerCli::Engine::thisMachine().context);
 }
 
 QString EngineStatus::describeEngine(const DockerCli::Engine &engine)

@@ -90,20 +90,12 @@ QCoro::Task<bool> ImageManager::build(QString image, QString context, DockerCli:
     co_return true;
 }
 
-QProcessEnvironment ImageManager::localEngineEnvironment()
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove(QStringLiteral("DOCKER_HOST"));
-    environment.insert(QStringLiteral("DOCKER_CONTEXT"), QStringLiteral("default"));
-    return environment;
-}
-
 QCoro::Task<bool> ImageManager::send(QString image, DockerCli::Engine engine)
 {
     QPointer<ImageManager> self(this);
     m_lastError.clear();
     QProcess size;
-    size.setProcessEnvironment(localEngineEnvironment());
+    DockerCli::Engine::thisMachine().applyTo(size);
     size.start(DockerCli::program(), {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
                                       QStringLiteral("{{.Size}}"), image});
     co_await qCoro(size).waitForFinished(20s);
@@ -117,7 +109,7 @@ QCoro::Task<bool> ImageManager::send(QString image, DockerCli::Engine engine)
     }
 
     QProcess save, load;
-    save.setProcessEnvironment(localEngineEnvironment());
+    DockerCli::Engine::thisMachine().applyTo(save);
     engine.applyTo(load);
     save.start(DockerCli::program(), {QStringLiteral("save"), image});
     load.start(DockerCli::program(), {QStringLiteral("load"), QStringLiteral("-q")});

@@ -3,7 +3,6 @@
 #include "sandbox/dockercli.h"
 
 #include <QObject>
-#include <QProcessEnvironment>
 
 #include <QCoroTask>
 
@@ -30,8 +29,6 @@ public:
     // ENGINE, a remote one without the image: `docker save | docker load`, with the share sent so
     // far as progress().
     QCoro::Task<bool> send(QString image, DockerCli::Engine engine = DockerCli::Engine::chosen());
-    // The environment of a docker command for this machine's own engine.
-    static QProcessEnvironment localEngineEnvironment();
 
     QString lastError() const { return m_lastError; }
 
