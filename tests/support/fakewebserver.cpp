@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QHostAddress>
 #include <QLoggingCategory>
 #include <QTcpServer>
@@ -139,7 +138,8 @@ void FakeWebServer::setFallback(std::function<FakeWebResponse(const FakeWebReque
 
 QByteArray FakeWebServer::fixture(const QString &name)
 {
-    const QString directory = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/../core/data/web/");
+    // Not from __FILE__: a compiler cache with a base folder makes that path relative.
+    const QString directory = QStringLiteral(SANDPIPER_TEST_SUPPORT_DIR "/../core/data/web/");
     QFile file(QDir::cleanPath(directory + name));
     if (!file.open(QIODevice::ReadOnly)) {
         qCWarning(lcFakeWeb) << "missing fixture" << file.fileName();
