@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "settingsoverrides.h"
+#include "uiwait.h"
 
 #include <agent/agentthread.h>
 #include <charts/chartwidget.h>
@@ -16,6 +17,7 @@
 #include <composer.h>
 #include <conversationlistmodel.h>
 #include <mainwindow.h>
+#include <session/conversationsession.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -70,6 +72,12 @@ class TestMainWindow : public QObject
                 return widget;
         }
         return window->inspector();
+    }
+
+    static QString lastMessageText(MainWindow *window)
+    {
+        const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
+        return messages.isEmpty() ? QString() : messages.constLast()->plainText();
     }
 
     static QPushButton *buttonIn(QWidget *parent, const QString &text)
@@ -273,6 +281,48 @@ private Q_SLOTS:
         QCOMPARE(window->chatView()->card(QStringLiteral("call_plot"))->findChildren<FigureView *>().size(), 1);
         QCOMPARE(window->inspector()->figureCount(), 1);
         QVERIFY(window->chatView()->messageWidgets().constLast()->plainText().contains(QLatin1String("the sine")));
+    }
+
+    // Retry and Regenerate reload the conversation from the click on their own button: the
+    // widget that was clicked must outlive its signal (heap corruption, found by a person).
+    void retryAndRegenerateFromTheirOwnButtons()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        QTest::keyClicks(window->composer()->editor(), QStringLiteral("hello"));
+        QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
+        QPushButton *retry = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window->chatView()->messageWidgets().isEmpty() &&
+                (retry = buttonIn(window->chatView()->messageWidgets().constLast(), QStringLiteral("Retry"))),
+            20000);
+        // Retried, the answer is a tool call: its card replaces the failed answer.
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_retried"), QStringLiteral("execute_python_code"),
+                                                codeArguments(QStringLiteral("print(6 * 7)"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
+        QTest::mouseClick(retry, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window->chatView()->card(QStringLiteral("call_retried")) &&
+                                     window->chatView()->card(QStringLiteral("call_retried"))->isAwaitingApproval(),
+                                 20000);
+        QPushButton *run = nullptr;
+        QTRY_VERIFY((run = buttonIn(window->chatView()->card(QStringLiteral("call_retried")), QStringLiteral("Run"))));
+        QTest::mouseClick(run, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), QStringLiteral("It is 42."), 60000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+
+        // Regenerate the last answer, twice in a row.
+        for (const QString &again : {QStringLiteral("Again: 42."), QStringLiteral("Once more: 42.")}) {
+            m_server->enqueue(FS::openAiText(again));
+            QPushButton *regenerate = nullptr;
+            QTRY_VERIFY((regenerate =
+                             buttonIn(window->chatView()->messageWidgets().constLast(), QStringLiteral("Regenerate"))));
+            QTest::mouseClick(regenerate, Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), again, 20000);
+            QTRY_VERIFY(!window->currentSession()->isBusy());
+        }
+        QCOMPARE(window->chatView()->messageWidgets().size(), 2);
     }
 
     void aChartTheModelDrawsAppearsInTheChat()

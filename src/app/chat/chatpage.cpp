@@ -69,7 +69,8 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
 void ChatPage::rebuild()
 {
     setUpdatesEnabled(false);
-    qDeleteAll(m_widgets);
+    for (QWidget *widget : std::as_const(m_widgets))
+        discard(widget);
     m_widgets.clear();
     m_firstShown = std::max(0, m_model->rowCount() - pageSize);
     for (int row = m_firstShown; row < m_model->rowCount(); ++row) {
@@ -117,7 +118,7 @@ void ChatPage::removeRows(int first, int last)
             --m_firstShown;
             continue;
         }
-        delete m_widgets.takeAt(row - m_firstShown);
+        discard(m_widgets.takeAt(row - m_firstShown));
     }
     updateActions();
 }
@@ -143,6 +144,16 @@ void ChatPage::updateRows(int first, int last)
     QCoreApplication::sendPostedEvents(m_content, QEvent::LayoutRequest);
     QCoreApplication::sendPostedEvents(viewport(), QEvent::LayoutRequest);
     updateActions();
+}
+
+void ChatPage::discard(QWidget *widget)
+{
+    // The model changes while a widget's own signal is delivered (Retry resends and reloads the
+    // conversation from the click on its button): the widget goes once that signal is done.
+    m_layout->removeWidget(widget);
+    widget->hide();
+    widget->setParent(nullptr);
+    widget->deleteLater();
 }
 
 QWidget *ChatPage::widgetFor(const TurnItem &item)

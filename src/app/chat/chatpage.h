@@ -46,6 +46,7 @@ private:
     void removeRows(int first, int last);
     void updateRows(int first, int last);
     QWidget *widgetFor(const TurnItem &item);
+    void discard(QWidget *widget);
     void updateActions();
     void editAndResend(qint64 messageId, const QString &text);
     void regenerate();
