@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -140,6 +141,31 @@ private Q_SLOTS:
         QCOMPARE(answersIn(reopened.messages()), answersIn(model));
         QCOMPARE(reopened.messages()->item(2).toolState, TurnItem::ToolState::Finished);
         QVERIFY(std::holds_alternative<ChartResult>(reopened.messages()->item(2).result));
+    }
+
+    // Regenerate sends the last question again, word for word, though resending reloads the
+    // model that held it (a long question, so that a freed copy would not go unnoticed).
+    void regenerateSendsTheSameQuestionAgain()
+    {
+        const QString question = QStringLiteral("What does this mean for the quarter? ").repeated(40);
+        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It means growth.")));
+        auto session = newSession();
+        QVERIFY(session);
+        session->send(question);
+        QVERIFY(waitIdle(session.get()));
+        QVERIFY(session->regenerate());
+        QVERIFY(waitIdle(session.get()));
+        QList<RecordedRequest> chats;
+        for (const RecordedRequest &request : m_server->requests()) {
+            if (request.path.endsWith("/chat/completions"))
+                chats << request;
+        }
+        QCOMPARE(chats.size(), 2);
+        const QJsonArray sent = chats.constLast().json().value(QLatin1String("messages")).toArray();
+        QCOMPARE(sent.last().toObject().value(QLatin1String("content")).toString(), question);
+        QCOMPARE(session->lastAnswer(), QStringLiteral("It means growth."));
+        QCOMPARE(session->messages()->item(0).message.content, question);
     }
 
     void textIsAppliedOncePerFrame()

@@ -322,7 +322,7 @@ void ConversationSession::exportTable(const QString &callId, int tableIndex, con
     agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);
 }
 
-StoreResult<void> ConversationSession::resendFrom(qint64 messageId, const QString &text)
+StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text)
 {
     if (isBusy())
         return StoreError{StoreError::Kind::InvalidInput,
@@ -351,6 +351,7 @@ StoreResult<void> ConversationSession::regenerate()
 {
     for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
         const TurnItem &item = m_messages->item(row);
+        // The text is copied: resending reloads the model that holds it.
         if (item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::User &&
             item.message.id != 0)
             return resendFrom(item.message.id, item.message.content);

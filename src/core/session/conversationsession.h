@@ -82,8 +82,9 @@ public:
     // Asks the sandbox to write all of table TABLEINDEX of call CALLID (as "csv" or "xlsx") into the
     // folder; tableExported() tells how it went.
     void exportTable(const QString &callId, int tableIndex, const QString &format);
-    // Drops MESSAGEID and every later message, then sends TEXT in its place.
-    StoreResult<void> resendFrom(qint64 messageId, const QString &text);
+    // Drops MESSAGEID and every later message, then sends TEXT in its place. TEXT is taken by
+    // value: the message it often comes from is dropped on the way.
+    StoreResult<void> resendFrom(qint64 messageId, QString text);
     // Asks again for the answer to the last question.
     StoreResult<void> regenerate();
 
