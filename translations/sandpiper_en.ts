@@ -2,6 +2,27 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>Sandpiper::ConversationItemDelegate</name>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ConversationListModel</name>
+    <message numerus="yes">
+        <source>%1: %2 (%n match(es))</source>
+        <comment>a search hit: title, snippet, count</comment>
+        <translation>
+            <numerusform>%1: %2 (%n match)</numerusform>
+            <numerusform>%1: %2 (%n matches)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::DataTableView</name>
     <message numerus="yes">
         <source>%n rows</source>
@@ -72,17 +93,17 @@
 <context>
     <name>Sandpiper::MainWindow</name>
     <message numerus="yes">
-        <source>The notebook was exported: %n code cell(s).</source>
+        <source>%n code cell(s).</source>
         <translation>
-            <numerusform>The notebook was exported: %n code cell.</numerusform>
-            <numerusform>The notebook was exported: %n code cells.</numerusform>
+            <numerusform>%n code cell.</numerusform>
+            <numerusform>%n code cells.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
         <translation>
-            <numerusform>The notebook was exported, but %n figure was missing or refused; the notebook names it in its place.</numerusform>
-            <numerusform>The notebook was exported, but %n figures were missing or refused; the notebook names them in their place.</numerusform>
+            <numerusform>%n figure was missing or refused; the notebook names it in its place.</numerusform>
+            <numerusform>%n figures were missing or refused; the notebook names them in their place.</numerusform>
         </translation>
     </message>
 </context>

@@ -784,10 +784,6 @@
         <translation>运行</translation>
     </message>
     <message>
-        <source>No code has run in this conversation yet.</source>
-        <translation>此对话中尚未运行任何代码。</translation>
-    </message>
-    <message>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
@@ -810,6 +806,18 @@
     <message>
         <source>Refused by Sandpiper: %1</source>
         <translation>被 Sandpiper 拒绝：%1</translation>
+    </message>
+    <message>
+        <source>No code has run yet</source>
+        <translation>尚未运行任何代码</translation>
+    </message>
+    <message>
+        <source>Code the model runs appears here, with what it printed, its tables and its figures. Ask for something to compute, such as “plot a sine wave”; you can then edit the code and run it again from here.</source>
+        <translation>模型运行的代码会显示在这里，连同它的输出、表格和图形。请让模型计算些什么，例如“画一条正弦曲线”；之后可以在这里编辑代码并再次运行。</translation>
+    </message>
+    <message>
+        <source>Choose a run in the list to see its code and what it printed.</source>
+        <translation>在列表中选择一次运行，查看其代码和输出。</translation>
     </message>
 </context>
 <context>
@@ -957,6 +965,15 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::ConversationItemDelegate</name>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 处匹配</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ConversationListModel</name>
     <message>
         <source>New conversation</source>
@@ -973,6 +990,13 @@
     <message>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 (%n match(es))</source>
+        <comment>a search hit: title, snippet, count</comment>
+        <translation>
+            <numerusform>%1：%2（%n 处匹配）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1724,24 +1748,8 @@
         <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <source>The conversation was exported.</source>
-        <translation>对话已导出。</translation>
-    </message>
-    <message>
         <source>Exporting the notebook…</source>
         <translation>正在导出笔记本…</translation>
-    </message>
-    <message numerus="yes">
-        <source>The notebook was exported: %n code cell(s).</source>
-        <translation>
-            <numerusform>笔记本已导出：%n 个代码单元格。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>The notebook was exported, but %n figure(s) were missing or refused; the notebook names them in their place.</source>
-        <translation>
-            <numerusform>笔记本已导出，但有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Attach files</source>
@@ -1834,6 +1842,18 @@
     <message>
         <source>%L1 tokens</source>
         <translation>%L1 个 token</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n code cell(s).</source>
+        <translation>
+            <numerusform>%n 个代码单元格。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <translation>
+            <numerusform>有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3123,6 +3143,33 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Files deleted from the conversation may still be in the sandbox: %1</source>
         <translation>已从对话中删除的文件可能仍在沙箱中：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SavedFileNotice</name>
+    <message>
+        <source>Saved file</source>
+        <translation>已保存的文件</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Show the saved file in its folder</source>
+        <translation>在所在文件夹中显示已保存的文件</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Dismiss the note about the saved file</source>
+        <translation>关闭关于已保存文件的提示</translation>
+    </message>
+    <message>
+        <source>Saved “%1” in %2.</source>
+        <translation>已将“%1”保存到 %2。</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -34,19 +35,28 @@ QPlainTextEdit *outputBox(const QString &accessibleName, const QFont &font)
     return box;
 }
 
-QLabel *caption(const QString &text)
+// BOX under a bold CAPTION, in a widget that shows and hides both.
+QWidget *part(const QString &caption, QWidget *box)
 {
-    auto *label = new QLabel(text);
+    auto *widget = new QWidget;
+    auto *label = new QLabel(caption);
     QFont font = label->font();
     font.setBold(true);
     label->setFont(font);
-    return label;
+    label->setBuddy(box);
+    auto *layout = new QVBoxLayout(widget);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(box, 1);
+    return widget;
 }
 
 } // namespace
 
 CodeInspector::CodeInspector(QWidget *parent)
     : QWidget(parent)
+    , m_emptyState(new QWidget)
+    , m_splitter(new QSplitter(Qt::Vertical))
     , m_list(new QListView)
     , m_status(new QLabel)
     , m_code(new CodeEditor)
@@ -90,19 +100,34 @@ CodeInspector::CodeInspector(QWidget *parent)
     m_restartButton->setAccessibleName(tr("Restart the Python kernel"));
     m_editButton->setEnabled(false);
 
+    auto *emptyTitle = new QLabel(tr("No code has run yet"));
+    QFont titleFont = emptyTitle->font();
+    titleFont.setBold(true);
+    emptyTitle->setFont(titleFont);
+    auto *emptyText = new QLabel(tr("Code the model runs appears here, with what it printed, its tables and its "
+                                    "figures. Ask for something to compute, such as “plot a sine wave”; you can "
+                                    "then edit the code and run it again from here."));
+    emptyText->setWordWrap(true);
+    emptyText->setForegroundRole(QPalette::PlaceholderText);
+    auto *emptyLayout = new QVBoxLayout(m_emptyState);
+    emptyLayout->setContentsMargins(8, 8, 8, 8);
+    emptyLayout->addWidget(emptyTitle);
+    emptyLayout->addWidget(emptyText);
+    emptyLayout->addStretch();
+
     auto *details = new QWidget;
     auto *layout = new QVBoxLayout(details);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
-    layout->addWidget(caption(tr("Code")));
     m_code->setMinimumHeight(140);
-    layout->addWidget(m_code, 3);
-    layout->addWidget(caption(tr("Output")));
-    layout->addWidget(m_stdout, 2);
-    layout->addWidget(caption(tr("Errors and warnings")));
-    layout->addWidget(m_stderr, 1);
-    layout->addWidget(caption(tr("Value")));
-    layout->addWidget(m_value, 1);
+    m_codePart = part(tr("Code"), m_code);
+    m_outputPart = part(tr("Output"), m_stdout);
+    m_errorPart = part(tr("Errors and warnings"), m_stderr);
+    m_valuePart = part(tr("Value"), m_value);
+    layout->addWidget(m_codePart, 3);
+    layout->addWidget(m_outputPart, 2);
+    layout->addWidget(m_errorPart, 1);
+    layout->addWidget(m_valuePart, 1);
     auto *tableLayout = new QVBoxLayout(m_tables);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     m_tables->setAccessibleName(tr("Tables"));
@@ -120,14 +145,14 @@ CodeInspector::CodeInspector(QWidget *parent)
     buttons->addWidget(m_restartButton);
     layout->addLayout(buttons);
 
-    auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_list);
-    splitter->addWidget(details);
-    splitter->setStretchFactor(1, 3);
-    splitter->setSizes({110, 600});
+    m_splitter->addWidget(m_list);
+    m_splitter->addWidget(details);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setSizes({110, 600});
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
-    outer->addWidget(splitter);
+    outer->addWidget(m_emptyState);
+    outer->addWidget(m_splitter, 1);
 
     connect(m_editButton, &QPushButton::clicked, this, [this] {
         if (!m_editing) {
@@ -222,11 +247,12 @@ void CodeInspector::showRow(int row)
 
 void CodeInspector::refreshSelected()
 {
+    const auto parts = qScopeGuard([this] { showParts(); });
     qDeleteAll(m_figures->findChildren<FigureView *>());
     m_figureScroll->hide();
     qDeleteAll(m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly));
     if (!model() || m_row < 0 || m_row >= model()->rowCount()) {
-        m_status->setText(tr("No code has run in this conversation yet."));
+        m_status->setText(tr("Choose a run in the list to see its code and what it printed."));
         m_code->clear();
         m_stdout->clear();
         m_stderr->clear();
@@ -275,6 +301,19 @@ void CodeInspector::refreshSelected()
     if (!r.refused.isEmpty())
         notes << tr("Refused by Sandpiper: %1").arg(r.refused.join(QLatin1Char(' ')));
     m_files->setText(notes.join(QLatin1Char('\n')));
+}
+
+void CodeInspector::showParts()
+{
+    const bool anyRun = model() && model()->rowCount() > 0;
+    m_emptyState->setVisible(!anyRun);
+    m_splitter->setVisible(anyRun);
+    m_codePart->setVisible(anyRun && m_row >= 0 && m_row < model()->rowCount());
+    m_outputPart->setVisible(!m_stdout->document()->isEmpty());
+    m_errorPart->setVisible(!m_stderr->document()->isEmpty());
+    m_valuePart->setVisible(!m_value->document()->isEmpty());
+    m_tables->setVisible(!m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly).isEmpty());
+    m_files->setVisible(!m_files->text().isEmpty());
 }
 
 void CodeInspector::showTables(const ExecutionResult &result, const QString &callId)

@@ -9,6 +9,7 @@ class QListView;
 class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
+class QSplitter;
 class QTextBrowser;
 
 namespace Sandpiper {
@@ -20,7 +21,9 @@ struct ExecutionResult;
 
 // The side panel: every piece of code that ran in the conversation and what it printed,
 // newest first, live while it runs (the session's execution model); "Edit and run" sends a
-// changed version to the same sandbox, "Restart kernel" starts afresh.
+// changed version to the same sandbox, "Restart kernel" starts afresh. Before any code ran it
+// says what will appear here; a run shows only the parts it has (output, errors, value, tables,
+// figures, files).
 class CodeInspector : public QWidget
 {
     Q_OBJECT
@@ -48,14 +51,22 @@ private:
     void showRow(int row);
     void refreshSelected();
     void showTables(const ExecutionResult &result, const QString &callId);
+    // Shows the parts that have something to show, and the empty state when nothing ran.
+    void showParts();
 
     QPointer<ConversationSession> m_session;
+    QWidget *m_emptyState; // what the panel says while no code has run
+    QSplitter *m_splitter; // the executions above the selected one's parts
     QListView *m_list;
     QLabel *m_status;
     CodeEditor *m_code;
     QPlainTextEdit *m_stdout;
     QPlainTextEdit *m_stderr;
     QTextBrowser *m_value;
+    QWidget *m_codePart; // each part with its caption
+    QWidget *m_outputPart;
+    QWidget *m_errorPart;
+    QWidget *m_valuePart;
     QWidget *m_tables; // DataTableViews of the selected execution
     QWidget *m_figures;
     QHBoxLayout *m_figureLayout;

@@ -21,13 +21,13 @@
 
 namespace Sandpiper {
 
-bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *store, qint64 conversationId,
-                                           Format format)
+std::optional<QString> ConversationFiles::exportConversation(QWidget *parent, ConversationStore *store,
+                                                             qint64 conversationId, Format format)
 {
     const auto snapshot = store->loadConversation(conversationId);
     if (!snapshot) {
         QMessageBox::warning(parent, tr("Export"), snapshot.error().message);
-        return false;
+        return std::nullopt;
     }
     const bool markdown = format == Format::Markdown;
     QString suggested = snapshot->conversation.title.isEmpty() ? tr("conversation") : snapshot->conversation.title;
@@ -37,7 +37,7 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
         QFileDialog::getSaveFileName(parent, tr("Export conversation"), SaveLocation::suggest(suggested),
                                      markdown ? tr("Markdown (*.md)") : tr("JSON (*.json)"));
     if (path.isEmpty())
-        return false;
+        return std::nullopt;
     SaveLocation::remember(path);
     ConversationExport::MarkdownOptions options;
     // Charts are drawn as PNG files next to the Markdown, as they look in the chat.
@@ -52,12 +52,12 @@ bool ConversationFiles::exportConversation(QWidget *parent, ConversationStore *s
             : ConversationExport::writeJson(*snapshot, store->conversationFolder(conversationId), path);
     if (!written) {
         QMessageBox::warning(parent, tr("Export"), written.error().message);
-        return false;
+        return std::nullopt;
     }
-    return true;
+    return path;
 }
 
-QCoro::Task<std::optional<NotebookExport::Summary>>
+QCoro::Task<std::optional<ConversationFiles::ExportedNotebook>>
 ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qint64 conversationId, QString image)
 {
     QPointer<QWidget> window(parent);
@@ -98,7 +98,7 @@ ConversationFiles::exportNotebook(QWidget *parent, ConversationStore *store, qin
         QMessageBox::warning(window, tr("Export as notebook"), written->error().message);
         co_return std::nullopt;
     }
-    co_return **written;
+    co_return ExportedNotebook{path, **written};
 }
 
 std::optional<qint64> ConversationFiles::importConversation(QWidget *parent, ConversationStore *store)

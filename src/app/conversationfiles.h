@@ -22,14 +22,21 @@ class ConversationFiles
 
 public:
     enum class Format { Markdown, Json };
+    struct ExportedNotebook {
+        QString path;
+        NotebookExport::Summary summary;
+    };
 
-    // True when the conversation was written.
-    static bool exportConversation(QWidget *parent, ConversationStore *store, qint64 conversationId, Format format);
+    // The file the conversation was written to, or nothing when the user cancelled or it could
+    // not be written (said so).
+    static std::optional<QString> exportConversation(QWidget *parent, ConversationStore *store, qint64 conversationId,
+                                                     Format format);
     // Asks for the file and writes the conversation as a notebook naming IMAGE (the sandbox
-    // image) and its Python version, which Docker is asked for without blocking the window. What
-    // the notebook holds, or nothing when the user cancelled or it could not be written (said so).
-    static QCoro::Task<std::optional<NotebookExport::Summary>> exportNotebook(QWidget *parent, ConversationStore *store,
-                                                                              qint64 conversationId, QString image);
+    // image) and its Python version, which Docker is asked for without blocking the window. The
+    // file and what the notebook holds, or nothing when the user cancelled or it could not be
+    // written (said so).
+    static QCoro::Task<std::optional<ExportedNotebook>> exportNotebook(QWidget *parent, ConversationStore *store,
+                                                                       qint64 conversationId, QString image);
     // The imported conversation, or nothing when the user cancelled or the file was refused.
     static std::optional<qint64> importConversation(QWidget *parent, ConversationStore *store);
 };

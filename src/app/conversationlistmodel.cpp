@@ -2,29 +2,36 @@
 
 #include <session/sessionmanager.h>
 
-#include <QGuiApplication>
-#include <QIcon>
 #include <QLocale>
-#include <QPainter>
-#include <QPalette>
-#include <QPixmap>
 
 namespace Sandpiper {
 
 namespace {
 
-// A dot in front of the title: hollow while the conversation works, filled for an unread answer.
-QIcon markIcon(bool filled)
+// SNIPPET without its match marks and with every run of white space as one space (a row shows
+// it on two lines at most); the matches are added to MATCHES.
+QString plainSnippet(const QString &snippet, ConversationListModel::MatchRanges &matches)
 {
-    QPixmap pixmap(12, 12);
-    pixmap.fill(Qt::transparent);
-    QPainter painter(&pixmap);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const QColor colour = QGuiApplication::palette().color(QPalette::Highlight);
-    painter.setPen(QPen(colour, 2));
-    painter.setBrush(filled ? QBrush(colour) : QBrush());
-    painter.drawEllipse(QRectF(2, 2, 8, 8));
-    return QIcon(pixmap);
+    QString text;
+    text.reserve(snippet.size());
+    qsizetype matchStart = -1;
+    for (const QChar c : snippet) {
+        if (c == SearchHit::MatchStart) {
+            matchStart = text.size();
+        } else if (c == SearchHit::MatchEnd) {
+            if (matchStart >= 0 && text.size() > matchStart)
+                matches.append({matchStart, text.size() - matchStart});
+            matchStart = -1;
+        } else if (c.isSpace()) {
+            if (!text.isEmpty() && !text.endsWith(QLatin1Char(' ')))
+                text += QLatin1Char(' ');
+        } else {
+            text += c;
+        }
+    }
+    if (text.endsWith(QLatin1Char(' ')))
+        text.chop(1);
+    return text;
 }
 
 } // namespace
@@ -60,10 +67,10 @@ void ConversationListModel::setSearchHits(const QList<SearchHit> &hits)
     m_searching = true;
     m_rows.clear();
     for (const SearchHit &hit : hits) {
-        QString snippet = hit.snippet;
-        snippet.remove(SearchHit::MatchStart).remove(SearchHit::MatchEnd);
-        m_rows.append(
-            {hit.conversationId, hit.messageId, hit.title.isEmpty() ? tr("New conversation") : hit.title, snippet});
+        Row row{hit.conversationId, hit.messageId, hit.title.isEmpty() ? tr("New conversation") : hit.title, {}, {},
+                hit.matchCount};
+        row.detail = plainSnippet(hit.snippet, row.matches);
+        m_rows.append(row);
     }
     endResetModel();
 }
@@ -90,21 +97,17 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     const bool running = m_sessions->isRunning(row.conversationId);
     const bool unread = m_sessions->hasUnread(row.conversationId);
     const QString mark = running ? tr("working") : unread ? tr("new answer") : QString();
+    const QString title = mark.isEmpty() ? row.title : tr("%1, %2").arg(row.title, mark);
     switch (role) {
     case Qt::DisplayRole:
-        return m_searching ? QStringLiteral("%1\n%2").arg(row.title, row.detail.simplified().left(90)) : row.title;
-    case Qt::DecorationRole:
-        if (running || unread) {
-            static const QIcon workingIcon = markIcon(false);
-            static const QIcon unreadIcon = markIcon(true);
-            return unread ? unreadIcon : workingIcon;
-        }
-        return {};
+        return row.title;
     case Qt::ToolTipRole:
         return mark.isEmpty() ? QStringLiteral("%1\n%2").arg(row.title, row.detail)
                               : QStringLiteral("%1 (%2)\n%3").arg(row.title, mark, row.detail);
     case Qt::AccessibleTextRole:
-        return mark.isEmpty() ? row.title : tr("%1, %2").arg(row.title, mark);
+        return m_searching ? tr("%1: %2 (%n match(es))", "a search hit: title, snippet, count", row.matchCount)
+                                 .arg(title, row.detail)
+                           : title;
     case RunningRole:
         return running;
     case UnreadRole:
@@ -114,7 +117,11 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     case MessageIdRole:
         return row.messageId;
     case SnippetRole:
-        return row.detail;
+        return m_searching ? row.detail : QString();
+    case MatchRangesRole:
+        return QVariant::fromValue(row.matches);
+    case MatchCountRole:
+        return row.matchCount;
     default:
         return {};
     }

@@ -5,19 +5,31 @@
 
 #include <QAbstractListModel>
 
+#include <utility>
+
 namespace Sandpiper {
 
 class SessionManager;
 
-// The sidebar: conversations, most recent first, or the full-text search hits for a query
-// (each pointing at the conversation and the message to jump to). A conversation whose
-// session is working, or that has an answer the user has not seen, is marked.
+// The sidebar: conversations, most recent first, or the full-text search hits for a query, one
+// per conversation (each pointing at the message to jump to, with the matches in its snippet
+// and how many there are). A conversation whose session is working, or that has an answer the
+// user has not seen, is marked; ConversationItemDelegate draws the rows.
 class ConversationListModel : public QAbstractListModel
 {
     Q_OBJECT
 
 public:
-    enum Roles { ConversationIdRole = Qt::UserRole + 1, MessageIdRole, SnippetRole, RunningRole, UnreadRole };
+    enum Roles {
+        ConversationIdRole = Qt::UserRole + 1,
+        MessageIdRole,
+        SnippetRole,     // a search hit's text around the matches, on one line
+        MatchRangesRole, // MatchRanges: where the matches are in SnippetRole's text
+        MatchCountRole,  // a search hit's matches in its conversation; 0 outside a search
+        RunningRole,
+        UnreadRole
+    };
+    using MatchRanges = QList<std::pair<qsizetype, qsizetype>>; // start, length
 
     // SESSIONS says which conversations are running or unread.
     explicit ConversationListModel(const SessionManager *sessions, QObject *parent = nullptr);
@@ -37,7 +49,9 @@ private:
         qint64 conversationId = 0;
         qint64 messageId = 0;
         QString title;
-        QString detail;
+        QString detail; // the time of the last change, or the search hit's snippet
+        MatchRanges matches;
+        int matchCount = 0;
     };
     const SessionManager *m_sessions;
     QList<Row> m_rows;

@@ -1,11 +1,13 @@
 #include "conversationsidebar.h"
 
+#include "conversationitemdelegate.h"
 #include "conversationlistmodel.h"
 
 #include <session/sessionmanager.h>
 #include <storage/conversationstore.h>
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
@@ -34,10 +36,11 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     m_search->setPlaceholderText(tr("Search conversations (Ctrl+F)"));
     m_search->setAccessibleName(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
+    m_search->installEventFilter(this);
     m_list->setModel(m_model);
+    m_list->setItemDelegate(new ConversationItemDelegate(m_list));
     m_list->setAccessibleName(tr("Conversations"));
-    m_list->setWordWrap(true);
-    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->installEventFilter(this);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 0, 6);
@@ -53,10 +56,12 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     connect(renameButton, &QPushButton::clicked, this, &ConversationSidebar::renameRequested);
     connect(deleteButton, &QPushButton::clicked, this, &ConversationSidebar::deleteRequested);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &index) {
-        if (!index.isValid() || m_refreshing)
-            return;
-        m_selected = index.data(ConversationListModel::ConversationIdRole).toLongLong();
-        Q_EMIT conversationChosen(m_selected, index.data(ConversationListModel::MessageIdRole).toLongLong());
+        if (!m_refreshing && !m_model->isSearching())
+            openHit(index);
+    });
+    connect(m_list, &QListView::clicked, this, [this](const QModelIndex &index) {
+        if (m_model->isSearching())
+            openHit(index);
     });
     connect(sessions, &SessionManager::activityChanged, m_model, &ConversationListModel::activityChanged);
     m_searchDelay.setSingleShot(true);
@@ -65,9 +70,19 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     connect(m_search, &QLineEdit::textChanged, &m_searchDelay, qOverload<>(&QTimer::start));
 }
 
+void ConversationSidebar::openHit(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    m_selected = index.data(ConversationListModel::ConversationIdRole).toLongLong();
+    Q_EMIT conversationChosen(m_selected, index.data(ConversationListModel::MessageIdRole).toLongLong());
+}
+
 void ConversationSidebar::refresh()
 {
     const QString query = m_search->text().trimmed();
+    // In a search the list keeps the hit the user is on; else it follows the open conversation.
+    const qint64 current = m_list->currentIndex().data(ConversationListModel::ConversationIdRole).toLongLong();
     // Selecting again after a reset would open the conversation again: the list only follows.
     const QScopedValueRollback refreshing(m_refreshing, true);
     if (query.isEmpty()) {
@@ -85,8 +100,53 @@ void ConversationSidebar::refresh()
         }
         m_model->setSearchHits(*hits);
     }
-    if (const int row = m_model->rowOf(m_selected); row >= 0 && !m_model->isSearching())
+    const qint64 follow = m_model->isSearching() && m_model->rowOf(current) >= 0 ? current : m_selected;
+    if (const int row = m_model->rowOf(follow); row >= 0)
         m_list->setCurrentIndex(m_model->index(row));
+}
+
+void ConversationSidebar::searchNow()
+{
+    if (m_searchDelay.isActive()) {
+        m_searchDelay.stop();
+        refresh();
+    }
+}
+
+bool ConversationSidebar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress || (watched != m_search && watched != m_list))
+        return QWidget::eventFilter(watched, event);
+    const int key = static_cast<QKeyEvent *>(event)->key();
+    const bool enter = key == Qt::Key_Return || key == Qt::Key_Enter;
+    if (watched == m_search) {
+        if (key == Qt::Key_Escape && !m_search->text().isEmpty()) {
+            m_search->clear();
+            return true;
+        }
+        if (key != Qt::Key_Down && !(enter && !m_search->text().trimmed().isEmpty()))
+            return false;
+        searchNow(); // what was typed a moment ago
+        if (m_model->rowCount() == 0)
+            return true;
+        // The hits start at the best one; the conversations where the open one is.
+        if (m_model->isSearching() || !m_list->currentIndex().isValid())
+            m_list->setCurrentIndex(m_model->index(0));
+        if (enter)
+            openHit(m_list->currentIndex());
+        else
+            m_list->setFocus(Qt::TabFocusReason);
+        return true;
+    }
+    if (key == Qt::Key_Up && m_list->currentIndex().row() <= 0) {
+        m_search->setFocus(Qt::BacktabFocusReason);
+        return true;
+    }
+    if (enter && m_model->isSearching()) {
+        openHit(m_list->currentIndex());
+        return true;
+    }
+    return false;
 }
 
 void ConversationSidebar::select(qint64 id)

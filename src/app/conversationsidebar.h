@@ -14,7 +14,9 @@ class ConversationStore;
 class SessionManager;
 
 // The left side of the window: New chat, the search field, the conversations (or the search
-// hits) with their running and unread marks, Rename and Delete.
+// hits) with their running and unread marks, Rename and Delete. Moving through the
+// conversations opens them; moving through search hits does not: Enter or a click opens one.
+// Down in the search field goes to the hits, Up on the first row comes back, Escape clears it.
 class ConversationSidebar : public QWidget
 {
     Q_OBJECT
@@ -40,7 +42,13 @@ Q_SIGNALS:
     // Reading the list failed; MESSAGE says why.
     void problem(const QString &message);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void openHit(const QModelIndex &index);
+    void searchNow();
+
     ConversationStore *m_store;
     ConversationListModel *m_model;
     QLineEdit *m_search;

@@ -12,6 +12,7 @@
 #include "enginefilesonquit.h"
 #include "kernelrestorebar.h"
 #include "prompttemplates.h"
+#include "savedfilenotice.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
 
@@ -84,6 +85,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_providerLabel(new QLabel)
     , m_dockerLabel(new QLabel)
     , m_tokenLabel(new QLabel)
+    , m_savedNotice(new SavedFileNotice)
     , m_notifier(new DesktopNotifier(QDBusConnection::sessionBus(), this))
     , m_math(new MathRenderer(settings->string(QStringLiteral("sandbox/image")),
                               QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/math"),
@@ -131,6 +133,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_tokenLabel->setAccessibleName(tr("Tokens used in this conversation"));
     statusBar()->addWidget(m_providerLabel);
     statusBar()->addWidget(m_dockerLabel);
+    statusBar()->addWidget(m_savedNotice);
     statusBar()->addPermanentWidget(m_tokenLabel);
 
     buildActions();
@@ -394,10 +397,12 @@ void MainWindow::deleteCurrent()
 
 void MainWindow::exportCurrent(bool markdown)
 {
-    if (m_session && ConversationFiles::exportConversation(this, m_store, m_session->id(),
-                                                           markdown ? ConversationFiles::Format::Markdown
-                                                                    : ConversationFiles::Format::Json))
-        statusBar()->showMessage(tr("The conversation was exported."), 5000);
+    if (!m_session)
+        return;
+    if (const auto path = ConversationFiles::exportConversation(this, m_store, m_session->id(),
+                                                                markdown ? ConversationFiles::Format::Markdown
+                                                                         : ConversationFiles::Format::Json))
+        m_savedNotice->announce(*path);
 }
 
 void MainWindow::exportNotebook()
@@ -407,18 +412,17 @@ void MainWindow::exportNotebook()
     statusBar()->showMessage(tr("Exporting the notebook…"));
     QCoro::connect(ConversationFiles::exportNotebook(this, m_store, m_session->id(),
                                                      m_settings->string(QStringLiteral("sandbox/image"))),
-                   this, [this](const std::optional<NotebookExport::Summary> &summary) {
-                       if (!summary) {
-                           statusBar()->clearMessage();
+                   this, [this](const std::optional<ConversationFiles::ExportedNotebook> &exported) {
+                       statusBar()->clearMessage();
+                       if (!exported)
                            return;
-                       }
-                       statusBar()->showMessage(
-                           summary->missingFigures == 0
-                               ? tr("The notebook was exported: %n code cell(s).", "", summary->codeCells)
-                               : tr("The notebook was exported, but %n figure(s) were missing or refused; the "
-                                    "notebook names them in their place.",
-                                    "", summary->missingFigures),
-                           10000);
+                       const NotebookExport::Summary &summary = exported->summary;
+                       m_savedNotice->announce(
+                           exported->path,
+                           summary.missingFigures == 0
+                               ? tr("%n code cell(s).", "", summary.codeCells)
+                               : tr("%n figure(s) were missing or refused; the notebook names them in their place.", "",
+                                    summary.missingFigures));
                    });
 }
 

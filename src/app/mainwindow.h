@@ -29,6 +29,7 @@ class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
 class McpServerRegistry;
+class SavedFileNotice;
 class SessionManager;
 class Settings;
 class WelcomePage;
@@ -53,6 +54,7 @@ public:
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QLabel *providerLabel() const { return m_providerLabel; }
     QLabel *tokenLabel() const { return m_tokenLabel; }
+    SavedFileNotice *savedFileNotice() const { return m_savedNotice; }
     // Shown in place of the empty chat while no provider works.
     WelcomePage *welcomePage() const { return m_welcome; }
     SessionManager *sessions() const { return m_sessions; }
@@ -132,6 +134,7 @@ private:
     QLabel *m_providerLabel;
     QLabel *m_dockerLabel;
     QLabel *m_tokenLabel;
+    SavedFileNotice *m_savedNotice;
     DesktopNotifier *m_notifier;
     MathRenderer *m_math;
     EngineFilesOnQuit *m_engineFilesOnQuit;

@@ -17,10 +17,12 @@ QString &lastFolder()
 
 QString SaveLocation::suggest(const QString &fileName, QStandardPaths::StandardLocation fallback)
 {
+    // A dialog told to start in a folder that does not exist starts in the working folder: a
+    // fresh account may have no Documents yet.
     QString folder = lastFolder();
-    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+    if (!QFileInfo(folder).isDir())
         folder = QStandardPaths::writableLocation(fallback);
-    if (folder.isEmpty())
+    if (!QFileInfo(folder).isDir())
         folder = QDir::homePath();
     return QDir(folder).filePath(fileName);
 }

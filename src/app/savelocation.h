@@ -6,8 +6,8 @@
 namespace Sandpiper {
 
 // Where the file dialogs that save or open the user's files start: the folder last chosen in
-// one of them during this run, else the user's Documents (or Pictures, for images) — never the
-// folder the app was started from.
+// one of them during this run, else the user's Documents (or Pictures, for images), else the
+// home folder — never the folder the app was started from.
 class SaveLocation
 {
 public:

@@ -1,16 +1,16 @@
 // Desktop notifications over the real D-Bus protocol: a peer connection to a stand-in for the
 // freedesktop notification service (no session bus needed), and when a turn deserves one.
+#include "peerbus.h"
+
 #include <desktopnotifier.h>
 
 #include <QDBusConnection>
-#include <QDBusError>
-#include <QDBusServer>
-#include <QDir>
 #include <QGuiApplication>
 #include <QTest>
 #include <QVariantMap>
 
 using namespace Sandpiper;
+using Sandpiper::Test::PeerBus;
 
 class FakeNotifications : public QObject
 {
@@ -45,20 +45,11 @@ private Q_SLOTS:
     {
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Sandpiper"));
         QGuiApplication::setDesktopFileName(QStringLiteral("io.github.sandpiper.Sandpiper"));
-        QDBusServer server(QStringLiteral("unix:tmpdir=") + QDir::tempPath());
-        QVERIFY2(server.isConnected(), qPrintable(server.lastError().message()));
         FakeNotifications service;
-        std::optional<QDBusConnection> serverSide;
-        connect(&server, &QDBusServer::newConnection, this, [&](const QDBusConnection &connection) {
-            serverSide = connection;
-            serverSide->registerObject(QStringLiteral("/org/freedesktop/Notifications"), &service,
-                                       QDBusConnection::ExportScriptableSlots);
-        });
-        const QDBusConnection client = QDBusConnection::connectToPeer(server.address(), QStringLiteral("notifier"));
-        QVERIFY(client.isConnected());
-        QTRY_VERIFY(serverSide.has_value());
+        PeerBus bus(&service, QStringLiteral("/org/freedesktop/Notifications"), QStringLiteral("notifier"));
+        QVERIFY2(bus.connect(), qPrintable(bus.error()));
 
-        DesktopNotifier notifier(client);
+        DesktopNotifier notifier(bus.client());
         QVERIFY(notifier.notify(QStringLiteral("Sales analysis"), QStringLiteral("Revenue grew 33%.")));
         QTRY_COMPARE(service.calls.size(), 1);
         const FakeNotifications::Call &first = service.calls.constFirst();
@@ -73,7 +64,6 @@ private Q_SLOTS:
         QVERIFY(notifier.notify(QStringLiteral("Sales analysis"), QStringLiteral("Done again.")));
         QTRY_COMPARE(service.calls.size(), 2);
         QCOMPARE(service.calls.at(1).replaces, 41u);
-        QDBusConnection::disconnectFromPeer(QStringLiteral("notifier"));
     }
 
     void withoutABusNothingIsSent()

@@ -2,6 +2,7 @@
 // which the sandbox writes: through the real widgets (offscreen), with links, FIFOs, huge and
 // fake images, programs and scripts, and files swapped for links after they were listed.
 #include "desktoprecorder.h"
+#include "dialogdriver.h"
 #include "sandboxfiles.h"
 #include "settingsoverrides.h"
 
@@ -12,6 +13,7 @@
 #include <codeinspector.h>
 #include <composer.h>
 #include <mainwindow.h>
+#include <savedfilenotice.h>
 #include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -44,6 +46,7 @@
 #include <unistd.h>
 
 using namespace Sandpiper;
+using Sandpiper::Test::DialogDriver;
 using Sandpiper::Test::pngHeader;
 
 namespace {
@@ -58,93 +61,6 @@ QByteArray readAll(const QString &path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
-
-// Answers the menus and modal dialogs that a widget opens, in order: each step waits for a
-// widget of its kind (the timer fires inside their event loops), then acts on it. A step is
-// taken off the list before it acts, since acting may open the widget of the next step.
-class Driver : public QObject
-{
-public:
-    Driver() { connect(&m_timer, &QTimer::timeout, this, &Driver::poll); }
-    bool done() const { return m_steps.isEmpty(); }
-
-    // Picks the menu entry called TEXT.
-    void choose(const QString &text)
-    {
-        then<QMenu>([text](QMenu *menu) {
-            for (QAction *action : menu->actions()) {
-                if (action->text() == text) {
-                    menu->setActiveAction(action);
-                    QTest::keyClick(menu, Qt::Key_Return);
-                    return;
-                }
-            }
-            menu->close();
-        });
-    }
-    // Saves to PATH in the file dialog.
-    void saveTo(const QString &path)
-    {
-        then<QFileDialog>([path](QFileDialog *dialog) {
-            // Typed into the name field, as a user does: selectFile() races the folder's loading.
-            auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
-            name->setText(path);
-            QMetaObject::invokeMethod(dialog, "accept", Qt::QueuedConnection);
-        });
-    }
-    // Keeps the message box's text and buttons in TEXT and BUTTONS, then clicks CLICK (or
-    // closes the box when it has no such button).
-    void answer(QString *text, QStringList *buttons, const QString &click)
-    {
-        then<QMessageBox>([=](QMessageBox *box) {
-            *text = box->text();
-            buttons->clear();
-            QAbstractButton *target = nullptr;
-            for (QAbstractButton *button : box->buttons()) {
-                *buttons << button->text();
-                if (button->text() == click)
-                    target = button;
-            }
-            if (target)
-                target->click();
-            else
-                box->reject();
-        });
-    }
-
-private:
-    struct Step {
-        std::function<bool(QWidget *)> matches;
-        std::function<void(QWidget *)> act;
-    };
-
-    template<typename W> void then(std::function<void(W *)> act)
-    {
-        m_steps << Step{[](QWidget *widget) { return qobject_cast<W *>(widget) != nullptr; },
-                        [act](QWidget *widget) {
-                            act(qobject_cast<W *>(widget));
-                        }};
-        m_timer.start(20);
-    }
-
-    void poll()
-    {
-        if (m_steps.isEmpty()) {
-            m_timer.stop();
-            return;
-        }
-        QWidget *widget = QApplication::activePopupWidget();
-        if (!widget)
-            widget = QApplication::activeModalWidget();
-        if (!widget || !m_steps.first().matches(widget))
-            return;
-        // Acting may open a dialog with its own event loop; this timer must keep firing in it.
-        QTimer::singleShot(0, widget, [widget, act = m_steps.takeFirst().act] { act(widget); });
-    }
-
-    QList<Step> m_steps;
-    QTimer m_timer;
-};
 
 } // namespace
 
@@ -304,7 +220,7 @@ private Q_SLOTS:
         const QString target = m_dir->filePath(QStringLiteral("saved.png"));
         QString text;
         QStringList buttons;
-        Driver driver;
+        DialogDriver driver;
         driver.choose(QStringLiteral("Save image as…"));
         driver.saveTo(target);
         driver.answer(&text, &buttons, QStringLiteral("OK"));
@@ -332,7 +248,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const QString target = m_dir->filePath(QStringLiteral("saved.png"));
-        Driver driver;
+        DialogDriver driver;
         driver.choose(QStringLiteral("Save image as…"));
         driver.saveTo(target);
         QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, QPoint(5, 5), view.mapToGlobal(QPoint(5, 5)));
@@ -393,7 +309,7 @@ private Q_SLOTS:
         QVERIFY2(labels.contains(QStringLiteral("big.csv (20 MiB, on the Docker engine)")),
                  qPrintable(labels.join(u'|')));
         QVERIFY2(labels.contains(QStringLiteral("report.csv")), qPrintable(labels.join(u'|')));
-        Driver driver;
+        DialogDriver driver;
         QString text;
         QStringList buttons;
         driver.answer(&text, &buttons, QStringLiteral("OK"));
@@ -424,7 +340,7 @@ private Q_SLOTS:
         // A script: named, never opened; shown in its folder or as text.
         QString text;
         QStringList buttons;
-        Driver driver;
+        DialogDriver driver;
         driver.answer(&text, &buttons, QStringLiteral("Show in Folder"));
         button(&card, QStringLiteral("Open run.sh"))->click();
         QTRY_VERIFY(driver.done());
@@ -481,7 +397,7 @@ private Q_SLOTS:
         card.show();
         QVERIFY(QTest::qWaitForWindowExposed(&card));
         const QString target = m_dir->filePath(QStringLiteral("report-copy.csv"));
-        Driver driver;
+        DialogDriver driver;
         driver.saveTo(target);
         button(&card, QStringLiteral("Save report.csv"))->click();
         QTRY_VERIFY(driver.done());
@@ -554,7 +470,7 @@ private Q_SLOTS:
         QVERIFY(m_desktop.opened.first().toLocalFile().startsWith(SandboxFileActions::copiesFolder()));
         QString text;
         QStringList buttons;
-        Driver driver;
+        DialogDriver driver;
         driver.answer(&text, &buttons, QStringLiteral("Cancel"));
         Q_EMIT view.anchorClicked(QUrl(QStringLiteral("sandbox:/mnt/data/run.sh")));
         QTRY_VERIFY(driver.done());
@@ -635,7 +551,7 @@ private Q_SLOTS:
         write(big, QByteArray(2 << 20, 'b'));
         QString text;
         QStringList buttons;
-        Driver driver;
+        DialogDriver driver;
         driver.answer(&text, &buttons, QStringLiteral("OK"));
         Q_EMIT window.composer()->filesDropped({big});
         QTRY_VERIFY(driver.done());
@@ -679,7 +595,7 @@ private Q_SLOTS:
         QCOMPARE(notebook.count("\"image/png\""), 1);
         QCOMPARE(notebook.count("could not be included"), 3);
         QVERIFY(!notebook.contains(readAll(m_outside + QStringLiteral("/secret.png")).toBase64()));
-        QTRY_VERIFY(window.statusBar()->currentMessage().contains(QLatin1String("3 figure(s) were missing")));
+        QTRY_VERIFY(window.savedFileNotice()->message().contains(QLatin1String("3 figure(s) were missing")));
 
         // Deleting the conversation removes its links, not the user's files.
         driver.answer(&text, &buttons, QStringLiteral("&Yes"));

@@ -1,8 +1,10 @@
 // Where the save and open dialogs start: the folder chosen last in this run, else Documents
-// (Pictures for images), never the folder the app was started from.
+// (Pictures for images), else home, never the folder the app was started from. Each test runs in
+// a home of its own.
 #include <savelocation.h>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,13 +15,32 @@ class TestSaveLocation : public QObject
 {
     Q_OBJECT
 
+    std::unique_ptr<QTemporaryDir> m_home;
+    QByteArray m_realHome;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        m_realHome = qgetenv("HOME");
+        // No user-dirs file naming other folders.
+        qunsetenv("XDG_CONFIG_HOME");
+    }
+
+    void init()
+    {
+        m_home = std::make_unique<QTemporaryDir>();
+        qputenv("HOME", QFile::encodeName(m_home->path()));
+    }
+
+    void cleanupTestCase() { qputenv("HOME", m_realHome); }
+
     void startsInDocumentsThenWhereTheUserSavedLast()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QString documents = m_home->filePath(QStringLiteral("Documents"));
+        const QString pictures = m_home->filePath(QStringLiteral("Pictures"));
+        QVERIFY(QDir().mkpath(documents) && QDir().mkpath(pictures));
+        QCOMPARE(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), documents);
         QCOMPARE(SaveLocation::suggest(QStringLiteral("chat.md")), QDir(documents).filePath(QStringLiteral("chat.md")));
-        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
         QCOMPARE(SaveLocation::suggest(QStringLiteral("chart.png"), QStandardPaths::PicturesLocation),
                  QDir(pictures).filePath(QStringLiteral("chart.png")));
 
@@ -33,6 +54,15 @@ private Q_SLOTS:
         }
         // That folder is gone: back to Documents.
         QCOMPARE(SaveLocation::suggest(QStringLiteral("chat.md")), QDir(documents).filePath(QStringLiteral("chat.md")));
+    }
+
+    // A dialog told to start in a folder that is not there starts in the working folder instead.
+    void aFreshAccountWithoutDocumentsStartsAtHome()
+    {
+        QVERIFY(!QFileInfo::exists(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)));
+        QCOMPARE(SaveLocation::suggest(QStringLiteral("chat.md")), m_home->filePath(QStringLiteral("chat.md")));
+        QCOMPARE(SaveLocation::suggest(QStringLiteral("chart.png"), QStandardPaths::PicturesLocation),
+                 m_home->filePath(QStringLiteral("chart.png")));
     }
 };
 

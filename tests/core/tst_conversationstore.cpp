@@ -491,7 +491,8 @@ private Q_SLOTS:
         // Rows from before the upgrade are in the new full-text index.
         const auto penguins = store.search(QStringLiteral("penguin"));
         QVERIFY(penguins.ok());
-        QCOMPARE(penguins->size(), 2); // the user message and the code; tool results stay out
+        QCOMPARE(penguins->size(), 1);
+        QCOMPARE(penguins->at(0).matchCount, 2); // the user message and the code; tool results stay out
         QCOMPARE(penguins->at(0).conversationId, 7);
         const auto code = store.search(QStringLiteral("load_penguin_colonies"));
         QCOMPARE(code->size(), 1);
@@ -609,7 +610,7 @@ private Q_SLOTS:
             QVERIFY(store.addExecution(makeExecution(id, QString(), QStringLiteral("needle = 1"))).ok());
             QVERIFY(store.attachFile(id, QFINDTESTDATA("tst_conversationstore.cpp")).ok());
         }
-        QCOMPARE(store.search(QStringLiteral("needle"))->size(), 4);
+        QCOMPARE(store.search(QStringLiteral("needle"))->size(), 2);
 
         const auto deleted = store.deleteConversation(doomed->id);
         QVERIFY2(deleted.ok(), qPrintable(deleted.error().message));
@@ -619,9 +620,9 @@ private Q_SLOTS:
         QCOMPARE(countRows(store, QStringLiteral("executions")), 1);
         QCOMPARE(countRows(store, QStringLiteral("attachments")), 1);
         const auto hits = store.search(QStringLiteral("needle"));
-        QCOMPARE(hits->size(), 2);
-        for (const SearchHit &hit : *hits)
-            QCOMPARE(hit.conversationId, kept->id);
+        QCOMPARE(hits->size(), 1);
+        QCOMPARE(hits->at(0).conversationId, kept->id);
+        QCOMPARE(hits->at(0).matchCount, 2);
         QVERIFY(QFileInfo(store.conversationFolder(kept->id)).isDir());
         QCOMPARE(store.deleteConversation(doomed->id).error().kind, StoreError::Kind::NotFound);
 
@@ -1100,35 +1101,73 @@ private Q_SLOTS:
 
         const auto hits = store.search(QStringLiteral("pandas"));
         QVERIFY2(hits.ok(), qPrintable(hits.error().message));
-        QCOMPARE(hits->size(), 3); // the tool result is not indexed
+        QCOMPARE(hits->size(), 2); // one per conversation
         QCOMPARE(hits->at(0).kind, SearchHit::Kind::Message);
         QCOMPARE(hits->at(0).messageId, denseMessage->id);
         QCOMPARE(hits->at(0).conversationId, dense->id);
         QCOMPARE(hits->at(0).title, QStringLiteral("Pandas tips"));
-        QVERIFY(hits->at(0).score <= hits->at(1).score && hits->at(1).score <= hits->at(2).score);
+        QCOMPARE(hits->at(0).matchCount, 1);
+        QVERIFY(hits->at(0).score <= hits->at(1).score);
         const QString marked = QString(SearchHit::MatchStart) + QStringLiteral("pandas") + SearchHit::MatchEnd;
         QVERIFY2(hits->at(0).snippet.contains(marked), qPrintable(hits->at(0).snippet));
         QVERIFY(hits->at(0).snippetHtml().contains(QLatin1String("<b>pandas</b>")));
-        bool foundCode = false;
-        for (const SearchHit &hit : *hits) {
-            if (hit.kind == SearchHit::Kind::Execution) {
-                QCOMPARE(hit.executionId, execution->id);
-                QCOMPARE(hit.conversationId, sparse->id);
-                foundCode = true;
-            } else if (hit.conversationId == sparse->id) {
-                // A long message is cut around the match.
-                QVERIFY(hit.snippet.size() < filler.size());
-                QVERIFY(hit.snippet.contains(QChar(0x2026)));
-            }
-        }
-        QVERIFY(foundCode);
+        // The long message and the code; the tool result is not indexed. The message stands for
+        // the conversation (the chat scrolls to it), cut around the match.
+        const SearchHit &story = hits->at(1);
+        QCOMPARE(story.conversationId, sparse->id);
+        QCOMPARE(story.matchCount, 2);
+        QCOMPARE(story.kind, SearchHit::Kind::Message);
+        QVERIFY(story.snippet.size() < filler.size());
+        QVERIFY(story.snippet.contains(QChar(0x2026)));
+        QVERIFY2(story.snippet.contains(marked), qPrintable(story.snippet));
+        // Code alone stands for its conversation when no message matches.
+        const auto code = store.search(QStringLiteral("pd"));
+        QCOMPARE(code->size(), 1);
+        QCOMPARE(code->at(0).kind, SearchHit::Kind::Execution);
+        QCOMPARE(code->at(0).executionId, execution->id);
+        QCOMPARE(code->at(0).messageId, 0);
+        QVERIFY2(code->at(0).snippet.contains(QString(SearchHit::MatchStart) + QStringLiteral("pd")),
+                 qPrintable(code->at(0).snippet));
 
-        QCOMPARE(store.search(QStringLiteral("pand"))->size(), 3);           // words match as prefixes
+        QCOMPARE(store.search(QStringLiteral("pand"))->size(), 2);           // words match as prefixes
         QCOMPARE(store.search(QStringLiteral("pandas groupby"))->size(), 1); // every word must occur
         QCOMPARE(store.search(QStringLiteral("cafe creme"))->size(), 1);     // diacritics do not matter
-        QCOMPARE(store.search(QStringLiteral("PANDAS"))->size(), 3);
-        QCOMPARE(store.search(QStringLiteral("pandas"), 2)->size(), 2);
+        QCOMPARE(store.search(QStringLiteral("PANDAS"))->size(), 2);
+        QCOMPARE(store.search(QStringLiteral("pandas"), 1)->size(), 1);
         QCOMPARE(store.search(QStringLiteral("pandas"), 0)->size(), 0);
+    }
+
+    // A conversation that matches in many messages and in its code is one hit that counts them
+    // all, shown by its best message; another conversation still makes the list.
+    void searchFindsEachConversationOnce()
+    {
+        ConversationStore store(freshFolder());
+        const auto chatty = store.createConversation(QString(), QString());
+        const auto other = store.createConversation(QString(), QString());
+        qint64 best = 0;
+        for (int i = 0; i < 5; ++i) {
+            const QString text = i == 3 ? QStringLiteral("histogram histogram histogram")
+                                        : QStringLiteral("a histogram of column %1 among many other words").arg(i);
+            const auto stored = store.appendMessage(chatty->id, makeMessage(Role::User, text));
+            QVERIFY(stored.ok());
+            if (i == 3)
+                best = stored->id;
+        }
+        QVERIFY(
+            store.addExecution(makeExecution(chatty->id, QString(), QStringLiteral("df.hist()  # histogram"))).ok());
+        QVERIFY(
+            store.appendMessage(other->id, makeMessage(Role::Assistant, QStringLiteral("No histogram here."))).ok());
+
+        const auto hits = store.search(QStringLiteral("histogram"));
+        QVERIFY2(hits.ok(), qPrintable(hits.error().message));
+        QCOMPARE(hits->size(), 2);
+        QCOMPARE(hits->at(0).conversationId, chatty->id);
+        QCOMPARE(hits->at(0).matchCount, 6);
+        QCOMPARE(hits->at(0).messageId, best);
+        const QString marked = QString(SearchHit::MatchStart) + QStringLiteral("histogram") + SearchHit::MatchEnd;
+        QCOMPARE(hits->at(0).snippet, QStringList(3, marked).join(QLatin1Char(' ')));
+        QCOMPARE(hits->at(1).conversationId, other->id);
+        QCOMPARE(hits->at(1).matchCount, 1);
     }
 
     void searchTakesAnyInput_data()

@@ -1,5 +1,11 @@
 #pragma once
 
+#include "settingsoverrides.h"
+
+#include <appearance.h>
+#include <settings/settings.h>
+
+#include <QApplication>
 #include <QDir>
 #include <QTest>
 #include <QWidget>
@@ -18,6 +24,22 @@ inline void saveScreenshot(QWidget *widget, const QString &name)
         return;
     QDir().mkpath(folder);
     QVERIFY(image.save(folder + QLatin1Char('/') + name));
+}
+
+// The rows of a screenshot test that is taken in each theme: a column "theme", light and dark.
+inline void addThemeRows()
+{
+    QTest::addColumn<QString>("theme");
+    QTest::newRow("light") << QStringLiteral("light");
+    QTest::newRow("dark") << QStringLiteral("dark");
+}
+
+// Gives the app THEME's look (appearance/theme in SETTINGS) as it does when it starts: widgets
+// made afterwards have it.
+inline void applyTheme(Settings &settings, const QString &theme)
+{
+    QVERIFY(applySettings(settings, {QStringLiteral("appearance/theme=") + theme}).isEmpty());
+    applyAppearance(*qApp, settings);
 }
 
 } // namespace Sandpiper::Test

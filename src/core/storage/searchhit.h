@@ -5,7 +5,8 @@
 
 namespace Sandpiper {
 
-// One result of a full-text search: a message, or the code of an execution.
+// One result of a full-text search: a conversation, shown by one message or the code of one
+// execution that matches.
 struct SearchHit {
     enum class Kind { Message, Execution };
 
@@ -16,7 +17,8 @@ struct SearchHit {
     QString title;          // the conversation's
     // Plain text around the matches; each match sits between MatchStart and MatchEnd.
     QString snippet;
-    double score = 0; // bm25: lower is better
+    double score = 0;   // bm25: lower is better
+    int matchCount = 1; // the conversation's messages and code that match
 
     static constexpr QChar MatchStart = QChar(u'\x02');
     static constexpr QChar MatchEnd = QChar(u'\x03');

@@ -5,7 +5,8 @@
 
 namespace Sandpiper {
 
-// Full-text search over user and assistant messages and executed code (SQLite FTS5).
+// Full-text search over user and assistant messages and executed code (SQLite FTS5), one hit
+// per conversation.
 class SearchIndex
 {
     Q_DECLARE_TR_FUNCTIONS(SearchIndex)
@@ -15,13 +16,13 @@ public:
         : m_db(database)
     {}
 
-    // Best match first. TEXT is what the user typed: every whitespace-separated word must occur
-    // (as a word or the start of one); it is never parsed as FTS syntax. Empty finds nothing.
+    // The conversations that match, best match first, at most LIMIT: each shown by its best
+    // matching message (by its best matching code when no message matches) and counting all of
+    // its matches. TEXT is what the user typed: every whitespace-separated word must occur (as a
+    // word or the start of one); it is never parsed as FTS syntax. Empty finds nothing.
     StoreResult<QList<SearchHit>> search(const QString &text, int limit);
 
 private:
-    StoreResult<QList<SearchHit>> searchTable(QSqlQuery &query, const QString &match, SearchHit::Kind kind, int limit);
-
     StoreDatabase &m_db;
 };
 
