@@ -11,6 +11,10 @@ set -euo pipefail
 SANDPIPER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SANDPIPER_CACHE=${SANDPIPER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sandpiper}
 BUILDROOT_PACKAGES="$SANDPIPER_ROOT/scripts/buildroot-packages.txt"
+# The sanitized Debug build: a report ends the program (and fails its test). Leaks are not
+# looked for: the libraries below Qt keep caches to the end by design, and a leak crashes no one.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 say() { printf '\033[1m[sandpiper]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[sandpiper]\033[0m %s\n' "$*" >&2; exit 1; }
@@ -194,6 +198,9 @@ configure_and_build() {
     local cmake_args=(-S "$SANDPIPER_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type"
                       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     [ "${CI:-}" = true ] && cmake_args+=(-DSANDPIPER_WERROR=ON)
+    # The Debug build (scripts/test, run and cli) carries the sanitizers: tests find memory
+    # errors before users do.
+    [ "$type" = Debug ] && cmake_args+=(-DSANDPIPER_SANITIZE=ON)
     if [ ! -f "$dir/build.ninja" ] || [ "${CI:-}" = true ]; then
         in_env cmake "${cmake_args[@]}" >/dev/null
     fi
