@@ -124,6 +124,24 @@ bool sameBlock(const QTextBlock &shown, const QTextBlock &rendered)
     return a.atEnd() && b.atEnd();
 }
 
+// Raw HTML is never read: whatever looks like a tag ("<module>", "list<int>", "a < b > c",
+// "cat <<EOF", "<!--") is text. Qt's reader would take it as the start of HTML and drop everything
+// after it up to a closing tag that never comes.
+constexpr auto markdownFeatures =
+    QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML);
+
+// TEXT as Markdown that reads as TEXT: its punctuation escaped.
+QString escapedMarkdown(const QString &text)
+{
+    QString escaped;
+    for (const QChar c : text) {
+        if (c.unicode() < 128 && (c.isPunct() || c.isSymbol()))
+            escaped += QLatin1Char('\\');
+        escaped += c;
+    }
+    return escaped;
+}
+
 const QString copyScheme = QStringLiteral("copy-code");
 // A formula's token on its way through the Markdown: "sandpiper-math:d/<TeX, percent-encoded>"
 // (d: display, i: inline). Whatever the model writes in that form is only ever drawn as math.
@@ -264,10 +282,9 @@ QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlock
             code.clear();
             const QString language = open.captured(3);
             languages->append(language);
-            const QString label = language.isEmpty() ? tr("code") : language.toHtmlEscaped();
-            out << QStringLiteral("<small>%1 · [%2](%3:%4)</small>")
-                       .arg(label, tr("Copy"), copyScheme)
-                       .arg(languages->size() - 1)
+            // Set small by decorateCodeBlocks.
+            const QString label = language.isEmpty() ? tr("code") : escapedMarkdown(language);
+            out << QStringLiteral("%1 · [%2](%3:%4)").arg(label, tr("Copy"), copyScheme).arg(languages->size() - 1)
                 << QString() << line;
             continue;
         }
@@ -322,7 +339,7 @@ void MarkdownView::render()
     const QString prepared = preprocess(markFormulas(m_markdown), &m_codeBlocks, &languages);
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         document()->addResource(QTextDocument::ImageResource, it.key(), it.value());
-    document()->setMarkdown(prepared, QTextDocument::MarkdownDialectGitHub);
+    document()->setMarkdown(prepared, markdownFeatures);
     presentFormulas(document());
     decorateCodeBlocks(document(), languages);
     fitImages(document());
@@ -340,7 +357,7 @@ int MarkdownView::renderChunk(const QString &markdown, bool atStart, QTextDocume
         chunk.addResource(QTextDocument::ImageResource, it.key(), it.value());
     // Qt formats a document's first block unlike the blocks after it: a paragraph of no meaning
     // goes first when the chunk is not shown first.
-    chunk.setMarkdown(atStart ? prepared : QStringLiteral("x\n\n") + prepared, QTextDocument::MarkdownDialectGitHub);
+    chunk.setMarkdown(atStart ? prepared : QStringLiteral("x\n\n") + prepared, markdownFeatures);
     presentFormulas(&chunk);
     decorateCodeBlocks(&chunk, languages->mid(firstLanguage));
     fitImages(&chunk);
@@ -560,8 +577,20 @@ void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList
         Highlighting::highlightBlocks(document, first, last, Highlighting::definitionForLanguage(language), theme);
         first = -1;
     };
+    // The line above a code block, with its copy link, is set small (as <small> would).
+    QTextCharFormat small;
+    small.setProperty(QTextFormat::FontSizeAdjustment, -1);
+    const QString copyPrefix = copyScheme + QLatin1Char(':');
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         const bool isCode = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
+        for (auto it = block.begin(); !isCode && !it.atEnd(); ++it) {
+            if (it.fragment().charFormat().anchorHref().startsWith(copyPrefix)) {
+                QTextCursor header(block);
+                header.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+                header.mergeCharFormat(small);
+                break;
+            }
+        }
         if (isCode && first < 0) {
             first = block.blockNumber();
             ++index;

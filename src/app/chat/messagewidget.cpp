@@ -63,6 +63,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     m_thinkingButton->setArrowType(Qt::RightArrow);
     m_thinkingButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_thinkingButton->setAutoRaise(true);
+    m_thinking->setTextFormat(Qt::PlainText);
     m_thinking->setWordWrap(true);
     m_thinking->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_thinking->setForegroundRole(QPalette::PlaceholderText);
@@ -72,6 +73,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
         m_thinkingButton->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
     });
 
+    m_error->setTextFormat(Qt::PlainText);
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
