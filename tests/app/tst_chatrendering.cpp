@@ -93,6 +93,52 @@ QString shownText(const MessageWidget *widget)
     return view ? view->document()->toPlainText() : QString();
 }
 
+// The height of the lines of BOX's code as laid out, with the document's margins.
+qreal codeHeight(CodeEditor *box)
+{
+    qreal height = 2 * box->document()->documentMargin();
+    for (QTextBlock block = box->document()->begin(); block.isValid(); block = block.next())
+        height += box->document()->documentLayout()->blockBoundingRect(block).height();
+    return height;
+}
+
+// BOX shows every line of its code, or, past the most it shows, scrolls with a bar of its own;
+// no scroll bar lies across the code.
+void checkCodeBox(CodeEditor *box, bool scrolls)
+{
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QTRY_VERIFY(box->viewport()->width() > 100);
+    QApplication::processEvents();
+    QVERIFY2(!box->horizontalScrollBar()->isVisible(), "a scroll bar lies across the code");
+    const qreal needed = codeHeight(box);
+    if (scrolls) {
+        QVERIFY(box->verticalScrollBar()->isVisible());
+        QVERIFY(box->viewport()->height() >= 20 * box->fontMetrics().lineSpacing());
+        return;
+    }
+    QVERIFY2(box->viewport()->height() >= needed,
+             qPrintable(QStringLiteral("%1 px shown of %2").arg(box->viewport()->height()).arg(needed)));
+    QCOMPARE(box->verticalScrollBar()->maximum(), 0);
+}
+
+QString numberedLines(int count, const QString &longLine = {})
+{
+    QStringList lines;
+    for (int i = 1; i <= count; ++i)
+        lines << QStringLiteral("value_%1 = %1 * 2  # line %1").arg(i);
+    if (!longLine.isEmpty())
+        lines.insert(1, longLine);
+    return lines.join(QLatin1Char('\n'));
+}
+
+ToolCall pythonCall(const QString &id, const QString &code)
+{
+    return {
+        id, PythonTool::toolName(),
+        QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact))};
+}
+
 } // namespace
 
 class TestChatRendering : public QObject
@@ -172,6 +218,67 @@ private Q_SLOTS:
         }
         QVERIFY2(read.contains(answer.reasoning), qPrintable(read.join(QLatin1Char('|'))));
         QVERIFY2(read.contains(answer.error), qPrintable(read.join(QLatin1Char('|'))));
+    }
+
+    void theCodeToApproveIsSeenWhole_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<bool>("scrolls");
+        QTest::newRow("3 lines") << numberedLines(3) << false;
+        QTest::newRow("12 lines") << numberedLines(12) << false;
+        QTest::newRow("a long line") << numberedLines(
+                                            3, QStringLiteral("print('%1')").arg(QStringLiteral("wide ").repeated(60)))
+                                     << false;
+        QTest::newRow("80 lines") << numberedLines(80) << true;
+    }
+
+    // As the model proposes the call and the approval card opens.
+    void theCodeToApproveIsSeenWhole()
+    {
+        QFETCH(QString, code);
+        QFETCH(bool, scrolls);
+        StoredChat chat;
+        QVERIFY(chat.open({message(ChatMessage::Role::User, QStringLiteral("compute"))}));
+        AgentEvent event;
+        event.kind = AgentEvent::Kind::ToolCallProposed;
+        event.call = pythonCall(QStringLiteral("call_0"), code);
+        chat.session->handle(event);
+        event.kind = AgentEvent::Kind::ApprovalNeeded;
+        event.preview = code;
+        chat.session->handle(event);
+        QApplication::processEvents();
+        ToolCallCard *card = chat.view.card(QStringLiteral("call_0"));
+        QVERIFY(card);
+        QTRY_VERIFY(card->isAwaitingApproval() && card->isExpanded());
+        checkCodeBox(card->findChild<CodeEditor *>(), scrolls);
+    }
+
+    void theCodeThatRanIsSeenWhole_data() { theCodeToApproveIsSeenWhole_data(); }
+
+    // A call loaded from the store, opened with a click.
+    void theCodeThatRanIsSeenWhole()
+    {
+        QFETCH(QString, code);
+        QFETCH(bool, scrolls);
+        ChatMessage calls = message(ChatMessage::Role::Assistant, QString());
+        calls.toolCalls = {pythonCall(QStringLiteral("call_0"), code)};
+        ChatMessage result = message(ChatMessage::Role::Tool, QStringLiteral("Output: 2"));
+        result.toolCallId = QStringLiteral("call_0");
+        result.toolName = PythonTool::toolName();
+        StoredChat chat;
+        QVERIFY(chat.open({message(ChatMessage::Role::User, QStringLiteral("compute")), calls, result}));
+        ToolCallCard *card = chat.view.card(QStringLiteral("call_0"));
+        QVERIFY(card);
+        QVERIFY(!card->isExpanded());
+        QToolButton *header = nullptr;
+        for (QToolButton *button : card->findChildren<QToolButton *>()) {
+            if (button->accessibleName() == QLatin1String("Show the call and its output"))
+                header = button;
+        }
+        QVERIFY(header);
+        QTest::mouseClick(header, Qt::LeftButton);
+        QTRY_VERIFY(card->isExpanded());
+        checkCodeBox(card->findChild<CodeEditor *>(), scrolls);
     }
 };
 

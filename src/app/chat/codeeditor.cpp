@@ -7,7 +7,6 @@
 
 #include <QFontDatabase>
 #include <QPainter>
-#include <QScrollBar>
 #include <QTextBlock>
 
 namespace Sandpiper {
@@ -43,10 +42,9 @@ CodeEditor::CodeEditor(QWidget *parent)
     setTabChangesFocus(true);
     setLanguage(QStringLiteral("Python"));
     applyTheme();
-    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] {
-        updateMargins();
-        updateAutoHeight();
-    });
+    connect(this, &QPlainTextEdit::blockCountChanged, this, &CodeEditor::updateMargins);
+    // A line that grows long enough to wrap takes a line more without a new block.
+    connect(document(), &QTextDocument::contentsChanged, this, &CodeEditor::updateAutoHeight);
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect &rect, int dy) {
         if (dy)
             m_lineNumbers->scroll(0, dy);
@@ -64,6 +62,9 @@ void CodeEditor::setLanguage(const QString &language)
 void CodeEditor::setAutoHeight(int maxLines)
 {
     m_maxLines = maxLines;
+    // A box that fits its code wraps long lines: a scroll bar across it would hide its last line.
+    setLineWrapMode(maxLines > 0 ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
+    setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     updateAutoHeight();
 }
 
@@ -71,9 +72,17 @@ void CodeEditor::updateAutoHeight()
 {
     if (m_maxLines <= 0)
         return;
-    const int lines = std::clamp(blockCount(), 1, m_maxLines);
-    setFixedHeight(lines * fontMetrics().lineSpacing() + 2 * frameWidth() + int(document()->documentMargin() * 2) +
-                   (horizontalScrollBar()->isVisible() ? horizontalScrollBar()->height() : 0) + 2);
+    // The lines as laid out at the box's width (a wrapped line counts as often as it wraps), up to
+    // the most shown at once; past that the box scrolls.
+    const qreal most = m_maxLines * fontMetrics().lineSpacing();
+    qreal lines = 0;
+    for (QTextBlock block = document()->begin(); block.isValid() && lines <= most; block = block.next())
+        lines += blockBoundingRect(block).height();
+    const int height =
+        int(std::ceil(std::clamp<qreal>(lines, fontMetrics().lineSpacing(), most) + 2 * document()->documentMargin())) +
+        2 * frameWidth() + 1;
+    if (height != this->height())
+        setFixedHeight(height);
 }
 
 void CodeEditor::applyTheme()
@@ -88,6 +97,8 @@ void CodeEditor::changeEvent(QEvent *event)
     QPlainTextEdit::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyTheme();
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        updateAutoHeight();
 }
 
 int CodeEditor::lineNumberAreaWidth() const
@@ -106,6 +117,9 @@ void CodeEditor::resizeEvent(QResizeEvent *event)
     QPlainTextEdit::resizeEvent(event);
     const QRect area = contentsRect();
     m_lineNumbers->setGeometry(area.left(), area.top(), lineNumberAreaWidth(), area.height());
+    // Lines wrap at the new width.
+    if (event->size().width() != event->oldSize().width())
+        updateAutoHeight();
 }
 
 void CodeEditor::paintLineNumbers(QPaintEvent *event)

@@ -16,7 +16,7 @@ class CodeEditor : public QPlainTextEdit
 public:
     explicit CodeEditor(QWidget *parent = nullptr);
     void setLanguage(const QString &language);
-    // Grows with its content up to MAXLINES lines, then scrolls.
+    // Grows with its content up to MAXLINES lines, then scrolls; long lines wrap.
     void setAutoHeight(int maxLines);
 
     int lineNumberAreaWidth() const;
