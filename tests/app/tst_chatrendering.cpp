@@ -220,6 +220,49 @@ private Q_SLOTS:
         QVERIFY2(read.contains(answer.error), qPrintable(read.join(QLatin1Char('|'))));
     }
 
+    // Shift+Enter lines stay lines, spaces stay, and what the user typed is not read as Markdown or
+    // math: code typed without fences keeps its dollars.
+    void theUsersMessageIsShownAsTyped_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::newRow("lines") << QStringLiteral("first line\nsecond line\n    indented third\n\nafter a blank line");
+        QTest::newRow("code with dollars") << QStringLiteral("print(\"$E = mc^2$\")\nprint(\"$a$ and $b$\")");
+        QTest::newRow("markdown signs") << QStringLiteral(
+            "**not bold** and _not italic_\n# not a heading\n- not a list");
+        QTest::newRow("math in text") << QStringLiteral("is $x^2$ positive?\n$$y$$");
+    }
+
+    void theUsersMessageIsShownAsTyped()
+    {
+        QFETCH(QString, typed);
+        StoredChat chat;
+        QVERIFY(chat.open({message(ChatMessage::Role::User, typed)}));
+        const QList<MessageWidget *> widgets = chat.view.messageWidgets();
+        QCOMPARE(widgets.size(), 1);
+        const auto *view = widgets.first()->findChild<MarkdownView *>();
+        QVERIFY(view);
+        QCOMPARE(view->document()->toPlainText(), typed);
+        QCOMPARE(view->document()->blockCount(), int(typed.count(QLatin1Char('\n')) + 1));
+        QVERIFY(view->formulas().isEmpty());
+        // Each line its own line on screen, one below the other.
+        qreal previousTop = -1;
+        for (QTextBlock block = view->document()->begin(); block.isValid(); block = block.next()) {
+            const qreal top = view->document()->documentLayout()->blockBoundingRect(block).top();
+            QVERIFY(top > previousTop);
+            previousTop = top;
+        }
+    }
+
+    // In an answer, code is never math, in a span or in a block.
+    void codeInAnAnswerIsNotMath()
+    {
+        MarkdownView view;
+        view.resize(600, 100);
+        view.setMarkdownText(QStringLiteral("Try `print(\"$E = mc^2$\")`:\n\n```python\nprint(\"$E = mc^2$\")\n```"));
+        QVERIFY(view.formulas().isEmpty());
+        QCOMPARE(view.document()->toPlainText().count(QStringLiteral("print(\"$E = mc^2$\")")), 2);
+    }
+
     void theCodeToApproveIsSeenWhole_data()
     {
         QTest::addColumn<QString>("code");

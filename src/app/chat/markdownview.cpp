@@ -200,6 +200,15 @@ void MarkdownView::setConversationFolder(const QString &folder)
     m_folder = folder;
 }
 
+void MarkdownView::setTextIsMarkdown(bool markdown)
+{
+    if (markdown == m_textIsMarkdown)
+        return;
+    m_textIsMarkdown = markdown;
+    if (!m_markdown.isEmpty())
+        render();
+}
+
 void MarkdownView::setMarkdownText(const QString &markdown)
 {
     if (markdown == m_markdown && !document()->isEmpty())
@@ -212,7 +221,7 @@ void MarkdownView::setStreamingMarkdown(const QString &markdown)
 {
     if (markdown == m_markdown && !document()->isEmpty())
         return;
-    if (!markdown.startsWith(m_markdown.left(m_frozenLength))) {
+    if (!m_textIsMarkdown || !markdown.startsWith(m_markdown.left(m_frozenLength))) {
         setMarkdownText(markdown);
         return;
     }
@@ -336,6 +345,12 @@ void MarkdownView::render()
     m_frozenCodeBlocks.clear();
     m_frozenLanguages.clear();
     m_formulas.clear();
+    if (!m_textIsMarkdown) {
+        document()->setPlainText(m_markdown);
+        m_layoutWidth = -1;
+        updateHeight();
+        return;
+    }
     const QString prepared = preprocess(markFormulas(m_markdown), &m_codeBlocks, &languages);
     for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
         document()->addResource(QTextDocument::ImageResource, it.key(), it.value());

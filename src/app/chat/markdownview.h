@@ -38,6 +38,9 @@ public:
 
     // The host folder that the sandbox sees as /mnt/data.
     void setConversationFolder(const QString &folder);
+    // Off: the text is shown as typed, each line as it is, nothing in it read as Markdown or TeX
+    // (the user's own messages). On by default.
+    void setTextIsMarkdown(bool markdown);
     void setMarkdownText(const QString &markdown);
     // MARKDOWN is what has streamed in so far: it extends what was shown before.
     void setStreamingMarkdown(const QString &markdown);
@@ -104,6 +107,7 @@ private:
     QString sandboxNameOf(const QUrl &url) const;
 
     QString m_markdown;
+    bool m_textIsMarkdown = true;
     QString m_folder;
     QStringList m_codeBlocks;
     // While streaming: how much of m_markdown is rendered for good, with its code blocks and their

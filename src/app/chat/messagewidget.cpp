@@ -95,6 +95,9 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     layout->addWidget(m_thinkingButton, 0, Qt::AlignLeft);
     layout->addWidget(m_thinking);
     m_view->setConversationFolder(m_folder);
+    // The user's words as typed: lines stay lines, and code typed without fences is not read as
+    // Markdown or math ("$E = mc^2$" inside a print() is code). Answers are Markdown.
+    m_view->setTextIsMarkdown(!isUser);
     m_view->setAccessibleName(isUser ? tr("Your message") : tr("Answer"));
     layout->addWidget(m_view);
     if (!message.images.isEmpty()) {
