@@ -139,6 +139,43 @@ ToolCall pythonCall(const QString &id, const QString &code)
         QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact))};
 }
 
+// A "+" of Computer Modern at 10 pt, as MathRenderer answers it: a stem and a bar 0.4 pt thick.
+const QByteArray plusSvg =
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 -5.83 7.78 6.66\" width=\"7.78\" height=\"6.66\">"
+    "<path fill=\"#000\" d=\"M3.69 -5.83 L4.09 -5.83 L4.09 0.83 L3.69 0.83 Z "
+    "M0.56 -2.7 L7.22 -2.7 L7.22 -2.3 L0.56 -2.3 Z\"/></svg>";
+
+// Puts the drawn "+" in the renderer's disk cache in CACHEFOLDER, as it keeps what it drew.
+bool cachePlus(const QString &cacheFolder)
+{
+    const QString tex = QStringLiteral("+");
+    const QByteArray key =
+        QCryptographicHash::hash(QByteArray(QByteArray("1") + '\0' + tex.toUtf8()), QCryptographicHash::Sha256)
+            .toHex()
+            .left(32);
+    QFile file(cacheFolder + QLatin1Char('/') + QString::fromLatin1(key) + QStringLiteral(".json"));
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("tex"), tex},
+                                         {QStringLiteral("svg"), QString::fromLatin1(plusSvg)},
+                                         {QStringLiteral("width"), 7.78},
+                                         {QStringLiteral("ascent"), 5.83},
+                                         {QStringLiteral("descent"), 0.83}})
+                   .toJson());
+    return true;
+}
+
+// How much ink (0 to 1) the darkest pixel of IMAGE in AREA has, on white.
+double darkestInk(const QImage &image, const QRect &area)
+{
+    double ink = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+        for (int x = area.left(); x <= area.right(); ++x)
+            ink = std::max(ink, 1.0 - qGray(image.pixel(x, y)) / 255.0);
+    }
+    return ink;
+}
+
 } // namespace
 
 class TestChatRendering : public QObject
@@ -322,6 +359,68 @@ private Q_SLOTS:
         QTest::mouseClick(header, Qt::LeftButton);
         QTRY_VERIFY(card->isExpanded());
         checkCodeBox(card->findChild<CodeEditor *>(), scrolls);
+    }
+
+    void smallFormulasKeepTheirThinStrokes_data()
+    {
+        QTest::addColumn<int>("pixelSize");
+        QTest::addColumn<qreal>("x");
+        for (int pixelSize = 11; pixelSize <= 17; ++pixelSize) {
+            for (const qreal x : {0.0, 0.3, 0.5, 0.7})
+                QTest::addRow("%d px at x+%.1f", pixelSize, x) << pixelSize << x;
+        }
+    }
+
+    // "$+$" in text of PIXELSIZE, drawn at X: its stem as plain to see as its bar.
+    void smallFormulasKeepTheirThinStrokes()
+    {
+        QFETCH(int, pixelSize);
+        QFETCH(qreal, x);
+        QTemporaryDir cache;
+        QVERIFY(cachePlus(cache.path()));
+        MathRenderer renderer(QStringLiteral("sandpiper-test-no-image"), cache.path());
+        renderer.setEnabled(false); // what the cache holds, nothing started
+        QCOMPARE(renderer.formula(QStringLiteral("+")).state, MathRenderer::State::Drawn);
+        MarkdownView::setMathRenderer(&renderer);
+        MarkdownView view;
+        MarkdownView::setMathRenderer(nullptr);
+        QPalette palette = view.palette();
+        palette.setColor(QPalette::Text, Qt::black);
+        view.setPalette(palette);
+        QFont font = view.font();
+        font.setPixelSize(pixelSize);
+        view.setFont(font);
+        view.document()->setDefaultFont(font);
+        view.resize(600, 100);
+        view.setMarkdownText(QStringLiteral("a $+$ b"));
+        QTextFormat format;
+        for (auto it = view.document()->begin().begin(); !it.atEnd(); ++it) {
+            if (MathObject::isFormula(it.fragment().charFormat()))
+                format = it.fragment().charFormat();
+        }
+        QVERIFY(format.isValid());
+        auto *math = view.findChild<MathObject *>();
+        QVERIFY(math);
+        const QSizeF size = math->intrinsicSize(view.document(), 0, format);
+        QImage image(int(size.width()) + 8, int(size.height()) + 8, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            math->drawObject(&painter, QRectF(QPointF(2 + x, 2.4), size), view.document(), 0, format);
+        }
+        // Where the ink is.
+        QRect ink;
+        for (int py = 0; py < image.height(); ++py) {
+            for (int px = 0; px < image.width(); ++px) {
+                if (qGray(image.pixel(px, py)) < 200)
+                    ink |= QRect(px, py, 1, 1);
+            }
+        }
+        QVERIFY(ink.isValid());
+        // The stem alone above the bar, the bar alone left of the stem.
+        const double stem = darkestInk(image, QRect(ink.left(), ink.top(), ink.width(), ink.height() / 4));
+        const double bar = darkestInk(image, QRect(ink.left(), ink.top(), ink.width() / 4, ink.height()));
+        QVERIFY2(stem >= 0.6 && bar >= 0.6, qPrintable(QStringLiteral("stem %1, bar %2").arg(stem).arg(bar)));
     }
 };
 

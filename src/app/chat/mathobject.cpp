@@ -10,6 +10,8 @@
 #include <QTextDocument>
 #include <QWidget>
 
+#include <cmath>
+
 namespace Sandpiper {
 
 namespace {
@@ -23,6 +25,9 @@ enum Property {
 constexpr qreal inlineScale = 1.2;
 constexpr qreal displayScale = 1.45;
 constexpr qreal codePadding = 3;
+// The thinnest strokes of Computer Modern (the rules of +, −, = and fraction bars), in points of a
+// formula of MathRenderer::fontSize.
+constexpr qreal thinStrokePoints = 0.4;
 // Drawn formulas in the colours and sizes shown, shared by all views (cost: bytes).
 constexpr qsizetype imageCacheBytes = 64 * 1024 * 1024;
 
@@ -198,7 +203,21 @@ void MathObject::drawObject(QPainter *painter, const QRectF &rect, QTextDocument
         const qreal ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
         const QSizeF size(known.width * pixelsPerPoint, (known.ascent + known.descent) * pixelsPerPoint);
         const QImage drawn = image(tex(format), known, (size * ratio).toSize(), ratio);
-        painter->drawImage(QRectF(rect.topLeft() + QPointF(0, box.top), size), drawn);
+        const QPointF at = rect.topLeft() + QPointF(0, box.top);
+        // Pixel for pixel, at a whole device pixel: an image scaled or placed between pixels is
+        // resampled, and a stroke thinner than a pixel can fall between the samples.
+        const QTransform toDevice = painter->deviceTransform();
+        const bool pixelForPixel = toDevice.type() <= QTransform::TxScale && qFuzzyCompare(toDevice.m11(), ratio) &&
+                                   qFuzzyCompare(toDevice.m22(), ratio);
+        painter->save();
+        if (pixelForPixel) {
+            const QPointF device = toDevice.map(at);
+            painter->drawImage(toDevice.inverted().map(QPointF(std::round(device.x()), std::round(device.y()))), drawn);
+        } else {
+            painter->setRenderHint(QPainter::SmoothPixmapTransform);
+            painter->drawImage(QRectF(at, size), drawn);
+        }
+        painter->restore();
         return;
     }
     // Lazily: a formula is drawn once it is on screen.
@@ -234,7 +253,15 @@ QImage MathObject::image(const QString &tex, const MathRenderer::Formula &formul
         QSvgRenderer svg(formula.svg);
         QPainter painter(&drawn);
         painter.setRenderHint(QPainter::Antialiasing);
+        // Small formulas are drawn a little bolder, as font renderers darken small text: a stroke
+        // thinner than a pixel lies across two columns of pixels, both faint, and a "+" looks like a
+        // "−". The paths are drawn again shifted by half a pixel to the right and down.
         svg.render(&painter, QRectF(QPointF(0, 0), drawn.size()));
+        const qreal pixelsPerPoint = formula.width > 0 ? drawn.width() / formula.width : 0;
+        if (thinStrokePoints * pixelsPerPoint < 1) {
+            for (const QPointF shift : {QPointF(0.5, 0), QPointF(0, 0.5), QPointF(0.5, 0.5)})
+                svg.render(&painter, QRectF(shift, drawn.size()));
+        }
         // The paths are black: they take the text's colour, whatever the theme.
         painter.setCompositionMode(QPainter::CompositionMode_SourceIn);
         painter.fillRect(drawn.rect(), color);
