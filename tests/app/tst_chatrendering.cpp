@@ -139,6 +139,22 @@ ToolCall pythonCall(const QString &id, const QString &code)
         QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson(QJsonDocument::Compact))};
 }
 
+// What a colour of a character is, drawn: its own or the text's.
+QColor foregroundOf(const QTextCharFormat &format, const QPalette &palette)
+{
+    return format.hasProperty(QTextFormat::ForegroundBrush) ? format.foreground().color()
+                                                            : palette.color(QPalette::Text);
+}
+
+// Code that holds most of what a highlighter tells apart.
+const QString pythonSample =
+    QStringLiteral("import os  # a comment\n"
+                   "@decorator\n"
+                   "def f(x: int = 0x1F, *args) -> str:\n"
+                   "    \"\"\"Docstring.\"\"\"\n"
+                   "    print(f\"{x!r} and {len(args)}\\n\", r'raw', b'bytes', 3.5e-2, None, True)\n"
+                   "    return str(os.path) if x else self.value  # TODO\n");
+
 // A "+" of Computer Modern at 10 pt, as MathRenderer answers it: a stem and a bar 0.4 pt thick.
 const QByteArray plusSvg =
     "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 -5.83 7.78 6.66\" width=\"7.78\" height=\"6.66\">"
@@ -421,6 +437,79 @@ private Q_SLOTS:
         const double stem = darkestInk(image, QRect(ink.left(), ink.top(), ink.width(), ink.height() / 4));
         const double bar = darkestInk(image, QRect(ink.left(), ink.top(), ink.width() / 4, ink.height()));
         QVERIFY2(stem >= 0.6 && bar >= 0.6, qPrintable(QStringLiteral("stem %1, bar %2").arg(stem).arg(bar)));
+    }
+
+    void codeReadsOnItsBackground_data() { Test::addThemeRows(); }
+
+    // Every style of the code theme used, for the languages models write most, has a contrast of
+    // 4.5 or more with the background it is shown on, in the chat's code blocks and in the code
+    // boxes of the cards.
+    void codeReadsOnItsBackground()
+    {
+        QFETCH(QString, theme);
+        QTemporaryDir dir;
+        Settings settings(dir.filePath(QStringLiteral("profile")));
+        Test::applyTheme(settings, theme);
+        const QPalette palette = QApplication::palette();
+        QCOMPARE(Highlighting::isDark(palette), theme == QLatin1String("dark"));
+        const auto codeTheme = Highlighting::themeFor(palette);
+        for (const QColor background : {palette.color(QPalette::AlternateBase), palette.color(QPalette::Base)}) {
+            for (const char *language : {"Python", "Bash", "C++", "JSON", "SQL", "Markdown", "HTML", "YAML"}) {
+                const auto definition = Highlighting::repository().definitionForName(QLatin1String(language));
+                QVERIFY(definition.isValid());
+                for (const KSyntaxHighlighting::Format &style : definition.formats()) {
+                    const QTextCharFormat shown = Highlighting::charFormat(style, codeTheme, background);
+                    const QColor behind =
+                        shown.hasProperty(QTextFormat::BackgroundBrush) ? shown.background().color() : background;
+                    const double contrast = Highlighting::contrastRatio(foregroundOf(shown, palette), behind);
+                    QVERIFY2(contrast >= 4.5, qPrintable(QStringLiteral("%1 %2: %3 on %4, %5:1")
+                                                             .arg(QLatin1String(language), style.name(),
+                                                                  foregroundOf(shown, palette).name(), behind.name())
+                                                             .arg(contrast, 0, 'f', 2)));
+                }
+            }
+        }
+
+        // As shown: an answer's code block, and the code box of a card.
+        MarkdownView answer;
+        answer.resize(700, 100);
+        answer.setMarkdownText(QStringLiteral("```python\n%1```").arg(pythonSample));
+        int checked = 0;
+        for (QTextBlock block = answer.document()->begin(); block.isValid(); block = block.next()) {
+            if (!block.blockFormat().hasProperty(QTextFormat::BlockCodeFence))
+                continue;
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QColor text = foregroundOf(it.fragment().charFormat(), palette);
+                const QColor behind = it.fragment().charFormat().hasProperty(QTextFormat::BackgroundBrush)
+                                          ? it.fragment().charFormat().background().color()
+                                          : block.blockFormat().background().color();
+                QVERIFY2(Highlighting::contrastRatio(text, behind) >= 4.5,
+                         qPrintable(
+                             QStringLiteral("\"%1\": %2 on %3").arg(it.fragment().text(), text.name(), behind.name())));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 10);
+
+        CodeEditor box;
+        box.setPlainText(pythonSample);
+        box.resize(700, 300);
+        box.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&box));
+        checked = 0;
+        for (QTextBlock block = box.document()->begin(); block.isValid(); block = block.next()) {
+            for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+                const QColor text = foregroundOf(range.format, palette);
+                const QColor behind = range.format.hasProperty(QTextFormat::BackgroundBrush)
+                                          ? range.format.background().color()
+                                          : box.palette().color(QPalette::Base);
+                QVERIFY2(Highlighting::contrastRatio(text, behind) >= 4.5,
+                         qPrintable(QStringLiteral("\"%1\": %2 on %3")
+                                        .arg(block.text().mid(range.start, range.length), text.name(), behind.name())));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 10);
     }
 };
 

@@ -29,12 +29,33 @@ private:
     CodeEditor *m_editor;
 };
 
+// The theme's colours made readable on the editor's background (see Highlighting::charFormat).
+class ReadableHighlighter : public KSyntaxHighlighting::SyntaxHighlighter
+{
+public:
+    explicit ReadableHighlighter(CodeEditor *editor)
+        : SyntaxHighlighter(editor->document())
+        , m_editor(editor)
+    {}
+
+protected:
+    void applyFormat(int offset, int length, const KSyntaxHighlighting::Format &format) override
+    {
+        if (length > 0)
+            setFormat(offset, length,
+                      Highlighting::charFormat(format, theme(), m_editor->palette().color(QPalette::Base)));
+    }
+
+private:
+    CodeEditor *m_editor;
+};
+
 } // namespace
 
 CodeEditor::CodeEditor(QWidget *parent)
     : QPlainTextEdit(parent)
     , m_lineNumbers(new LineNumberArea(this))
-    , m_highlighter(new KSyntaxHighlighting::SyntaxHighlighter(document()))
+    , m_highlighter(new ReadableHighlighter(this))
 {
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setReadOnly(true);

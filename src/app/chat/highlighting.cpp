@@ -5,6 +5,9 @@
 #include <KSyntaxHighlighting/Repository>
 #include <KSyntaxHighlighting/State>
 
+#include <cmath>
+
+#include <QColor>
 #include <QHash>
 #include <QPalette>
 #include <QTextBlock>
@@ -19,6 +22,10 @@ namespace {
 class DocumentRangeHighlighter : public KSyntaxHighlighting::AbstractHighlighter
 {
 public:
+    explicit DocumentRangeHighlighter(const QColor &background)
+        : m_background(background)
+    {}
+
     void highlight(QTextDocument *document, int first, int last)
     {
         KSyntaxHighlighting::State state;
@@ -32,24 +39,30 @@ public:
 protected:
     void applyFormat(int offset, int length, const KSyntaxHighlighting::Format &format) override
     {
-        if (length <= 0 || format.isDefaultTextStyle(theme()))
+        const QTextCharFormat shown = charFormat(format, theme(), m_background);
+        if (length <= 0 || shown.isEmpty())
             return;
-        QTextCharFormat charFormat;
-        if (format.hasTextColor(theme()))
-            charFormat.setForeground(format.textColor(theme()));
-        if (format.isBold(theme()))
-            charFormat.setFontWeight(QFont::Bold);
-        if (format.isItalic(theme()))
-            charFormat.setFontItalic(true);
         QTextCursor cursor(m_block);
         cursor.setPosition(m_block.position() + offset);
         cursor.setPosition(m_block.position() + offset + length, QTextCursor::KeepAnchor);
-        cursor.mergeCharFormat(charFormat);
+        cursor.mergeCharFormat(shown);
     }
 
 private:
+    QColor m_background;
     QTextBlock m_block;
 };
+
+// WCAG's relative luminance.
+double luminance(const QColor &color)
+{
+    auto channel = [](double value) {
+        return value <= 0.04045 ? value / 12.92 : std::pow((value + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF());
+}
+
+constexpr double minimumContrast = 4.5;
 
 } // namespace
 
@@ -91,12 +104,54 @@ KSyntaxHighlighting::Definition definitionForLanguage(const QString &language)
     return definition;
 }
 
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    const double lighter = std::max(luminance(a), luminance(b));
+    const double darker = std::min(luminance(a), luminance(b));
+    return (lighter + 0.05) / (darker + 0.05);
+}
+
+QColor readableOn(const QColor &text, const QColor &background)
+{
+    const QColor target = luminance(background) < 0.18 ? QColor(Qt::white) : QColor(Qt::black);
+    // Mixed towards white or black in small steps, the hue kept as far as it can be.
+    for (int step = 0; step <= 20; ++step) {
+        const double t = step / 20.0;
+        const QColor mixed = QColor::fromRgbF(float(text.redF() + (target.redF() - text.redF()) * t),
+                                              float(text.greenF() + (target.greenF() - text.greenF()) * t),
+                                              float(text.blueF() + (target.blueF() - text.blueF()) * t));
+        if (contrastRatio(mixed, background) >= minimumContrast)
+            return mixed;
+    }
+    return target;
+}
+
+QTextCharFormat charFormat(const KSyntaxHighlighting::Format &format, const KSyntaxHighlighting::Theme &theme,
+                           const QColor &background)
+{
+    QTextCharFormat shown;
+    if (format.isDefaultTextStyle(theme))
+        return shown;
+    QColor behind = background;
+    if (format.hasBackgroundColor(theme)) {
+        behind = format.backgroundColor(theme);
+        shown.setBackground(behind);
+    }
+    if (format.hasTextColor(theme))
+        shown.setForeground(readableOn(format.textColor(theme), behind));
+    if (format.isBold(theme))
+        shown.setFontWeight(QFont::Bold);
+    if (format.isItalic(theme))
+        shown.setFontItalic(true);
+    return shown;
+}
+
 void highlightBlocks(QTextDocument *document, int first, int last, const KSyntaxHighlighting::Definition &definition,
-                     const KSyntaxHighlighting::Theme &theme)
+                     const KSyntaxHighlighting::Theme &theme, const QColor &background)
 {
     if (!definition.isValid())
         return;
-    DocumentRangeHighlighter highlighter;
+    DocumentRangeHighlighter highlighter(background);
     highlighter.setDefinition(definition);
     highlighter.setTheme(theme);
     highlighter.highlight(document, first, last);

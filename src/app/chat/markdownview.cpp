@@ -589,7 +589,8 @@ void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList
         if (first < 0)
             return;
         const QString language = index >= 0 && index < languages.size() ? languages.at(index) : QString();
-        Highlighting::highlightBlocks(document, first, last, Highlighting::definitionForLanguage(language), theme);
+        Highlighting::highlightBlocks(document, first, last, Highlighting::definitionForLanguage(language), theme,
+                                      background);
         first = -1;
     };
     // The line above a code block, with its copy link, is set small (as <small> would).
