@@ -1,5 +1,7 @@
 #include "codeinspector.h"
 
+#include "flowlayout.h"
+
 #include "chat/codeeditor.h"
 #include "chat/datatableview.h"
 #include "chat/figureview.h"
@@ -139,9 +141,9 @@ CodeInspector::CodeInspector(QWidget *parent)
     m_figureScroll->hide();
     layout->addWidget(m_figureScroll);
     layout->addWidget(m_files);
-    auto *buttons = new QHBoxLayout;
+    // The buttons wrap in a narrow inspector instead of widening it.
+    auto *buttons = new FlowLayout;
     buttons->addWidget(m_editButton);
-    buttons->addStretch();
     buttons->addWidget(m_restartButton);
     layout->addLayout(buttons);
 

@@ -1,5 +1,7 @@
 #include "composer.h"
 
+#include "flowlayout.h"
+
 #include "chat/sandboximage.h"
 #include "composereditor.h"
 
@@ -66,12 +68,12 @@ Composer::Composer(QWidget *parent)
     connect(m_editor, &ComposerEditor::filesPasted, this, &Composer::filesDropped);
     connect(m_editor, &ComposerEditor::pasteRefused, this, &Composer::pasteRefused);
 
-    auto *options = new QHBoxLayout;
+    // In a narrow window the options wrap onto more rows instead of being cut short.
+    auto *options = new FlowLayout;
     options->addWidget(m_attachButton);
-    options->addWidget(m_attachments, 1);
-    options->addStretch();
     options->addWidget(m_network);
     options->addWidget(m_models);
+    m_attachments->setWordWrap(true);
 
     auto *row = new QHBoxLayout;
     row->addWidget(m_editor, 1);
@@ -84,6 +86,7 @@ Composer::Composer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 4, 12, 8);
     layout->addLayout(options);
+    layout->addWidget(m_attachments);
     layout->addWidget(m_imageStrip);
     layout->addLayout(row);
 

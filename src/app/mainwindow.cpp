@@ -9,7 +9,9 @@
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
 #include "desktopnotifier.h"
+#include "elidedlabel.h"
 #include "enginefilesonquit.h"
+#include "focusring.h"
 #include "kernelrestorebar.h"
 #include "prompttemplates.h"
 #include "savedfilenotice.h"
@@ -44,6 +46,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeDatabase>
+#include <QResizeEvent>
+#include <QScopedValueRollback>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -82,9 +88,9 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_composer(new Composer)
     , m_inspector(new CodeInspector)
     , m_inspectorDock(new QDockWidget(tr("Code inspector")))
-    , m_providerLabel(new QLabel)
-    , m_dockerLabel(new QLabel)
-    , m_tokenLabel(new QLabel)
+    , m_providerLabel(new ElidedLabel)
+    , m_dockerLabel(new ElidedLabel)
+    , m_tokenLabel(new ElidedLabel)
     , m_savedNotice(new SavedFileNotice)
     , m_notifier(new DesktopNotifier(QDBusConnection::sessionBus(), this))
     , m_math(new MathRenderer(settings->string(QStringLiteral("sandbox/image")),
@@ -92,11 +98,14 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
                               this))
     , m_engineFilesOnQuit(new EngineFilesOnQuit(this))
 {
+    FocusRing::install();
     // Before any message is shown: every view draws its formulas with it.
     MarkdownView::setMathRenderer(m_math);
     applySandboxSettings();
     setWindowTitle(tr("Sandpiper"));
-    resize(1280, 800);
+    // A first start fits a small screen too.
+    const QSize available = screen() ? screen()->availableSize() : QSize(1280, 800);
+    resize(QSize(1280, 800).boundedTo(available * 9 / 10));
 
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -123,7 +132,14 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     setCentralWidget(m_splitter);
 
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    m_inspectorDock->setWidget(m_inspector);
+    // A low window scrolls the inspector instead of growing to its height (a table and figures
+    // ask for more than a laptop screen has).
+    auto *inspectorScroll = new QScrollArea;
+    inspectorScroll->setWidgetResizable(true);
+    inspectorScroll->setFrameShape(QFrame::NoFrame);
+    inspectorScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    inspectorScroll->setWidget(m_inspector);
+    m_inspectorDock->setWidget(inspectorScroll);
     m_inspectorDock->setAccessibleName(tr("Code inspector"));
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     resizeDocks({m_inspectorDock}, {380}, Qt::Horizontal);
@@ -199,7 +215,12 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_composer->editor()->setFocus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Closing hides the dock, whose action then says so: no longer to this window, half gone.
+    for (const Fold &fold : m_folds)
+        disconnect(fold.action, nullptr, this, nullptr);
+}
 
 QListView *MainWindow::conversationList() const
 {
@@ -256,13 +277,57 @@ void MainWindow::buildActions()
     settingsAction->setShortcuts(settingsKeys);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    m_sidebarAction = viewMenu->addAction(tr("&Conversations"));
+    m_sidebarAction->setCheckable(true);
+    m_sidebarAction->setChecked(true);
+    m_sidebarAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    connect(m_sidebarAction, &QAction::toggled, m_sidebar, &QWidget::setVisible);
     QAction *inspectorAction = m_inspectorDock->toggleViewAction();
     inspectorAction->setText(tr("Code &inspector"));
     inspectorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     viewMenu->addAction(inspectorAction);
+    // Below these widths the chat would be squeezed: the inspector folds first, then the list.
+    m_folds = {Fold{inspectorAction, 820}, Fold{m_sidebarAction, 620}};
+    for (Fold &fold : m_folds) {
+        connect(fold.action, &QAction::toggled, this, [this, &fold] {
+            if (!m_folding)
+                fold.folded = false;
+        });
+    }
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About Sandpiper"), this, [this] { AboutDialog(this).exec(); });
+}
+
+QAction *MainWindow::inspectorAction() const
+{
+    return m_inspectorDock->toggleViewAction();
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    foldPanels(event->oldSize().width(), event->size().width());
+}
+
+// A window made narrow folds the panels away rather than squeezing the chat until its text is
+// clipped; made wide again, it brings back what it folded.
+void MainWindow::foldPanels(int oldWidth, int width)
+{
+    const QScopedValueRollback folding(m_folding, true);
+    for (Fold &fold : m_folds) {
+        const bool wasWide = oldWidth < 0 || oldWidth >= fold.minimumWindowWidth;
+        const bool isWide = width >= fold.minimumWindowWidth;
+        // trigger(), not setChecked(): a dock's action hides and shows it on triggered only.
+        if (wasWide && !isWide && fold.action->isChecked()) {
+            fold.action->trigger();
+            fold.folded = true;
+        } else if (!wasWide && isWide && fold.folded) {
+            if (!fold.action->isChecked())
+                fold.action->trigger();
+            fold.folded = false;
+        }
+    }
 }
 
 void MainWindow::openConversation(qint64 id)

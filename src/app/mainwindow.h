@@ -7,8 +7,10 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <array>
 #include <optional>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
@@ -25,6 +27,7 @@ class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
+class ElidedLabel;
 class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
@@ -52,11 +55,14 @@ public:
     QListView *conversationList() const;
     QLineEdit *searchField() const;
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
-    QLabel *providerLabel() const { return m_providerLabel; }
-    QLabel *tokenLabel() const { return m_tokenLabel; }
+    ElidedLabel *providerLabel() const { return m_providerLabel; }
+    ElidedLabel *tokenLabel() const { return m_tokenLabel; }
     SavedFileNotice *savedFileNotice() const { return m_savedNotice; }
     // Shown in place of the empty chat while no provider works.
     WelcomePage *welcomePage() const { return m_welcome; }
+    // View › Conversations and View › Code inspector.
+    QAction *sidebarAction() const { return m_sidebarAction; }
+    QAction *inspectorAction() const;
     SessionManager *sessions() const { return m_sessions; }
     ConversationSession *currentSession() const;
     qint64 currentConversation() const;
@@ -77,6 +83,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     // The engine the sandboxes start on; the formulas follow the sandbox's settings (its
@@ -131,9 +138,20 @@ private:
     Composer *m_composer;
     CodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;
-    QLabel *m_providerLabel;
-    QLabel *m_dockerLabel;
-    QLabel *m_tokenLabel;
+    ElidedLabel *m_providerLabel;
+    ElidedLabel *m_dockerLabel;
+    ElidedLabel *m_tokenLabel;
+    QAction *m_sidebarAction = nullptr;
+    // A panel the window folded away for being too narrow; it comes back when the window is wide
+    // again, unless the user showed or hid it in between.
+    struct Fold {
+        QAction *action = nullptr;
+        int minimumWindowWidth = 0;
+        bool folded = false;
+    };
+    std::array<Fold, 2> m_folds;
+    bool m_folding = false;
+    void foldPanels(int oldWidth, int width);
     SavedFileNotice *m_savedNotice;
     DesktopNotifier *m_notifier;
     MathRenderer *m_math;

@@ -1,5 +1,7 @@
 #include "welcomepage.h"
 
+#include "flowlayout.h"
+
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
 #include <settings/settings.h>
@@ -11,6 +13,7 @@
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
@@ -63,10 +66,9 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     keyRow->addWidget(m_saveKey);
     openaiLayout->addLayout(keyRow);
 
-    auto *otherRow = new QHBoxLayout;
+    auto *otherRow = new FlowLayout;
     otherRow->addWidget(new QLabel(tr("Another provider or your own server?")));
     otherRow->addWidget(m_openSettings);
-    otherRow->addStretch(1);
 
     auto *column = new QWidget;
     column->setMaximumWidth(640);
@@ -78,7 +80,17 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     columnLayout->addWidget(openai);
     columnLayout->addLayout(otherRow);
 
-    auto *outer = new QHBoxLayout(this);
+    // A low window scrolls the page instead of growing to its height.
+    auto *page = new QWidget;
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(page);
+    auto *scrollLayout = new QVBoxLayout(this);
+    scrollLayout->setContentsMargins(0, 0, 0, 0);
+    scrollLayout->addWidget(scroll);
+    auto *outer = new QHBoxLayout(page);
     outer->addStretch(1);
     auto *middle = new QVBoxLayout;
     middle->addStretch(1);

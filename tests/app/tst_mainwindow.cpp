@@ -16,6 +16,7 @@
 #include <codeinspector.h>
 #include <composer.h>
 #include <conversationlistmodel.h>
+#include <elidedlabel.h>
 #include <mainwindow.h>
 #include <session/conversationsession.h>
 #include <session/sessionmanager.h>

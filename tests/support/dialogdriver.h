@@ -69,12 +69,7 @@ public:
         });
     }
 
-private:
-    struct Step {
-        std::function<bool(QWidget *)> matches;
-        std::function<void(QWidget *)> act;
-    };
-
+    // Any other dialog or menu: ACT is done on the next one of kind W.
     template<typename W> void then(std::function<void(W *)> act)
     {
         m_steps << Step{[](QWidget *widget) { return qobject_cast<W *>(widget) != nullptr; },
@@ -83,6 +78,12 @@ private:
                         }};
         m_timer.start(20);
     }
+
+private:
+    struct Step {
+        std::function<bool(QWidget *)> matches;
+        std::function<void(QWidget *)> act;
+    };
 
     void poll()
     {

@@ -54,6 +54,7 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
         verticalScrollBar()->setValue(maximum);
     });
 
+    connect(m_session, &ConversationSession::stateChanged, this, &ChatPage::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first, int last) { insertRows(first, last); });
@@ -80,6 +81,7 @@ void ChatPage::rebuild()
     }
     m_earlierButton->setVisible(m_firstShown > 0);
     updateActions();
+    updateTabOrder();
     setUpdatesEnabled(true);
     m_followBottom = true;
 }
@@ -94,6 +96,7 @@ void ChatPage::showEarlier()
     }
     m_firstShown = from;
     m_earlierButton->setVisible(m_firstShown > 0);
+    updateTabOrder();
 }
 
 void ChatPage::insertRows(int first, int last)
@@ -107,8 +110,11 @@ void ChatPage::insertRows(int first, int last)
         const int index = row - m_firstShown;
         m_layout->insertWidget(1 + index, widget);
         m_widgets.insert(index, widget);
+        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->isAwaitingApproval())
+            card->takeFocusForApproval();
     }
     updateActions();
+    updateTabOrder();
 }
 
 void ChatPage::removeRows(int first, int last)
@@ -200,14 +206,32 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
 
 void ChatPage::updateActions()
 {
-    // Regenerate belongs to the last answer only, and only when nothing runs.
+    // Asking again (Retry, Regenerate) belongs to the last answer only, and only when nothing
+    // runs: while an answer streams there is nothing to ask again yet.
     const QList<MessageWidget *> widgets = messageWidgets();
+    const bool busy = m_session->isBusy();
     bool lastAnswerSeen = false;
     for (auto it = widgets.crbegin(); it != widgets.crend(); ++it) {
         const bool isAnswer = (*it)->message().role == ChatMessage::Role::Assistant;
-        (*it)->setActionsVisible(isAnswer && !lastAnswerSeen, (*it)->message().role == ChatMessage::Role::User);
+        (*it)->setActionsVisible(isAnswer && !lastAnswerSeen && !busy,
+                                 (*it)->message().role == ChatMessage::Role::User);
         lastAnswerSeen = lastAnswerSeen || isAnswer;
     }
+}
+
+// Tab goes through the conversation in reading order, whatever order its widgets were made in
+// (earlier messages are made after the later ones they come before).
+void ChatPage::updateTabOrder()
+{
+    QList<QWidget *> chain{m_earlierButton};
+    for (QWidget *widget : std::as_const(m_widgets)) {
+        if (auto *message = qobject_cast<MessageWidget *>(widget))
+            chain << message->focusChain();
+        else if (auto *card = qobject_cast<ToolCallCard *>(widget))
+            chain << card->focusChain();
+    }
+    for (qsizetype index = 1; index < chain.size(); ++index)
+        QWidget::setTabOrder(chain.at(index - 1), chain.at(index));
 }
 
 void ChatPage::editAndResend(qint64 messageId, const QString &text)

@@ -48,6 +48,7 @@ private:
     QWidget *widgetFor(const TurnItem &item);
     void discard(QWidget *widget);
     void updateActions();
+    void updateTabOrder();
     void editAndResend(qint64 messageId, const QString &text);
     void regenerate();
 

@@ -1,5 +1,7 @@
 #include "chat/datatableview.h"
 
+#include "flowlayout.h"
+
 #include "chat/datatablemodel.h"
 #include "chat/sandboxfilerow.h"
 
@@ -87,9 +89,10 @@ DataTableView::DataTableView(DataTable table, const QString &folder, QWidget *pa
     connect(m_csvButton, &QPushButton::clicked, this, [this] { requestSave(QStringLiteral("csv")); });
     connect(m_excelButton, &QPushButton::clicked, this, [this] { requestSave(QStringLiteral("xlsx")); });
 
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(m_caption, 1);
+    // The caption and the buttons wrap in a narrow inspector instead of widening it.
+    auto *bar = new FlowLayout;
+    m_caption->setWordWrap(true);
+    bar->addWidget(m_caption);
     bar->addWidget(copyButton);
     bar->addWidget(m_csvButton);
     bar->addWidget(m_excelButton);

@@ -2,6 +2,7 @@
 
 #include "chat/figureview.h"
 #include "chat/markdownview.h"
+#include "flowlayout.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -79,10 +80,14 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->setVisible(false);
 
-    auto *header = new QHBoxLayout;
+    m_copyButton->setToolTip(tr("Copy this message's text"));
+    m_editButton->setToolTip(tr("Change this message and ask again; the messages after it are removed"));
+    m_regenerateButton->setToolTip(tr("Ask the model for another answer to the same question"));
+    m_retryButton->setToolTip(tr("Send the question again after the error"));
+    // The buttons wrap under the name in a narrow window rather than widening it.
+    auto *header = new FlowLayout;
     header->addWidget(m_roleLabel);
     header->addWidget(m_stateLabel);
-    header->addStretch(1);
     header->addWidget(m_copyButton);
     header->addWidget(m_editButton);
     header->addWidget(m_regenerateButton);
@@ -99,6 +104,8 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     // Markdown or math ("$E = mc^2$" inside a print() is code). Answers are Markdown.
     m_view->setTextIsMarkdown(!isUser);
     m_view->setAccessibleName(isUser ? tr("Your message") : tr("Answer"));
+    // Tab goes on to the next message's actions instead of from link to link inside this one.
+    m_view->setTabChangesFocus(true);
     layout->addWidget(m_view);
     if (!message.images.isEmpty()) {
         // The images that went with the message, small; a click opens one at full size.
@@ -123,14 +130,19 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     connect(m_regenerateButton, &QPushButton::clicked, this, &MessageWidget::regenerateRequested);
     connect(m_retryButton, &QPushButton::clicked, this, &MessageWidget::retryRequested);
 
-    setActionsVisible(false, isUser);
+    m_regenerateButton->setVisible(false);
+    m_retryButton->setVisible(false);
+    m_editButton->setVisible(isUser);
     renderComplete();
     updateState();
 }
 
-void MessageWidget::setActionsVisible(bool regenerate, bool edit)
+void MessageWidget::setActionsVisible(bool lastAnswer, bool edit)
 {
-    m_regenerateButton->setVisible(regenerate);
+    // The last answer offers one way to ask again: Retry when it failed, Regenerate when it did not.
+    const bool failed = m_message.status == ChatMessage::Status::Error;
+    m_regenerateButton->setVisible(lastAnswer && !failed);
+    m_retryButton->setVisible(lastAnswer && failed);
     m_editButton->setVisible(edit);
 }
 
@@ -219,7 +231,6 @@ void MessageWidget::setError(const QString &error)
     m_message.error = error;
     m_error->setText(error);
     m_error->setVisible(!error.isEmpty());
-    m_retryButton->setVisible(!error.isEmpty());
 }
 
 void MessageWidget::updateState()
@@ -239,8 +250,12 @@ void MessageWidget::updateState()
         m_stateLabel->setText(tr("interrupted: Sandpiper stopped while this was written"));
         break;
     }
-    m_retryButton->setVisible(m_message.status == ChatMessage::Status::Error);
     m_copyButton->setVisible(!m_message.content.isEmpty());
+}
+
+QList<QWidget *> MessageWidget::focusChain() const
+{
+    return {m_copyButton, m_editButton, m_regenerateButton, m_retryButton, m_thinkingButton, m_view};
 }
 
 QString MessageWidget::plainText() const

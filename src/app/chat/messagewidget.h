@@ -39,7 +39,11 @@ public:
     // Renders what arrived since the last call (the chat view calls it once per frame).
     void flush();
     void setError(const QString &error);
-    void setActionsVisible(bool regenerate, bool edit);
+    // LASTANSWER: this is the conversation's last answer and nothing runs, so it may be asked
+    // again (Retry after an error, else Regenerate); EDIT: the message may be edited and resent.
+    void setActionsVisible(bool lastAnswer, bool edit);
+    // The widgets that take the focus, in reading order.
+    QList<QWidget *> focusChain() const;
     QString plainText() const;
 
 Q_SIGNALS:

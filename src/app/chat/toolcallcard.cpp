@@ -2,6 +2,7 @@
 
 #include "chat/codeeditor.h"
 #include "chat/datatableview.h"
+#include "flowlayout.h"
 #include "tools/toolpresenter.h"
 
 #include <QApplication>
@@ -13,6 +14,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QShortcut>
+#include <QTextEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -79,8 +82,11 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     m_editButton->setVisible(m_presenter.isEditable());
     alwaysButton->setAccessibleName(QStringLiteral("%1: %2").arg(m_presenter.alwaysAllowText(), title));
     denyButton->setAccessibleName(tr("Deny running %1").arg(title));
-    m_denyReason->setPlaceholderText(tr("Reason (optional, sent to the model)"));
+    m_denyReason->setPlaceholderText(tr("Why not? (optional)"));
+    m_denyReason->setToolTip(tr("The reason goes to the model with the denial. Enter denies."));
     m_denyReason->setAccessibleName(tr("Reason for denying"));
+    m_denyReason->setMinimumWidth(m_denyReason->fontMetrics().horizontalAdvance(m_denyReason->placeholderText()) + 24);
+    m_runButton->setToolTip(tr("Run it (Ctrl+Enter)"));
     m_runButton->setDefault(true);
     auto *approvalArea = new QVBoxLayout(m_approval);
     approvalArea->setContentsMargins(0, 0, 0, 0);
@@ -90,15 +96,23 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
         noteLabel->setForegroundRole(QPalette::PlaceholderText);
         approvalArea->addWidget(noteLabel);
     }
-    auto *approval = new QHBoxLayout;
+    // The buttons wrap in a narrow window; none is cut off or pushed out of it.
+    auto *approval = new FlowLayout;
     approvalArea->addLayout(approval);
     approval->addWidget(m_runButton);
     approval->addWidget(m_editButton);
     approval->addWidget(alwaysButton);
-    approval->addStretch(1);
     approval->addWidget(m_denyReason);
     approval->addWidget(denyButton);
     m_approval->setVisible(false);
+    m_focusChain = {m_header, m_code, m_output, m_runButton, m_editButton, alwaysButton, m_denyReason, denyButton};
+    // Ctrl+Enter runs from anywhere in the card while it asks, the code box included.
+    m_runShortcut = new QShortcut(this);
+    m_runShortcut->setKeys({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_runShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    m_runShortcut->setEnabled(false);
+    connect(m_runShortcut, &QShortcut::activated, m_runButton, &QPushButton::click);
+    connect(m_denyReason, &QLineEdit::returnPressed, denyButton, &QPushButton::click);
     connect(m_runButton, &QPushButton::clicked, this, [this] {
         const QString text = m_code->toPlainText();
         const bool edited = m_editing;
@@ -163,7 +177,9 @@ void ToolCallCard::showItem(const TurnItem &item)
         if (entered) {
             setExpanded(true);
             showApproval(true);
-            m_runButton->setFocus();
+            // A card made asking takes the focus once it is on the page (ChatPage does that).
+            if (parentWidget())
+                takeFocusForApproval();
         }
         break;
     case State::Running:
@@ -276,10 +292,39 @@ void ToolCallCard::showApproval(bool visible)
     if (!visible && isAncestorOf(QApplication::focusWidget()))
         m_header->setFocus(Qt::OtherFocusReason);
     m_approval->setVisible(visible);
+    m_runShortcut->setEnabled(visible);
     if (!visible) {
         m_code->setReadOnly(true);
         m_editing = false;
     }
+}
+
+void ToolCallCard::takeFocusForApproval()
+{
+    // Run takes the focus, so that Enter runs, unless the user is typing (the next message, a
+    // search): their next key must not run code they have not read.
+    const QWidget *focus = QApplication::focusWidget();
+    const auto *line = qobject_cast<const QLineEdit *>(focus);
+    const auto *plain = qobject_cast<const QPlainTextEdit *>(focus);
+    const auto *rich = qobject_cast<const QTextEdit *>(focus);
+    const bool typing = (line && !line->isReadOnly() && !line->text().isEmpty()) ||
+                        (plain && !plain->isReadOnly() && !plain->document()->isEmpty()) ||
+                        (rich && !rich->isReadOnly() && !rich->document()->isEmpty());
+    if (!typing)
+        m_runButton->setFocus(Qt::OtherFocusReason);
+}
+
+QList<QWidget *> ToolCallCard::focusChain() const
+{
+    QList<QWidget *> chain = m_focusChain;
+    // What the call produced (tables, figures, files) follows, in the order it shows.
+    for (int index = 0; index < m_attachments->count(); ++index) {
+        if (QWidget *widget = m_attachments->itemAt(index)->widget()) {
+            chain << widget;
+            chain << widget->findChildren<QWidget *>();
+        }
+    }
+    return chain;
 }
 
 void ToolCallCard::setExpanded(bool expanded)

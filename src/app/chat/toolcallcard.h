@@ -10,6 +10,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QShortcut;
 class QToolButton;
 class QVBoxLayout;
 class QWidget;
@@ -40,6 +41,10 @@ public:
     void setSelected(bool selected);
     // An export asked for with tableSaveRequested() ended (see DataTableView::showSaved).
     void showTableSaved(int tableIndex, const QString &fileName, const QString &error);
+    // Run takes the focus unless the user is typing (see ChatPage: once the card is on the page).
+    void takeFocusForApproval();
+    // The widgets that take the focus, in reading order (what the call produced last).
+    QList<QWidget *> focusChain() const;
 
 Q_SIGNALS:
     void approved(const QString &callId);
@@ -79,6 +84,8 @@ private:
     QPushButton *m_editButton;
     QLineEdit *m_denyReason;
     QProgressBar *m_progress; // while a tool that reports progress runs
+    QShortcut *m_runShortcut = nullptr;
+    QList<QWidget *> m_focusChain;
     QString m_shownOutput;
     bool m_editing = false;
     bool m_resultShown = false;

@@ -18,6 +18,7 @@
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
+#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -31,6 +32,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -511,16 +513,76 @@ void measureMath(const QTemporaryDir &dir, Figures &figures)
     figures.add("  all drawn, from the disk (ms)", median(cached), "math_all_drawn_cached_ms");
 }
 
+double threadCpuMs()
+{
+    timespec time{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time);
+    return double(time.tv_sec) * 1000.0 + double(time.tv_nsec) / 1e6;
+}
+
+// What a person feels while an answer streams at 50 tokens a second (about 4 characters each)
+// for 10 seconds into a conversation of 200 messages, in a window: the GUI thread's share of one
+// core, and how long it was busy at a stretch without returning to the event loop (the longest
+// and the 99th percentile): a stretch longer than a frame (16 ms) is a frame missed.
+void measureStreamingFeel(Settings &settings, ConversationStore &store, Figures &figures)
+{
+    const qint64 id = createLongConversation(store, 200, 0);
+    ShownConversation shown(settings, store, id);
+    shown.view.resize(1000, 800);
+    paintNow(&shown.view);
+    const QString answer = longMarkdown(2000);
+    QList<double> stretches;
+    QElapsedTimer stretch;
+    auto *dispatcher = QAbstractEventDispatcher::instance();
+    const auto awake = QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, [&] {
+        if (!stretch.isValid())
+            stretch.start();
+    });
+    const auto asleep = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, [&] {
+        if (stretch.isValid())
+            stretches << double(stretch.nsecsElapsed()) / 1e6;
+        stretch.invalidate();
+    });
+    AgentEvent delta;
+    delta.kind = AgentEvent::Kind::TextDelta;
+    qsizetype sent = 0;
+    QTimer tokens;
+    tokens.setInterval(20);
+    QElapsedTimer wall;
+    const double before = threadCpuMs();
+    wall.start();
+    QObject::connect(&tokens, &QTimer::timeout, [&] {
+        delta.text = answer.mid(sent, 4);
+        sent += delta.text.size();
+        shown.session.handle(delta);
+    });
+    tokens.start();
+    while (wall.elapsed() < 10000 && sent < answer.size())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    tokens.stop();
+    const double cpu = threadCpuMs() - before;
+    const double elapsed = double(wall.elapsed());
+    QObject::disconnect(awake);
+    QObject::disconnect(asleep);
+    std::sort(stretches.begin(), stretches.end());
+    figures.add("stream 50 tok/s into 200 msgs: GUI CPU (%)", 100.0 * cpu / elapsed, "stream_feel_gui_cpu_percent");
+    figures.add("  longest busy stretch (ms)", stretches.isEmpty() ? 0.0 : stretches.constLast(),
+                "stream_feel_longest_ms");
+    figures.add("  99th percentile stretch (ms)",
+                stretches.isEmpty() ? 0.0 : stretches.at(qsizetype(double(stretches.size() - 1) * 0.99)),
+                "stream_feel_p99_ms");
+}
+
 } // namespace
 
-// scripts/bench ui [startup] [open] [stream] [table] [math] [close]: the measures named, or all.
+// scripts/bench ui [startup] [open] [stream] [feel] [table] [math] [close]: the measures named, or all.
 // Targets of the table: shown in <= 50 ms, <= 20 MB.
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QStringList chosen = app.arguments().mid(1);
     if (chosen.isEmpty())
-        chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"),
+        chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"), QStringLiteral("feel"),
                   QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close")};
     QTemporaryDir dir;
     Settings settings(dir.filePath(QStringLiteral("open")));
@@ -537,6 +599,8 @@ int main(int argc, char *argv[])
         measureOpenAndSwitch(settings, store, empty->id, figures);
     if (chosen.contains(QLatin1String("stream")))
         measureStreaming(settings, store, empty->id, figures);
+    if (chosen.contains(QLatin1String("feel")))
+        measureStreamingFeel(settings, store, figures);
     if (chosen.contains(QLatin1String("table")))
         measureTable(settings, store, empty->id, figures);
     if (chosen.contains(QLatin1String("math")))

@@ -1,0 +1,264 @@
+// The chat's own controls, as a person meets them (issue 23): one way to ask again, named for
+// what it does; every action reachable with Tab in reading order; the approval card runs with
+// Ctrl+Enter and denies with Enter in its reason; where the focus is can always be seen.
+#include "dockertest.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
+#include "settingsoverrides.h"
+#include "uiwait.h"
+
+#include <agent/agentthread.h>
+#include <chat/chatview.h>
+#include <chat/messagewidget.h>
+#include <chat/toolcallcard.h>
+#include <composer.h>
+#include <focusring.h>
+#include <mainwindow.h>
+#include <session/conversationsession.h>
+#include <settings/settings.h>
+#include <storage/conversationstore.h>
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+class TestChatKeyboard : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::unique_ptr<QTemporaryDir> m_profile;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<ConversationStore> m_store;
+
+    std::unique_ptr<MainWindow> openWindow()
+    {
+        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
+        QSignalSpy health(window.get(), &MainWindow::healthChecked);
+        window->resize(1200, 800);
+        window->show();
+        window->activateWindow();
+        if (!QTest::qWaitForWindowActive(window.get()) || !health.wait(20000))
+            return nullptr;
+        return window;
+    }
+
+    static QPushButton *visibleButton(QWidget *parent, const QString &text)
+    {
+        for (QPushButton *button : parent->findChildren<QPushButton *>()) {
+            if (button->text() == text && button->isVisible())
+                return button;
+        }
+        return nullptr;
+    }
+
+    static MessageWidget *lastMessage(MainWindow *window)
+    {
+        const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
+        return messages.isEmpty() ? nullptr : messages.constLast();
+    }
+
+    static void ask(MainWindow *window, const QString &text)
+    {
+        window->composer()->editor()->setFocus();
+        QTest::keyClicks(window->composer()->editor(), text);
+        QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        qputenv("SANDPIPER_API_KEY", "sk-test");
+        m_server = std::make_unique<FakeLlmServer>();
+        QVERIFY(m_server->listen());
+        m_profile = std::make_unique<QTemporaryDir>();
+        m_settings = std::make_unique<Settings>(m_profile->path());
+        const QString refused = applySettings(*m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
+                                                               << QStringLiteral("sandbox/image=") + sandboxImage()
+                                                               << QStringLiteral("sandbox/prewarm=false"));
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
+        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
+        QVERIFY(m_store->open());
+    }
+
+    void cleanup()
+    {
+        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
+        m_store.reset();
+        m_settings.reset();
+        m_server.reset();
+    }
+
+    // A failed answer offers Retry, a good one Regenerate, never both; while an answer streams,
+    // neither; each says in its tooltip what it does.
+    void retryOrRegenerateNeverBoth()
+    {
+        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("hello"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lastMessage(window.get()) && visibleButton(lastMessage(window.get()), QStringLiteral("Retry")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+        QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate")));
+        QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry"))->toolTip().isEmpty());
+
+        m_server->enqueue(
+            FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
+        QTest::mouseClick(visibleButton(lastMessage(window.get()), QStringLiteral("Retry")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
+                                     lastMessage(window.get())->message().status == ChatMessage::Status::Streaming,
+                                 20000);
+        // Streaming: nothing to ask again yet.
+        QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate")));
+        QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry")));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
+        QPushButton *regenerate = nullptr;
+        QTRY_VERIFY((regenerate = visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate"))));
+        QVERIFY(!regenerate->toolTip().isEmpty());
+        QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry")));
+    }
+
+    // From the message box, Shift+Tab walks up the conversation and Tab down, through each
+    // message's actions, in the order they are read: top to bottom.
+    void tabWalksTheChatInReadingOrder()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("First answer, with a [link](https://example.invalid).")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("first"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window->currentSession()->isBusy() && window->chatView()->messageWidgets().size() == 2, 20000);
+        ask(window.get(), QStringLiteral("second"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window->currentSession()->isBusy() && window->chatView()->messageWidgets().size() == 4, 20000);
+        const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
+        QPushButton *firstEdit = visibleButton(messages.at(0), QStringLiteral("Edit"));
+        QVERIFY(firstEdit);
+        firstEdit->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(firstEdit->hasFocus());
+
+        // Tab from the first message's Edit to the composer: every action on the way, in order.
+        QList<QWidget *> visited{firstEdit};
+        for (int step = 0; step < 40 && !window->composer()->isAncestorOf(QApplication::focusWidget()); ++step) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            visited << QApplication::focusWidget();
+        }
+        QVERIFY2(window->composer()->isAncestorOf(QApplication::focusWidget()), "Tab never reached the message box");
+        const auto position = [&](QWidget *widget) {
+            return widget->mapTo(window->chatView(), QPoint(0, 0)).y();
+        };
+        QList<QWidget *> inChat;
+        for (QWidget *widget : visited) {
+            if (window->chatView()->isAncestorOf(widget))
+                inChat << widget;
+        }
+        for (qsizetype index = 1; index < inChat.size(); ++index)
+            QVERIFY2(position(inChat.at(index)) >= position(inChat.at(index - 1)) - 30,
+                     qPrintable(QStringLiteral("%1 (%2) comes after %3 (%4)")
+                                    .arg(inChat.at(index)->accessibleName())
+                                    .arg(position(inChat.at(index)))
+                                    .arg(inChat.at(index - 1)->accessibleName())
+                                    .arg(position(inChat.at(index - 1)))));
+        // Reached on the way: the answers' Copy, the last answer's Regenerate, the second question's Edit.
+        QVERIFY(visited.contains(visibleButton(messages.at(1), QStringLiteral("Copy"))));
+        QVERIFY(visited.contains(visibleButton(messages.at(2), QStringLiteral("Edit"))));
+        QVERIFY(visited.contains(visibleButton(messages.at(3), QStringLiteral("Regenerate"))));
+        // A link inside an answer does not hold Tab: the walk took few steps.
+        QVERIFY2(visited.size() < 20, qPrintable(QString::number(visited.size())));
+    }
+
+    // The card asking for approval takes the focus from an empty message box; Ctrl+Enter runs.
+    void ctrlEnterRunsTheCardThatAsks()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_k"), QStringLiteral("execute_python_code"),
+                                                codeArguments(QStringLiteral("print(6 * 7)"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("six times seven"));
+        ToolCallCard *card = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (card = window->chatView()->card(QStringLiteral("call_k"))) && card->isAwaitingApproval(), 20000);
+        // The window's own focus: the offscreen platform may take the window's activation away
+        // when a card appears.
+        QTRY_VERIFY(card->isAncestorOf(window->focusWidget()));
+        QCOMPARE(qobject_cast<QPushButton *>(window->focusWidget())->text(), QStringLiteral("Run"));
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        QTest::keyClick(window->focusWidget(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!card->isAwaitingApproval(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(lastMessage(window.get())->plainText(), QStringLiteral("It is 42."), 60000);
+    }
+
+    // Someone typing their next message keeps their focus: a key meant for the message does not
+    // run code. Enter in the reason denies with that reason.
+    void typingKeepsTheFocusAndEnterInTheReasonDenies()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello.")));
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_d"), QStringLiteral("execute_python_code"),
+                                                codeArguments(QStringLiteral("import os"))}},
+                                              4, {.chunkDelay = std::chrono::milliseconds(400)}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Understood.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("hi"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window->currentSession()->isBusy() && window->chatView()->messageWidgets().size() == 2, 20000);
+        ask(window.get(), QStringLiteral("look around"));
+        QTest::keyClicks(window->composer()->editor(), QStringLiteral("and then"));
+        ToolCallCard *card = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (card = window->chatView()->card(QStringLiteral("call_d"))) && card->isAwaitingApproval(), 20000);
+        QTest::qWait(100);
+        // The window's own focus: the offscreen platform may take the window's activation away
+        // when a card appears.
+        QCOMPARE(window->focusWidget(), window->composer()->editor());
+        QCOMPARE(window->composer()->editor()->toPlainText(), QStringLiteral("and then"));
+
+        QLineEdit *reason = nullptr;
+        QTRY_VERIFY((reason = card->findChild<QLineEdit *>()) && reason->isVisible());
+        // The placeholder is whole: the field is wide enough for it.
+        QVERIFY(reason->width() >= reason->fontMetrics().horizontalAdvance(reason->placeholderText()));
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        reason->setFocus(Qt::TabFocusReason);
+        QTest::keyClicks(reason, QStringLiteral("not now"));
+        QTest::keyClick(reason, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!card->isAwaitingApproval(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
+        const QList<RecordedRequest> requests = m_server->chatRequests();
+        QVERIFY(!requests.isEmpty());
+        QVERIFY2(requests.constLast().body.contains("not now"), "the reason did not reach the model");
+    }
+
+    // Tab shows a ring around the focused widget; a mouse click takes it away again.
+    void theKeyboardFocusIsSeen()
+    {
+        auto window = openWindow();
+        QVERIFY(window);
+        window->composer()->editor()->setFocus();
+        QTRY_VERIFY(window->composer()->editor()->hasFocus());
+        for (int step = 0; step < 6; ++step) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget *focus = QApplication::focusWidget();
+            QVERIFY(focus);
+            QCOMPARE(FocusRing::ringedWidget(), focus);
+        }
+        QTest::mouseClick(window->composer()->editor()->viewport(), Qt::LeftButton);
+        QCOMPARE(FocusRing::ringedWidget(), nullptr);
+    }
+};
+
+QTEST_MAIN(TestChatKeyboard)
+#include "tst_chatkeyboard.moc"
