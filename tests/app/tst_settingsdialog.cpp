@@ -413,7 +413,7 @@ private Q_SLOTS:
         QTRY_VERIFY(typed);
         if (!note.isEmpty())
             QVERIFY2(!note.contains(QLatin1String("Unknown error")), qPrintable(note));
-        QTRY_COMPARE(window.sessions()->apiKey(), QStringLiteral("sk-typed"));
+        QTRY_COMPARE(window.sessions()->apiKey(QStringLiteral("custom")), QStringLiteral("sk-typed"));
         window.send(QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(!m_server->chatRequests().isEmpty(), 10000);
         QCOMPARE(m_server->chatRequests().constLast().headers.value("authorization"), QByteArray("Bearer sk-typed"));
