@@ -14,6 +14,7 @@
 #include "focusring.h"
 #include "kernelrestorebar.h"
 #include "prompttemplates.h"
+#include "providerproblembar.h"
 #include "savedfilenotice.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
@@ -25,6 +26,7 @@
 #include <math/mathrenderer.h>
 #include <sandbox/sandboxsession.h>
 #include <session/conversationsession.h>
+#include <session/messagemodel.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -85,6 +87,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_welcome(new WelcomePage(settings))
     , m_centreStack(new QStackedWidget)
     , m_restoreBar(new KernelRestoreBar)
+    , m_providerBar(new ProviderProblemBar)
     , m_composer(new Composer)
     , m_inspector(new CodeInspector)
     , m_inspectorDock(new QDockWidget(tr("Code inspector")))
@@ -122,6 +125,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_centreStack->addWidget(m_welcome);
     centreLayout->addWidget(m_centreStack, 1);
     centreLayout->addWidget(m_restoreBar);
+    centreLayout->addWidget(m_providerBar);
     centreLayout->addWidget(m_composer);
 
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -146,7 +150,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
 
     m_providerLabel->setAccessibleName(tr("Provider and model"));
     m_dockerLabel->setAccessibleName(tr("Docker state"));
-    m_tokenLabel->setAccessibleName(tr("Tokens used in this conversation"));
+    m_tokenLabel->setAccessibleName(tr("Context used by this conversation"));
     statusBar()->addWidget(m_providerLabel);
     statusBar()->addWidget(m_dockerLabel);
     statusBar()->addWidget(m_savedNotice);
@@ -164,6 +168,18 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
         m_sessions->applySettings();
         showState();
         loadApiKey();
+    });
+    connect(m_welcome, &WelcomePage::backRequested, this, [this] {
+        hideWelcome();
+        showProviderHelp();
+    });
+    connect(m_providerBar, &ProviderProblemBar::fallbackRequested, this, &MainWindow::useDefaultProvider);
+    connect(m_providerBar, &ProviderProblemBar::settingsRequested, this, &MainWindow::openSettings);
+    connect(m_sessions, &SessionManager::keysChanged, this, &MainWindow::showProviderHelp);
+    // A server found silent may have been started since.
+    connect(m_sessions, &SessionManager::turnFinished, this, [this](qint64 id) {
+        if (id == currentConversation() && m_silentServers.contains(m_session->provider().baseUrl))
+            loadModels();
     });
 
     connect(m_sidebar, &ConversationSidebar::newRequested, this, &MainWindow::newConversation);
@@ -296,6 +312,10 @@ void MainWindow::buildActions()
     }
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&Set up a provider…"), this, [this] {
+        m_welcomeAsked = true;
+        showWelcome(tr("Answers can come from a model on this computer or from a provider on the internet."));
+    });
     helpMenu->addAction(tr("&About Sandpiper"), this, [this] { AboutDialog(this).exec(); });
 }
 
@@ -339,7 +359,6 @@ void MainWindow::openConversation(qint64 id)
         QMessageBox::warning(this, tr("Open conversation"), session.error().message);
         return;
     }
-    hideWelcome();
     showSession(*session);
 }
 
@@ -357,7 +376,11 @@ void MainWindow::showSession(ConversationSession *session)
         connect(session, &ConversationSession::stateChanged, this, &MainWindow::showState);
         connect(session, &ConversationSession::draftReturned, m_composer, &Composer::returnDraft);
         m_sidebar->select(session->id());
+        if (session->provider().id != m_listedProvider)
+            loadModels();
     }
+    m_welcomeAsked = false;
+    showProviderHelp();
     showState();
 }
 
@@ -371,11 +394,22 @@ void MainWindow::showState()
     m_providerLabel->setText(tr("%1 · %2").arg(preset ? preset->name : providerId, model));
     if (m_composer->modelPicker()->currentText() != model)
         m_composer->modelPicker()->setCurrentText(model);
-    QString usage = tr("%L1 tokens").arg(state.tokens);
-    if (state.contextWindow > 0)
-        usage += QStringLiteral(" · ") +
-                 tr("context %1 / %2").arg(compactCount(state.contextTokens), compactCount(state.contextWindow));
+    // What the last request took of the model's window: nothing until there is one. The
+    // provider's count adds up every request, each with the system prompt, the tools' descriptions
+    // and the history again, so it stands alone only while no request of this run measured the context.
+    QString usage;
+    if (state.contextTokens > 0)
+        usage = state.contextWindow > 0
+                    ? tr("context %1 / %2").arg(compactCount(state.contextTokens), compactCount(state.contextWindow))
+                    : tr("context %1").arg(compactCount(state.contextTokens));
+    else if (state.tokens > 0)
+        usage = tr("%L1 tokens sent and received").arg(state.tokens);
     m_tokenLabel->setText(usage);
+    m_tokenLabel->setToolTip(
+        state.tokens > 0 ? tr("The provider counted %L1 tokens for this conversation's requests and answers; every "
+                              "request carries the system prompt, the tools' descriptions and the history again.")
+                               .arg(state.tokens)
+                         : QString());
     if (m_healthKnown && m_health.ok())
         m_dockerLabel->setText(dockerReadyText(state.kernelAlive));
     m_composer->setBusy(state.busy());
@@ -394,7 +428,6 @@ void MainWindow::newConversation()
         QMessageBox::warning(this, tr("New conversation"), session.error().message);
         return;
     }
-    hideWelcome();
     showSession(*session);
     m_composer->editor()->setFocus();
 }
@@ -408,6 +441,14 @@ bool MainWindow::ensureConversation()
 
 void MainWindow::send(const QString &text)
 {
+    // Nothing goes to a provider that cannot answer, nor silently to another: the text stays.
+    const QString providerId = m_session ? m_session->provider().id : m_settings->string(QStringLiteral("provider"));
+    if (const QString problem = m_sessions->providerProblem(providerId); !problem.isEmpty()) {
+        m_composer->returnDraft(text);
+        statusBar()->showMessage(tr("Not sent: no provider can answer. %1").arg(problem), 15000);
+        showProviderHelp();
+        return;
+    }
     if (ensureConversation())
         m_session->send(text);
 }
@@ -420,12 +461,27 @@ void MainWindow::stop()
 
 void MainWindow::chooseModel(const QString &model)
 {
-    m_settings->setValue(QStringLiteral("providers/%1/model").arg(m_settings->string(QStringLiteral("provider"))),
-                         model);
+    // The conversation's own model; with none on screen, the default that the next one takes.
     if (m_session) {
         if (auto saved = m_session->setModel(model); !saved)
             QMessageBox::warning(this, tr("Model"), saved.error().message);
+    } else {
+        m_settings->setValue(QStringLiteral("providers/%1/model").arg(m_settings->string(QStringLiteral("provider"))),
+                             model);
+        m_sessions->applySettings();
     }
+    showState();
+}
+
+void MainWindow::useDefaultProvider()
+{
+    if (!m_session)
+        return;
+    const ProviderConfig defaults = m_settings->provider();
+    if (auto used = m_sessions->useProvider(m_session->id(), defaults.id, defaults.model); !used)
+        QMessageBox::warning(this, tr("Model"), used.error().message);
+    loadModels();
+    showProviderHelp();
     showState();
 }
 
@@ -578,49 +634,77 @@ void MainWindow::copyLastAnswer()
 
 void MainWindow::loadApiKey()
 {
-    QCoro::connect(m_sessions->loadApiKey(), this, [this](const QString &key) {
-        const auto preset = findProviderPreset(m_settings->string(QStringLiteral("provider")));
-        if (preset && preset->needsKey && key.isEmpty())
-            showWelcome(tr("No API key for %1 was found.").arg(preset->name));
-        loadModels();
-    });
+    // The keys that come back reach the welcome page and the bar through keysChanged().
+    QCoro::connect(m_sessions->loadApiKey(), this, [this](const QString &) { loadModels(); });
 }
 
+// The models of the provider of the conversation on screen (the default one without).
 void MainWindow::loadModels()
 {
-    ProviderConfig config = m_settings->provider();
-    config.apiKey = m_sessions->apiKey();
+    ProviderConfig config = m_session ? m_session->provider() : m_settings->provider();
+    config.apiKey = m_sessions->apiKey(config.id);
     config.connectTimeout = 5s;
+    m_listedProvider = config.id;
     auto *client = new ChatClient(config, this);
     QCoro::connect(client->listModels(), this, [this, client, config](const ModelList &list) {
         client->deleteLater();
+        if (config.id != m_listedProvider)
+            return; // another conversation's provider is listed by now
         m_composer->setModels(list.models, m_session ? m_session->state().model : config.model);
-        if (!list.error.message.isEmpty())
-            m_composer->modelPicker()->setToolTip(list.error.message);
+        m_composer->modelPicker()->setToolTip(list.error.message);
         // A server that needs no key but does not answer is usually a local one not started.
         const auto preset = findProviderPreset(config.id);
         const bool unreachable = list.error.kind == ChatError::Kind::ConnectionRefused ||
                                  list.error.kind == ChatError::Kind::ConnectTimeout ||
                                  list.error.kind == ChatError::Kind::Network;
         if (unreachable && !(preset && preset->needsKey))
-            showWelcome(tr("%1 does not answer at %2.")
-                            .arg(preset ? preset->name : config.id,
-                                 config.baseUrl.isEmpty() ? tr("an empty address") : config.baseUrl));
+            m_silentServers.insert(config.baseUrl,
+                                   tr("%1 does not answer at %2.")
+                                       .arg(preset ? preset->name : config.id,
+                                            config.baseUrl.isEmpty() ? tr("an empty address") : config.baseUrl));
+        else
+            m_silentServers.remove(config.baseUrl);
+        showProviderHelp();
     });
+}
+
+QString MainWindow::problemWith(const ProviderConfig &provider) const
+{
+    const QString problem = m_sessions->providerProblem(provider.id);
+    return problem.isEmpty() ? m_silentServers.value(provider.baseUrl) : problem;
+}
+
+void MainWindow::showProviderHelp()
+{
+    const ProviderConfig defaults = m_settings->provider();
+    const bool emptyChat = !m_session || m_session->messages()->rowCount() == 0;
+    if (const QString problem = emptyChat ? problemWith(defaults) : QString(); !problem.isEmpty())
+        showWelcome(problem);
+    else if (!m_welcomeAsked)
+        hideWelcome();
+    const ProviderConfig provider = m_session ? m_session->provider() : defaults;
+    const QString problem = m_centreStack->currentWidget() == m_welcome ? QString() : problemWith(provider);
+    const auto preset = findProviderPreset(defaults.id);
+    const bool offerDefault = m_session && defaults.id != provider.id && problemWith(defaults).isEmpty();
+    m_providerBar->setProblem(
+        problem, offerDefault ? tr("%1 · %2").arg(preset ? preset->name : defaults.id, defaults.model) : QString());
 }
 
 void MainWindow::showWelcome(const QString &reason)
 {
-    // A conversation on screen stays there: its history matters more than the hint.
-    if (m_session || m_centreStack->currentWidget() == m_welcome)
+    // Asked for, it can be left; shown because no provider answers, it goes once one does.
+    m_welcome->setBackOffered(m_welcomeAsked);
+    if (m_centreStack->currentWidget() == m_welcome)
         return;
     m_centreStack->setCurrentWidget(m_welcome);
     m_composer->setVisible(false);
+    m_providerBar->setVisible(false);
     m_welcome->start(reason);
 }
 
 void MainWindow::hideWelcome()
 {
+    m_welcomeAsked = false;
     m_centreStack->setCurrentWidget(m_chat);
     m_composer->setVisible(true);
 }
@@ -633,7 +717,10 @@ void MainWindow::openSettings()
         return;
     hideWelcome();
     applySandboxSettings();
-    loadApiKey(); // applies the provider, its key and model (and the tools' policies) to the open conversations
+    // Applies each provider's settings and key (and the tools' policies) to the open conversations,
+    // and a new default to the empty ones.
+    loadApiKey();
+    showProviderHelp();
     showState();
 }
 

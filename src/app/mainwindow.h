@@ -1,9 +1,11 @@
 #pragma once
 
 #include <agent/agentevent.h>
+#include <llm/providerconfig.h>
 #include <sandbox/enginestatus.h>
 #include <sandbox/sandboxhealth.h>
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -31,6 +33,7 @@ class ElidedLabel;
 class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
+class ProviderProblemBar;
 class McpServerRegistry;
 class SavedFileNotice;
 class SessionManager;
@@ -63,6 +66,8 @@ public:
     // View › Conversations and View › Code inspector.
     QAction *sidebarAction() const { return m_sidebarAction; }
     QAction *inspectorAction() const;
+    // Above the composer while the conversation's provider cannot answer.
+    ProviderProblemBar *providerProblemBar() const { return m_providerBar; }
     SessionManager *sessions() const { return m_sessions; }
     ConversationSession *currentSession() const;
     qint64 currentConversation() const;
@@ -112,6 +117,14 @@ private:
     void loadModels();
     void showWelcome(const QString &reason);
     void hideWelcome();
+    // Why PROVIDER cannot answer (see SessionManager::providerProblem), or that its server did
+    // not answer the model list; empty when it can, as far as is known.
+    QString problemWith(const ProviderConfig &provider) const;
+    // The set-up page in place of an empty chat while the default provider cannot answer, else
+    // the bar above the composer while the conversation's own provider cannot.
+    void showProviderHelp();
+    // The conversation on screen goes on with the default provider and model (the bar's offer).
+    void useDefaultProvider();
     void restoreLayout();
     void saveLayout();
     void announceFinished(qint64 id, AgentEvent::End end, qint64 durationMs);
@@ -121,6 +134,9 @@ private:
     SessionManager *m_sessions;
     McpServerRegistry *m_mcp = nullptr;
     QPointer<ConversationSession> m_session;
+    QString m_listedProvider;                // whose models the model box offers
+    QHash<QString, QString> m_silentServers; // local servers that did not answer: base URL, why
+    bool m_welcomeAsked = false;             // from the Help menu: stays until the user leaves it
     SandboxHealth m_health;
     bool m_healthKnown = false;
     // The engine when it is remote (issue 18): the Docker state shows its round trip.
@@ -135,6 +151,7 @@ private:
     WelcomePage *m_welcome;
     QStackedWidget *m_centreStack;
     KernelRestoreBar *m_restoreBar;
+    ProviderProblemBar *m_providerBar;
     Composer *m_composer;
     CodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;

@@ -506,7 +506,9 @@ void SettingsDialog::load()
     selectData(m_language, m_settings->string(QStringLiteral("appearance/language")));
     m_notifications->setChecked(m_settings->boolean(QStringLiteral("notifications/enabled")));
 
-    m_systemPrompt->setPlainText(m_settings->string(QStringLiteral("agent/system_prompt")));
+    // The prompt the model gets, the default one too: it can be read and edited from there.
+    const QString prompt = m_settings->string(QStringLiteral("agent/system_prompt"));
+    m_systemPrompt->setPlainText(prompt.isEmpty() ? m_settings->defaultSystemPrompt() : prompt);
 }
 
 bool SettingsDialog::save()

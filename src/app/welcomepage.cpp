@@ -29,6 +29,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     , m_apiKey(new QLineEdit)
     , m_saveKey(new QPushButton(tr("&Use OpenAI")))
     , m_openSettings(new QPushButton(tr("Open &settings…")))
+    , m_back(new QPushButton(tr("&Back to the chat")))
 {
     setAccessibleName(tr("Welcome"));
     auto *title = new QLabel(tr("Welcome to Sandpiper"));
@@ -46,6 +47,8 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     m_saveKey->setAccessibleName(tr("Use OpenAI with this key"));
     m_saveKey->setEnabled(false);
     m_openSettings->setAccessibleName(tr("Open settings"));
+    m_back->setAccessibleName(tr("Back to the chat"));
+    m_back->setVisible(false);
 
     auto *local = new QGroupBox(tr("A model on this computer"));
     auto *localLayout = new QVBoxLayout(local);
@@ -69,6 +72,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     auto *otherRow = new FlowLayout;
     otherRow->addWidget(new QLabel(tr("Another provider or your own server?")));
     otherRow->addWidget(m_openSettings);
+    otherRow->addWidget(m_back);
 
     auto *column = new QWidget;
     column->setMaximumWidth(640);
@@ -101,6 +105,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
 
     connect(m_rescan, &QPushButton::clicked, this, &WelcomePage::scan);
     connect(m_openSettings, &QPushButton::clicked, this, &WelcomePage::settingsRequested);
+    connect(m_back, &QPushButton::clicked, this, &WelcomePage::backRequested);
     connect(m_apiKey, &QLineEdit::textChanged, this,
             [this](const QString &text) { m_saveKey->setEnabled(!text.trimmed().isEmpty()); });
     const auto saveKey = [this] {
@@ -116,6 +121,11 @@ void WelcomePage::start(const QString &reason)
     m_reason->setText(reason + QLatin1Char(' ') +
                       tr("Choose where the answers should come from; you can change it later in Settings (Ctrl+,)."));
     scan();
+}
+
+void WelcomePage::setBackOffered(bool offered)
+{
+    m_back->setVisible(offered);
 }
 
 void WelcomePage::scan()

@@ -26,8 +26,11 @@ public:
 
     // Where to look for local servers; the presets' usual addresses unless tests say otherwise.
     void setCandidates(QList<ProviderDetector::Candidate> candidates) { m_candidates = std::move(candidates); }
-    // REASON says what is wrong with the configured provider.
+    // REASON says what is wrong with the configured provider (or why the page is shown).
     void start(const QString &reason);
+    // Whether there is a chat to go back to (the page was asked for from the Help menu).
+    void setBackOffered(bool offered);
+    QPushButton *backButton() const { return m_back; }
     void scan();
 
     QList<QPushButton *> useButtons() const { return m_useButtons; }
@@ -38,6 +41,7 @@ Q_SIGNALS:
     void providerChosen();
     void apiKeyEntered(const QString &providerId, const QString &key, bool remembered);
     void settingsRequested();
+    void backRequested();
     void scanFinished();
 
 private:
@@ -55,6 +59,7 @@ private:
     QLineEdit *m_apiKey;
     QPushButton *m_saveKey;
     QPushButton *m_openSettings;
+    QPushButton *m_back;
     bool m_scanning = false;
 };
 

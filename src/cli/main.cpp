@@ -189,9 +189,6 @@ int main(int argc, char *argv[])
         overrideSetting(QStringLiteral("providers/%1/base_url").arg(settings.string(QStringLiteral("provider"))),
                         url.url);
     }
-    const QString providerId = settings.string(QStringLiteral("provider"));
-    if (parser.isSet(modelOption))
-        overrideSetting(QStringLiteral("providers/%1/model").arg(providerId), parser.value(modelOption));
     if (parser.isSet(approveOption)) {
         if (!approvalPolicyFromName(parser.value(approveOption)))
             return fail(QStringLiteral("--approve takes ask, auto or never"));
@@ -229,21 +226,6 @@ int main(int argc, char *argv[])
     if (prompt.isEmpty())
         return fail(QStringLiteral("the prompt is empty"));
 
-    AgentConfig config = settings.agent();
-    config.mcp = &mcp;
-    if (config.provider.baseUrl.isEmpty())
-        return fail(QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(providerId));
-    if (config.provider.model.isEmpty())
-        return fail(QStringLiteral("no model chosen (use --model)"));
-    const QString keyVariable = parser.isSet(keyOption) ? parser.value(keyOption) : settings.apiKeyVariable();
-    if (parser.isSet(keyOption) && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
-        return fail(QStringLiteral("the environment variable %1 is not set").arg(keyVariable));
-    config.provider.apiKey = QCoro::waitFor(ApiKeyStore::read(providerId, keyVariable)).key;
-    const auto preset = findProviderPreset(providerId);
-    if (config.provider.apiKey.isEmpty() && preset && preset->needsKey)
-        return fail(QStringLiteral("no API key for %1: set %2 or store a key in the app's settings")
-                        .arg(preset->name, keyVariable));
-
     if (parser.isSet(newOption) && parser.isSet(conversationOption))
         return fail(QStringLiteral("--new and --conversation exclude each other"));
     const QStringList images = parser.values(imageOption);
@@ -256,13 +238,56 @@ int main(int argc, char *argv[])
         return fail(opened.error().message, 1);
     if (!store.lastWarning().isEmpty())
         std::fprintf(stderr, "sandpiper-cli: note: %s\n", qPrintable(store.lastWarning()));
-    qint64 conversationId = 0;
-    const bool newConversation = !parser.isSet(conversationOption);
-    if (!newConversation) {
+    std::optional<Conversation> continued;
+    if (parser.isSet(conversationOption)) {
         bool numeric = false;
-        conversationId = parser.value(conversationOption).toLongLong(&numeric);
-        if (!numeric || !store.conversation(conversationId))
+        const auto found = store.conversation(parser.value(conversationOption).toLongLong(&numeric));
+        if (!numeric || !found)
             return fail(QStringLiteral("there is no conversation %1").arg(parser.value(conversationOption)));
+        continued = *found;
+    }
+
+    // A conversation goes on with its own provider and model unless the command line names others.
+    const bool providerGiven = parser.isSet(providerOption) || parser.isSet(baseUrlOption);
+    const QString providerId = continued && !providerGiven && !continued->provider.isEmpty()
+                                   ? continued->provider
+                                   : settings.string(QStringLiteral("provider"));
+    const auto preset = findProviderPreset(providerId);
+    if (!preset && continued)
+        return fail(QStringLiteral("conversation %1 uses the provider \"%2\", which this version does not know "
+                                   "(choose one with --provider)")
+                        .arg(continued->id)
+                        .arg(providerId));
+    if (!preset)
+        return fail(QStringLiteral("unknown provider \"%1\"").arg(providerId));
+    AgentConfig config = settings.agent();
+    config.mcp = &mcp;
+    config.provider = settings.provider(providerId);
+    if (parser.isSet(modelOption))
+        config.provider.model = parser.value(modelOption);
+    else if (continued && continued->provider == providerId && !continued->model.isEmpty())
+        config.provider.model = continued->model;
+    if (config.provider.baseUrl.isEmpty())
+        return fail(QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(providerId));
+    if (config.provider.model.isEmpty())
+        return fail(QStringLiteral("no model chosen (use --model)"));
+    const QString keyVariable = parser.isSet(keyOption) ? parser.value(keyOption) : settings.apiKeyVariable(providerId);
+    if (parser.isSet(keyOption) && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
+        return fail(QStringLiteral("the environment variable %1 is not set").arg(keyVariable));
+    config.provider.apiKey = QCoro::waitFor(ApiKeyStore::read(providerId, keyVariable)).key;
+    if (config.provider.apiKey.isEmpty() && preset->needsKey)
+        return fail(QStringLiteral("no API key for %1: set %2 or store a key in the app's settings")
+                        .arg(preset->name, keyVariable));
+
+    qint64 conversationId = 0;
+    const bool newConversation = !continued;
+    if (continued) {
+        conversationId = continued->id;
+        // What answers from now on is the conversation's model, in the app too.
+        if (continued->provider != providerId || continued->model != config.provider.model) {
+            if (auto saved = store.setConversationModel(conversationId, providerId, config.provider.model); !saved)
+                return fail(saved.error().message, 1);
+        }
     } else {
         auto created = store.createConversation(providerId, config.provider.model);
         if (!created)

@@ -377,9 +377,11 @@ private Q_SLOTS:
         QVERIFY(window);
         window->send(QStringLiteral("explain photosynthesis"));
         QTRY_COMPARE_WITH_TIMEOUT(window->chatView()->messageWidgets().size(), 2, 10000);
-        // The status bar's tokens and context, with a middle dot between them.
-        QVERIFY2(window->tokenLabel()->text().contains(QStringLiteral(" tokens · context ")),
+        // The status bar's context used of the window; the provider's token count in its tooltip.
+        QVERIFY2(window->tokenLabel()->text().startsWith(QStringLiteral("context ")) &&
+                     window->tokenLabel()->text().contains(QStringLiteral(" / ")),
                  qPrintable(window->tokenLabel()->text()));
+        QVERIFY(window->tokenLabel()->toolTip().contains(QStringLiteral(" tokens ")));
         QTest::keyClicks(window->searchField(), QStringLiteral("sugar"));
         const QAbstractItemModel *hits = window->conversationList()->model();
         QTRY_VERIFY(

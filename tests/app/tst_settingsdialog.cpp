@@ -209,6 +209,23 @@ private Q_SLOTS:
         QVERIFY(!prompt->toPlainText().isEmpty());
     }
 
+    void theDefaultPromptIsShownAndStaysTheDefault()
+    {
+        {
+            SettingsDialog dialog(m_settings.get());
+            auto *prompt = findNamed<QPlainTextEdit>(&dialog, QStringLiteral("System prompt"));
+            QVERIFY(!m_settings->defaultSystemPrompt().isEmpty());
+            QCOMPARE(prompt->toPlainText(), m_settings->defaultSystemPrompt());
+            dialog.accept();
+        }
+        // Saved untouched, it follows the defaults of later versions.
+        QCOMPARE(m_settings->string(QStringLiteral("agent/system_prompt")), QString());
+        m_settings->setValue(QStringLiteral("agent/system_prompt"), QStringLiteral("Be terse."));
+        SettingsDialog dialog(m_settings.get());
+        QCOMPARE(findNamed<QPlainTextEdit>(&dialog, QStringLiteral("System prompt"))->toPlainText(),
+                 QStringLiteral("Be terse."));
+    }
+
     void anInvalidBaseUrlIsRefused()
     {
         SettingsDialog dialog(m_settings.get());
@@ -413,7 +430,7 @@ private Q_SLOTS:
         QTRY_VERIFY(typed);
         if (!note.isEmpty())
             QVERIFY2(!note.contains(QLatin1String("Unknown error")), qPrintable(note));
-        QTRY_COMPARE(window.sessions()->apiKey(), QStringLiteral("sk-typed"));
+        QTRY_COMPARE(window.sessions()->apiKey(QStringLiteral("custom")), QStringLiteral("sk-typed"));
         window.send(QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(!m_server->chatRequests().isEmpty(), 10000);
         QCOMPARE(m_server->chatRequests().constLast().headers.value("authorization"), QByteArray("Bearer sk-typed"));

@@ -224,6 +224,53 @@ private Q_SLOTS:
                                                QStringLiteral("second question")}));
     }
 
+    // A conversation goes on with its own provider and model, whatever the default became,
+    // unless the command line names another model (which the conversation then keeps).
+    void continuesAConversationWithItsOwnModel()
+    {
+        FakeLlmServer other;
+        QVERIFY(other.listen());
+        const QStringList profile{
+            QStringLiteral("--profile"), m_profile->path(),
+            QStringLiteral("--set"),     QStringLiteral("sandbox/enabled=false"),
+            QStringLiteral("--set"),     QStringLiteral("providers/custom/base_url=") + m_server->baseUrl().toString()};
+        m_server->enqueue(FS::openAiText(QStringLiteral("First answer.")));
+        QCOMPARE(
+            run(profile + QStringList{QStringLiteral("--provider"), QStringLiteral("custom"), QStringLiteral("--model"),
+                                      QStringLiteral("first-model"), QStringLiteral("first question")})
+                .exitCode,
+            0);
+        // The default is now llama.cpp on another server.
+        const QStringList movedOn =
+            profile +
+            QStringList{
+                QStringLiteral("--set"), QStringLiteral("provider=llamacpp"),
+                QStringLiteral("--set"), QStringLiteral("providers/llamacpp/base_url=") + other.baseUrl().toString(),
+                QStringLiteral("--set"), QStringLiteral("providers/llamacpp/model=other-model")};
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        const Run second = run(movedOn + QStringList{QStringLiteral("--conversation"), QStringLiteral("1"),
+                                                     QStringLiteral("second question")});
+        QVERIFY2(second.exitCode == 0, qPrintable(second.err));
+        QCOMPARE(m_server->chatRequests().size(), 2);
+        QCOMPARE(m_server->chatRequests().constLast().json().value(QLatin1String("model")).toString(),
+                 QStringLiteral("first-model"));
+        QVERIFY(other.chatRequests().isEmpty());
+
+        m_server->enqueue(FS::openAiText(QStringLiteral("Third answer.")));
+        QCOMPARE(
+            run(movedOn + QStringList{QStringLiteral("--conversation"), QStringLiteral("1"), QStringLiteral("--model"),
+                                      QStringLiteral("better-model"), QStringLiteral("third question")})
+                .exitCode,
+            0);
+        QCOMPARE(m_server->chatRequests().constLast().json().value(QLatin1String("model")).toString(),
+                 QStringLiteral("better-model"));
+        ConversationStore store(m_profile->path() + QStringLiteral("/data"));
+        QVERIFY(store.open());
+        QCOMPARE(store.conversation(1)->provider, QStringLiteral("custom"));
+        QCOMPARE(store.conversation(1)->model, QStringLiteral("better-model"));
+        QVERIFY(other.chatRequests().isEmpty());
+    }
+
     void runsCodeEndToEnd()
     {
         SANDPIPER_REQUIRE_DOCKER();

@@ -295,6 +295,85 @@ private Q_SLOTS:
         QCOMPARE(m_server->chatRequests().size(), 0);
     }
 
+    void aConversationKeepsItsProviderAndModelWhenTheDefaultChanges()
+    {
+        FakeLlmServer other;
+        QVERIFY(other.listen());
+        SessionManager sessions(m_settings.get(), m_store.get());
+        m_server->enqueue(FS::openAiText(QStringLiteral("First.")));
+        const auto first = sessions.create();
+        QVERIFY(first);
+        (*first)->send(QStringLiteral("hello"));
+        QVERIFY(waitIdle(*first));
+
+        // Another provider becomes the default: the conversation that has spoken keeps its own.
+        set({QStringLiteral("provider=llamacpp"),
+             QStringLiteral("providers/llamacpp/base_url=") + other.baseUrl().toString(),
+             QStringLiteral("providers/llamacpp/model=other-model")});
+        sessions.applySettings();
+        QCOMPARE((*first)->state().providerId, QStringLiteral("custom"));
+        QCOMPARE((*first)->state().model, QStringLiteral("fake-model"));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second.")));
+        (*first)->send(QStringLiteral("still there?"));
+        QVERIFY(waitIdle(*first));
+        QCOMPARE(m_server->chatRequests().size(), 2);
+        QCOMPARE(m_server->chatRequests().constLast().json().value(QLatin1String("model")).toString(),
+                 QStringLiteral("fake-model"));
+        QCOMPARE(other.chatRequests().size(), 0);
+
+        // A new conversation takes the new default.
+        other.enqueue(FS::openAiText(QStringLiteral("From the other one.")));
+        const auto second = sessions.create();
+        QVERIFY(second);
+        QCOMPARE((*second)->state().providerId, QStringLiteral("llamacpp"));
+        (*second)->send(QStringLiteral("who are you?"));
+        QVERIFY(waitIdle(*second));
+        QCOMPARE(other.chatRequests().size(), 1);
+        QCOMPARE(other.chatRequests().constFirst().json().value(QLatin1String("model")).toString(),
+                 QStringLiteral("other-model"));
+
+        // A provider's own settings (its address here) reach its conversations; the model stays theirs.
+        set({QStringLiteral("providers/custom/base_url=") + other.baseUrl().toString()});
+        sessions.applySettings();
+        QCOMPARE((*first)->provider().baseUrl, other.baseUrl().toString());
+        QCOMPARE((*first)->state().model, QStringLiteral("fake-model"));
+
+        // Read again from the store, as after a restart.
+        SessionManager restarted(m_settings.get(), m_store.get());
+        const auto reopened = restarted.open((*first)->id());
+        QVERIFY(reopened);
+        QCOMPARE((*reopened)->state().providerId, QStringLiteral("custom"));
+        QCOMPARE((*reopened)->state().model, QStringLiteral("fake-model"));
+        QCOMPARE(m_store->conversation((*second)->id())->provider, QStringLiteral("llamacpp"));
+    }
+
+    void aProviderThatCannotAnswerIsNamedAndNotReplaced()
+    {
+        qunsetenv("OPENAI_API_KEY");
+        SessionManager sessions(m_settings.get(), m_store.get());
+        const auto gone = m_store->createConversation(QStringLiteral("gone"), QStringLiteral("old-model"));
+        const auto openai = m_store->createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o-mini"));
+        QVERIFY(gone && openai);
+        const auto goneSession = sessions.open(gone->id);
+        QVERIFY(goneSession);
+        QVERIFY(sessions.open(openai->id));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            sessions.providerProblem(QStringLiteral("openai")).contains(QLatin1String("No API key for OpenAI")), 10000);
+        QVERIFY2(sessions.providerProblem(QStringLiteral("gone")).contains(QLatin1String("\"gone\"")),
+                 qPrintable(sessions.providerProblem(QStringLiteral("gone"))));
+        QCOMPARE(sessions.providerProblem(QStringLiteral("custom")), QString());
+        set({QStringLiteral("providers/custom/base_url=")});
+        QVERIFY(sessions.providerProblem(QStringLiteral("custom")).contains(QLatin1String("no server address")));
+
+        // Never quietly another one: the conversation stays with its own until the user says.
+        sessions.applySettings();
+        QCOMPARE((*goneSession)->state().providerId, QStringLiteral("gone"));
+        QCOMPARE((*goneSession)->state().model, QStringLiteral("old-model"));
+        QVERIFY(sessions.useProvider(gone->id, QStringLiteral("custom"), QStringLiteral("fake-model")));
+        QCOMPARE((*goneSession)->state().providerId, QStringLiteral("custom"));
+        QCOMPARE(m_store->conversation(gone->id)->provider, QStringLiteral("custom"));
+    }
+
     void aTitleTheModelWritesIsAnnounced()
     {
         set({QStringLiteral("agent/model_titles=true")});

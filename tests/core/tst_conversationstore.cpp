@@ -1,6 +1,9 @@
 #include "sandboxfiles.h"
 
 #include <llm/modelimage.h>
+#include <session/conversationsession.h>
+#include <session/sessionmanager.h>
+#include <settings/settings.h>
 #include <storage/conversationexport.h>
 #include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
@@ -501,6 +504,40 @@ private Q_SLOTS:
         QVERIFY(store.appendMessage(7, makeMessage(Role::Assistant, QStringLiteral("About twenty million penguins.")))
                     .ok());
         QCOMPARE(store.search(QStringLiteral("million"))->size(), 1);
+    }
+
+    // Version 1 stored no provider (its column's default is empty): such a conversation takes the
+    // default provider when it is first opened, keeps the model it had, and keeps both from then
+    // on, whatever the default becomes; its place in the list stays.
+    void aVersion1ConversationTakesTheDefaultProviderOnceAndKeepsIt()
+    {
+        const QString folder = freshFolder();
+        QDir().mkpath(folder);
+        writeVersion1Database(folder + QStringLiteral("/sandpiper.db"));
+        ConversationStore store(folder);
+        QVERIFY(store.open().ok());
+        Settings settings(m_dir.filePath(QStringLiteral("profile%1").arg(m_folders)));
+        QCOMPARE(settings.addOverride(QStringLiteral("provider=ollama")), QString());
+        QCOMPARE(settings.addOverride(QStringLiteral("sandbox/enabled=false")), QString());
+        {
+            SessionManager sessions(&settings, &store);
+            const auto session = sessions.open(7);
+            QVERIFY(session);
+            QCOMPARE((*session)->state().providerId, QStringLiteral("ollama"));
+            QCOMPARE((*session)->state().model, QStringLiteral("llama3"));
+            QCOMPARE(store.conversation(7)->provider, QStringLiteral("ollama"));
+            QCOMPARE(store.conversation(7)->updated.toMSecsSinceEpoch(), 1700000000000);
+
+            QCOMPARE(settings.addOverride(QStringLiteral("provider=lmstudio")), QString());
+            sessions.applySettings();
+            QCOMPARE((*session)->state().providerId, QStringLiteral("ollama"));
+            QCOMPARE((*session)->state().model, QStringLiteral("llama3"));
+        }
+        SessionManager restarted(&settings, &store);
+        const auto reopened = restarted.open(7);
+        QVERIFY(reopened);
+        QCOMPARE((*reopened)->state().providerId, QStringLiteral("ollama"));
+        QCOMPARE((*reopened)->state().model, QStringLiteral("llama3"));
     }
 
     void refusesADatabaseFromANewerVersion()

@@ -424,10 +424,11 @@ QCoro::Task<ModelList> ChatClient::listModels()
     connect(&timeout, &QTimer::timeout, reply, &QNetworkReply::abort);
     timeout.start(m_config.connectTimeout);
     co_await reply;
+    // A client deleted meanwhile took its replies with it.
+    if (!self)
+        co_return ModelList{};
     reply->deleteLater();
     ModelList list;
-    if (!self)
-        co_return list;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray body = reply->readAll();
     if (status >= 400) {

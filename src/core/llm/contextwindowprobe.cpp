@@ -183,9 +183,10 @@ QCoro::Task<std::optional<QJsonObject>> ContextWindowProbe::request(QUrl url, QJ
     connect(&timeout, &QTimer::timeout, reply, &QNetworkReply::abort);
     timeout.start(std::min<std::chrono::milliseconds>(probeTimeout, m_config.connectTimeout));
     co_await reply;
-    reply->deleteLater();
+    // A probe deleted meanwhile took its replies with it.
     if (!self)
         co_return std::nullopt;
+    reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QJsonDocument document = status == 200 && reply->error() == QNetworkReply::NoError
                                        ? QJsonDocument::fromJson(reply->readAll())

@@ -88,7 +88,10 @@ public:
     // Asks again for the answer to the last question.
     StoreResult<void> regenerate();
 
-    // The provider, URL, key and model of the settings, from the next request on.
+    // The provider (URL, key, headers) and model this conversation's requests go to; the
+    // SessionManager sets them from the conversation's own choice and the provider's settings.
+    const ProviderConfig &provider() const { return m_config.provider; }
+    // From the next request on.
     void setProvider(const ProviderConfig &provider);
     // The approval policies of the settings, from the next call on.
     void setApprovals(const QHash<QString, ApprovalPolicy> &approval);

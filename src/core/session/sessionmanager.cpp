@@ -1,6 +1,7 @@
 #include "session/sessionmanager.h"
 
 #include "llm/apikeystore.h"
+#include "llm/providerpresets.h"
 #include "mcp/mcptrust.h"
 #include "session/conversationsession.h"
 #include "settings/settings.h"
@@ -15,24 +16,20 @@ SessionManager::SessionManager(Settings *settings, ConversationStore *store, QOb
     , m_settings(settings)
     , m_store(store)
 {
-    const ProviderConfig provider = m_settings->provider();
-    m_appliedProvider = provider.id;
-    m_appliedModel = provider.model;
+    const ProviderConfig defaults = m_settings->provider();
+    m_appliedProvider = defaults.id;
+    m_appliedModel = defaults.model;
 }
 
 SessionManager::~SessionManager() = default;
 
-ProviderConfig SessionManager::providerFor(qint64 id, bool settingsModelChanged) const
+ProviderConfig SessionManager::providerFor(const Conversation &conversation) const
 {
-    ProviderConfig provider = m_settings->provider();
-    provider.apiKey = m_apiKey;
-    // A conversation keeps the model chosen for it while it stays with the same provider,
-    // unless the settings now name another one.
-    if (settingsModelChanged)
-        return provider;
-    if (const auto conversation = m_store->conversation(id);
-        conversation && conversation->provider == provider.id && !conversation->model.isEmpty())
-        provider.model = conversation->model;
+    ProviderConfig provider = m_settings->provider(conversation.provider);
+    // Empty: whichever model the provider's settings name.
+    if (!conversation.model.isEmpty())
+        provider.model = conversation.model;
+    provider.apiKey = m_keys.value(provider.id);
     return provider;
 }
 
@@ -40,8 +37,21 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
 {
     if (ConversationSession *existing = find(id))
         return existing;
+    auto conversation = m_store->conversation(id);
+    if (!conversation)
+        return conversation.error();
+    // A conversation stored before each kept its provider has none: it takes the default once,
+    // and keeps it from then on.
+    if (conversation->provider.isEmpty()) {
+        const ProviderConfig defaults = m_settings->provider();
+        conversation->provider = defaults.id;
+        if (conversation->model.isEmpty())
+            conversation->model = defaults.model;
+        if (auto saved = m_store->setConversationModel(id, conversation->provider, conversation->model); !saved)
+            return saved.error();
+    }
     AgentConfig config = m_settings->agent();
-    config.provider = providerFor(id, false);
+    config.provider = providerFor(*conversation);
     config.sandbox = m_settings->sandbox(QString::number(id), m_store->conversationFolder(id));
     config.pythonEnabled = config.pythonEnabled && m_pythonAvailable;
     config.mcp = m_mcp;
@@ -73,6 +83,7 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
         Q_EMIT turnFinished(id, end, durationMs);
     });
     m_sessions.emplace(id, std::move(session));
+    lookUpKey(config.provider.id);
     return raw;
 }
 
@@ -156,37 +167,89 @@ QCoro::Task<QString> SessionManager::loadApiKey()
 {
     QPointer<SessionManager> self(this);
     const QString provider = m_settings->string(QStringLiteral("provider"));
-    const ApiKeyStore::Lookup lookup = co_await ApiKeyStore::read(provider, m_settings->apiKeyVariable());
+    const ApiKeyStore::Lookup lookup = co_await ApiKeyStore::read(provider, m_settings->apiKeyVariable(provider));
     if (!self)
         co_return {};
-    m_apiKey = m_keysForThisRun.value(provider, lookup.key);
+    m_keys.insert(provider, m_keysForThisRun.value(provider, lookup.key));
+    // The other providers' keys are read again as well: the settings may name other variables now.
+    const QStringList known = m_keys.keys();
+    for (const QString &other : known) {
+        if (other != provider)
+            lookUpKey(other, true);
+    }
     applySettings();
-    co_return m_apiKey;
+    Q_EMIT keysChanged();
+    co_return m_keys.value(provider);
+}
+
+void SessionManager::lookUpKey(const QString &providerId, bool again)
+{
+    if ((m_keys.contains(providerId) && !again) || m_keysOnTheirWay.contains(providerId))
+        return;
+    m_keysOnTheirWay.insert(providerId);
+    QCoro::connect(ApiKeyStore::read(providerId, m_settings->apiKeyVariable(providerId)), this,
+                   [this, providerId](const ApiKeyStore::Lookup &lookup) {
+                       m_keysOnTheirWay.remove(providerId);
+                       m_keys.insert(providerId, m_keysForThisRun.value(providerId, lookup.key));
+                       applySettings();
+                       Q_EMIT keysChanged();
+                   });
 }
 
 void SessionManager::useApiKey(const QString &providerId, const QString &key)
 {
     m_keysForThisRun.insert(providerId, key);
-    if (providerId == m_settings->string(QStringLiteral("provider"))) {
-        m_apiKey = key;
-        applySettings();
+    m_keys.insert(providerId, key);
+    applySettings();
+    Q_EMIT keysChanged();
+}
+
+QString SessionManager::providerProblem(const QString &providerId) const
+{
+    const auto preset = findProviderPreset(providerId);
+    if (!preset)
+        return tr("The provider \"%1\" is not one this version of Sandpiper knows.").arg(providerId);
+    if (m_settings->provider(providerId).baseUrl.isEmpty())
+        return tr("%1 has no server address.").arg(preset->name);
+    if (preset->needsKey && m_keys.contains(providerId) && m_keys.value(providerId).isEmpty())
+        return tr("No API key for %1 was found.").arg(preset->name);
+    return {};
+}
+
+StoreResult<void> SessionManager::useProvider(qint64 id, const QString &providerId, const QString &model)
+{
+    if (auto saved = m_store->setConversationModel(id, providerId, model); !saved)
+        return saved;
+    if (ConversationSession *session = find(id)) {
+        Conversation chosen;
+        chosen.provider = providerId;
+        chosen.model = model;
+        session->setProvider(providerFor(chosen));
     }
+    lookUpKey(providerId);
+    return {};
 }
 
 void SessionManager::applySettings()
 {
-    const ProviderConfig settings = m_settings->provider();
-    const bool modelChanged = settings.id != m_appliedProvider || settings.model != m_appliedModel;
-    m_appliedProvider = settings.id;
-    m_appliedModel = settings.model;
+    const ProviderConfig defaults = m_settings->provider();
+    const bool defaultChanged = defaults.id != m_appliedProvider || defaults.model != m_appliedModel;
+    m_appliedProvider = defaults.id;
+    m_appliedModel = defaults.model;
     const AgentConfig agent = m_settings->agent();
     for (const auto &[id, session] : m_sessions) {
-        const ProviderConfig provider = providerFor(id, modelChanged);
-        session->setProvider(provider);
+        auto conversation = m_store->conversation(id);
+        if (!conversation)
+            continue;
+        // One that has asked nothing yet was made for the default; one with history keeps its own.
+        if (defaultChanged && conversation->messageCount == 0 &&
+            m_store->setConversationModel(id, defaults.id, defaults.model)) {
+            conversation->provider = defaults.id;
+            conversation->model = defaults.model;
+        }
+        session->setProvider(providerFor(*conversation));
         session->setApprovals(agent.approval);
         session->setRestoreAutomatically(agent.restoreKernelAutomatically);
-        if (modelChanged)
-            (void)m_store->setConversationModel(id, provider.id, provider.model);
     }
 }
 

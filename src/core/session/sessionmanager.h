@@ -2,6 +2,7 @@
 
 #include "agent/agentevent.h"
 #include "llm/providerconfig.h"
+#include "storage/conversation.h"
 #include "storage/storeresult.h"
 
 #include <QHash>
@@ -23,8 +24,9 @@ class Settings;
 // Opens and closes the sessions of the conversations the user works with. A session that is
 // still working stays alive in the background when the user switches away; idle ones are
 // released once they are neither on screen, among the last few shown, nor holding a live Python
-// kernel. Settings changes (provider, URL, key, model) reach every live session at its next
-// request. Lives on the GUI thread.
+// kernel. Each conversation keeps its own provider and model (stored with it); the settings give
+// the default that new conversations take, and each provider's URL, headers and key, which reach
+// every live session of that provider at its next request. Lives on the GUI thread.
 class SessionManager : public QObject
 {
     Q_OBJECT
@@ -36,7 +38,7 @@ public:
 
     // The session of conversation ID, opened from the store if needed.
     StoreResult<ConversationSession *> open(qint64 id);
-    // A new, empty conversation with the current provider and model, opened.
+    // A new, empty conversation with the default provider and model, opened.
     StoreResult<ConversationSession *> create();
     ConversationSession *find(qint64 id) const;
     // The conversation on screen (0 for none): its answers count as read.
@@ -55,15 +57,22 @@ public:
     bool hasUnread(qint64 id) const { return m_unread.contains(id); }
     int openCount() const { return int(m_sessions.size()); }
 
-    // The API key of the chosen provider: one the user entered during this run, else read from
-    // the keychain or the environment. Every live session gets it.
+    // The API key of the default provider: one the user entered during this run, else read from
+    // the keychain or the environment. Every live session of that provider gets it.
     QCoro::Task<QString> loadApiKey();
     // The key the user entered for PROVIDERID: used for the rest of the run, whether or not the
     // keychain could keep it.
     void useApiKey(const QString &providerId, const QString &key);
-    QString apiKey() const { return m_apiKey; }
-    // The settings changed: the provider, its URL, key and model apply from each session's next
-    // request.
+    // The key known for PROVIDERID (empty when none was found or it was not looked up yet).
+    QString apiKey(const QString &providerId) const { return m_keys.value(providerId); }
+    // Why PROVIDERID cannot answer, for the user, or empty: a provider this version does not
+    // know, one without an address, or one that needs a key and has none.
+    QString providerProblem(const QString &providerId) const;
+    // Conversation ID goes on with PROVIDERID and MODEL from its next request (the user chose them).
+    StoreResult<void> useProvider(qint64 id, const QString &providerId, const QString &model);
+    // The settings changed: each provider's URL, key and headers apply from the next request of
+    // its sessions; a new default provider or model reaches the conversations that have no
+    // message yet, and only those.
     void applySettings();
     // Whether Docker and the image work; sessions whose agent has not started yet follow it.
     void setPythonAvailable(bool available);
@@ -80,9 +89,15 @@ Q_SIGNALS:
     // The title changed or a message was added: the conversation list is out of date.
     void conversationChanged(qint64 id);
     void turnFinished(qint64 id, Sandpiper::AgentEvent::End end, qint64 durationMs);
+    // A provider's key was looked up: providerProblem() may say something else now.
+    void keysChanged();
 
 private:
-    ProviderConfig providerFor(qint64 id, bool settingsModelChanged) const;
+    // The settings of CONVERSATION's provider with its own model and the provider's key.
+    ProviderConfig providerFor(const Conversation &conversation) const;
+    // Reads the key of PROVIDERID in the background unless it is on its way, or known (AGAIN: read
+    // it anyway).
+    void lookUpKey(const QString &providerId, bool again = false);
     void releaseIdle();
 
     Settings *m_settings;
@@ -91,9 +106,9 @@ private:
     QList<qint64> m_recent; // shown most recently first
     QSet<qint64> m_unread;
     qint64 m_shown = 0;
-    QString m_apiKey;
-    // The provider and model last applied: a model newly chosen in the settings replaces the
-    // ones the open conversations had.
+    QHash<QString, QString> m_keys; // by provider, as looked up (empty: none was found)
+    QSet<QString> m_keysOnTheirWay;
+    // The default provider and model last applied: a new one reaches the empty conversations.
     QString m_appliedProvider;
     QString m_appliedModel;
     QHash<QString, QString> m_keysForThisRun; // typed in while no keychain answered

@@ -291,7 +291,11 @@ QString Settings::dataDirectory() const
 
 QString Settings::apiKeyVariable() const
 {
-    const QString id = string(QStringLiteral("provider"));
+    return apiKeyVariable(string(QStringLiteral("provider")));
+}
+
+QString Settings::apiKeyVariable(const QString &id) const
+{
     const QString configured = string(QStringLiteral("providers/%1/api_key_env").arg(id));
     if (!configured.isEmpty())
         return configured;

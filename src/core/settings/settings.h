@@ -63,7 +63,9 @@ public:
     // providers/<id>/image_models: "MODEL=yes" or "MODEL=no" lines ("*" for any model).
     static QHash<QString, bool> parseImageModels(const QString &text);
     static QString formatImageModels(const QHash<QString, bool> &models);
+    // The environment variable that may hold the key of the selected provider, or of PROVIDERID.
     QString apiKeyVariable() const;
+    QString apiKeyVariable(const QString &providerId) const;
     SandboxConfig sandbox(const QString &conversationId, const QString &conversationFolder) const;
     // The Docker engine chosen here (sandbox/engine); empty: the docker command's own choice.
     DockerCli::Engine engine() const;

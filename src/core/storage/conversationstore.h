@@ -64,6 +64,7 @@ public:
     // Most recently updated first.
     StoreResult<QList<Conversation>> conversations();
     StoreResult<void> renameConversation(qint64 id, const QString &title);
+    // The provider and model the conversation's next request goes to; its place in the list stays.
     StoreResult<void> setConversationModel(qint64 id, const QString &provider, const QString &model);
     StoreResult<void> setConversationSettings(qint64 id, const QJsonObject &settings);
     // Removes the rows (messages, executions, attachments cascade) and the folder.

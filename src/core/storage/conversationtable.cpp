@@ -102,15 +102,19 @@ StoreResult<QList<Conversation>> ConversationTable::all()
 }
 
 StoreResult<void> ConversationTable::update(qint64 id, const QString &assignments, const QVariantList &values,
-                                            const QString &failed)
+                                            const QString &failed, bool touch)
 {
     auto db = m_db.connection();
     if (!db)
         return db.error();
     QSqlQuery query(*db);
-    if (!StoreDatabase::run(query,
-                            QStringLiteral("UPDATE conversations SET %1, updated = ? WHERE id = ?").arg(assignments),
-                            QVariantList(values) << RowCodec::nowMs() << id))
+    QVariantList bound = values;
+    QString statement = QStringLiteral("UPDATE conversations SET %1").arg(assignments);
+    if (touch) {
+        statement += QStringLiteral(", updated = ?");
+        bound << RowCodec::nowMs();
+    }
+    if (!StoreDatabase::run(query, statement + QStringLiteral(" WHERE id = ?"), bound << id))
         return m_db.sqlError(query, failed);
     if (query.numRowsAffected() == 0)
         return StoreDatabase::noConversation(id);
@@ -124,8 +128,10 @@ StoreResult<void> ConversationTable::rename(qint64 id, const QString &title)
 
 StoreResult<void> ConversationTable::setModel(qint64 id, const QString &provider, const QString &model)
 {
+    // The list is ordered by what was said and set, not by which model says it: a conversation
+    // whose model is chosen (or that takes one on opening) stays where it is.
     return update(id, QStringLiteral("provider = ?, model = ?"), {provider, model},
-                  tr("The conversation's model could not be changed."));
+                  tr("The conversation's model could not be changed."), false);
 }
 
 StoreResult<void> ConversationTable::setSettings(qint64 id, const QJsonObject &settings)

@@ -30,7 +30,9 @@ public:
 
 private:
     StoreResult<QList<Conversation>> select(const QString &where, const QVariantList &values);
-    StoreResult<void> update(qint64 id, const QString &assignments, const QVariantList &values, const QString &failed);
+    // TOUCH: the conversation counts as updated now.
+    StoreResult<void> update(qint64 id, const QString &assignments, const QVariantList &values, const QString &failed,
+                             bool touch = true);
 
     StoreDatabase &m_db;
 };
