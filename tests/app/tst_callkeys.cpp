@@ -29,6 +29,7 @@
 #include <QToolButton>
 
 using namespace Sandpiper;
+using namespace Sandpiper::Test;
 namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
