@@ -198,7 +198,7 @@ void CodeInspector::setSession(ConversationSession *session)
                 [this](const QModelIndex &current) {
                     showRow(current.row());
                     if (current.isValid())
-                        Q_EMIT callActivated(current.data(ExecutionModel::CallIdRole).toString());
+                        Q_EMIT callActivated(current.data(ExecutionModel::CallKeyRole).value<CallKey>());
                 });
         connect(executions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
             if (topLeft.row() == m_row)
@@ -220,16 +220,16 @@ void CodeInspector::setSession(ConversationSession *session)
     showRow(-1);
 }
 
-void CodeInspector::selectCall(const QString &callId)
+void CodeInspector::selectCall(const CallKey &key)
 {
-    const int row = model() ? model()->rowOf(callId) : -1;
+    const int row = model() ? model()->rowOf(key) : -1;
     if (row >= 0 && row != m_list->currentIndex().row())
         m_list->setCurrentIndex(model()->index(row));
 }
 
-QString CodeInspector::selectedCallId() const
+CallKey CodeInspector::selectedCall() const
 {
-    return m_list->currentIndex().data(ExecutionModel::CallIdRole).toString();
+    return m_list->currentIndex().data(ExecutionModel::CallKeyRole).value<CallKey>();
 }
 
 int CodeInspector::figureCount() const
@@ -288,7 +288,7 @@ void CodeInspector::refreshSelected()
     m_stderr->setPlainText(r.traceback.isEmpty() ? r.standardError : r.standardError + r.traceback);
     // Never live HTML: a table shows as a table below, the value as its text.
     m_value->setPlainText(r.value);
-    showTables(r, item.callId);
+    showTables(r, item.call);
     for (const QString &figure : r.figures) {
         auto *view = new FigureView(m_session->folder(), figure, 220);
         connect(view, &FigureView::showToModelRequested, this, &CodeInspector::imageShowRequested);
@@ -318,20 +318,20 @@ void CodeInspector::showParts()
     m_files->setVisible(!m_files->text().isEmpty());
 }
 
-void CodeInspector::showTables(const ExecutionResult &result, const QString &callId)
+void CodeInspector::showTables(const ExecutionResult &result, const CallKey &key)
 {
-    PythonPresenter::addTables(result, callId, m_session->folder(), static_cast<QVBoxLayout *>(m_tables->layout()),
+    PythonPresenter::addTables(result, key, m_session->folder(), static_cast<QVBoxLayout *>(m_tables->layout()),
                                nullptr);
     const QList<DataTableView *> views = m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly);
     for (int index = 0; index < views.size(); ++index) {
         DataTableView *view = views.at(index);
-        connect(view, &DataTableView::saveRequested, this, [this, callId, index](const QString &format) {
+        connect(view, &DataTableView::saveRequested, this, [this, key, index](const QString &format) {
             if (m_session)
-                m_session->exportTable(callId, index, format);
+                m_session->exportTable(key, index, format);
         });
         connect(m_session, &ConversationSession::tableExported, view,
-                [view, callId, index](const QString &call, int table, const QString &fileName, const QString &error) {
-                    if (call == callId && table == index)
+                [view, key, index](const CallKey &call, int table, const QString &fileName, const QString &error) {
+                    if (call == key && table == index)
                         view->showSaved(fileName, error);
                 });
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <llm/callkey.h>
+
 #include <QPointer>
 #include <QWidget>
 
@@ -34,8 +36,8 @@ public:
     // Shows SESSION's executions; null shows none.
     void setSession(ConversationSession *session);
     ExecutionModel *model() const;
-    void selectCall(const QString &callId);
-    QString selectedCallId() const;
+    void selectCall(const Sandpiper::CallKey &key);
+    CallKey selectedCall() const;
     CodeEditor *codeEditor() const { return m_code; }
     QPlainTextEdit *standardOutput() const { return m_stdout; }
     QPlainTextEdit *standardError() const { return m_stderr; }
@@ -43,14 +45,14 @@ public:
     int figureCount() const;
 
 Q_SIGNALS:
-    void callActivated(const QString &callId);
+    void callActivated(const Sandpiper::CallKey &key);
     // "Show to the model" on figure NAME of the conversation's folder.
     void imageShowRequested(const QString &name);
 
 private:
     void showRow(int row);
     void refreshSelected();
-    void showTables(const ExecutionResult &result, const QString &callId);
+    void showTables(const ExecutionResult &result, const CallKey &key);
     // Shows the parts that have something to show, and the empty state when nothing ran.
     void showParts();
 

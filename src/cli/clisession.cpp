@@ -74,10 +74,17 @@ void CliSession::printJson(const AgentEvent &event)
     QJsonObject object{{QStringLiteral("event"), AgentEvent::kindName(event.kind)}};
     if (!event.text.isEmpty())
         object.insert(QStringLiteral("text"), event.text);
-    if (!event.call.id.isEmpty() || !event.call.name.isEmpty()) {
-        object.insert(QStringLiteral("call"), QJsonObject{{QStringLiteral("id"), event.call.id},
-                                                          {QStringLiteral("name"), event.call.name},
-                                                          {QStringLiteral("arguments"), event.call.arguments}});
+    if (event.key.isValid() || !event.call.id.isEmpty() || !event.call.name.isEmpty()) {
+        QJsonObject call{{QStringLiteral("id"), event.call.id},
+                         {QStringLiteral("name"), event.call.name},
+                         {QStringLiteral("arguments"), event.call.arguments}};
+        // The server's id is unique within one answer only: the answer's row and the call's place
+        // there say which call it is.
+        if (event.key.isValid()) {
+            call.insert(QStringLiteral("message"), event.key.messageId);
+            call.insert(QStringLiteral("index"), event.key.index);
+        }
+        object.insert(QStringLiteral("call"), call);
     }
     if (!event.preview.isEmpty())
         object.insert(QStringLiteral("code"), event.preview);
@@ -287,7 +294,7 @@ void CliSession::askApproval(const AgentEvent &event)
     if (!terminal.open(QIODevice::ReadWrite)) {
         const QString reason = QStringLiteral("there is no terminal to ask for approval (use --approve auto)");
         write(stderr, QStringLiteral("note: not running %1: %2\n").arg(event.call.name, reason));
-        m_session->deny(event.call.id, reason);
+        m_session->deny(event.key, reason);
         return;
     }
     QTextStream tty(&terminal);
@@ -299,11 +306,11 @@ void CliSession::askApproval(const AgentEvent &event)
     tty.flush();
     const QString answer = tty.readLine().trimmed().toLower();
     if (answer.startsWith(QLatin1Char('a')))
-        m_session->alwaysAllow(event.call.id);
+        m_session->alwaysAllow(event.key);
     else if (answer.startsWith(QLatin1Char('y')))
-        m_session->approve(event.call.id);
+        m_session->approve(event.key);
     else
-        m_session->deny(event.call.id, QString());
+        m_session->deny(event.key, QString());
 }
 
 } // namespace Sandpiper

@@ -3,6 +3,7 @@
 // FOLDER/chat-THEME.png (table, highlighted code, an inline figure), approval-THEME.png (the
 // approval card), inspector-THEME.png (stdout and stderr in the code inspector), table-THEME.png (a
 // DataFrame as a native table) and progress-THEME.png (a tqdm progress bar while its cell runs).
+#include "cardlookup.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -150,11 +151,11 @@ int main(int argc, char *argv[])
         return static_cast<QPushButton *>(nullptr);
     };
     if (!waitFor([&] {
-            return chat->card(QStringLiteral("call_analysis")) &&
-                   chat->card(QStringLiteral("call_analysis"))->isAwaitingApproval();
+            return Test::newestCard(chat, QStringLiteral("call_analysis")) &&
+                   Test::newestCard(chat, QStringLiteral("call_analysis"))->isAwaitingApproval();
         }))
         return 1;
-    runButton(chat->card(QStringLiteral("call_analysis")))->click();
+    runButton(Test::newestCard(chat, QStringLiteral("call_analysis")))->click();
     if (!waitFor([&] { return lastAnswerContains(QStringLiteral("holiday")); }))
         return 1;
     QTest::qWait(1500);
@@ -164,13 +165,13 @@ int main(int argc, char *argv[])
 
     window.send(QStringLiteral("How spread out are the numbers?"));
     if (!waitFor([&] {
-            return chat->card(QStringLiteral("call_spread")) &&
-                   chat->card(QStringLiteral("call_spread"))->isAwaitingApproval();
+            return Test::newestCard(chat, QStringLiteral("call_spread")) &&
+                   Test::newestCard(chat, QStringLiteral("call_spread"))->isAwaitingApproval();
         }))
         return 1;
     QTest::qWait(500);
     save(QStringLiteral("approval"));
-    runButton(chat->card(QStringLiteral("call_spread")))->click();
+    runButton(Test::newestCard(chat, QStringLiteral("call_spread")))->click();
     if (!waitFor([&] { return window.inspector()->standardError()->toPlainText().contains(QLatin1String("warning")); }))
         return 1;
     QTest::qWait(1500);
@@ -179,9 +180,10 @@ int main(int argc, char *argv[])
     window.newConversation();
     window.send(QStringLiteral("Load the orders and show me what is in them"));
     auto approve = [&](const QString &callId) {
-        if (!waitFor([&] { return chat->card(callId) && chat->card(callId)->isAwaitingApproval(); }))
+        if (!waitFor(
+                [&] { return Test::newestCard(chat, callId) && Test::newestCard(chat, callId)->isAwaitingApproval(); }))
             return false;
-        runButton(chat->card(callId))->click();
+        runButton(Test::newestCard(chat, callId))->click();
         return true;
     };
     if (!approve(QStringLiteral("call_table")) ||
@@ -198,7 +200,7 @@ int main(int argc, char *argv[])
     // Mid-run: the bar is past 40 %.
     const QRegularExpression percent(QStringLiteral("Cross-validating:\\s+(\\d+)%"));
     if (!waitUntil([&] {
-            ToolCallCard *card = chat->card(QStringLiteral("call_progress"));
+            ToolCallCard *card = Test::newestCard(chat, QStringLiteral("call_progress"));
             if (!card)
                 return false;
             for (QLabel *label : card->findChildren<QLabel *>()) {

@@ -1,5 +1,6 @@
 // The desktop app driven like a user would: a whole conversation against the fake model
 // server and the real sandbox, then a restart that finds it again.
+#include "cardlookup.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -246,10 +247,11 @@ private Q_SLOTS:
             QTest::keyClicks(window->composer()->editor(), QStringLiteral("plot a sine"));
             QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
 
-            QTRY_VERIFY_WITH_TIMEOUT(window->chatView()->card(QStringLiteral("call_plot")) &&
-                                         window->chatView()->card(QStringLiteral("call_plot"))->isAwaitingApproval(),
-                                     20000);
-            ToolCallCard *card = window->chatView()->card(QStringLiteral("call_plot"));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                Test::newestCard(window->chatView(), QStringLiteral("call_plot")) &&
+                    Test::newestCard(window->chatView(), QStringLiteral("call_plot"))->isAwaitingApproval(),
+                20000);
+            ToolCallCard *card = Test::newestCard(window->chatView(), QStringLiteral("call_plot"));
             // A widget added to a shown window shows at the next turn of the event loop.
             QPushButton *run = nullptr;
             QTRY_VERIFY((run = buttonIn(card, QStringLiteral("Run"))));
@@ -278,8 +280,9 @@ private Q_SLOTS:
         auto window = openWindow();
         QVERIFY(window);
         QCOMPARE(window->conversationList()->model()->rowCount(), 1);
-        QTRY_VERIFY(window->chatView()->card(QStringLiteral("call_plot")));
-        QCOMPARE(window->chatView()->card(QStringLiteral("call_plot"))->findChildren<FigureView *>().size(), 1);
+        QTRY_VERIFY(Test::newestCard(window->chatView(), QStringLiteral("call_plot")));
+        QCOMPARE(Test::newestCard(window->chatView(), QStringLiteral("call_plot"))->findChildren<FigureView *>().size(),
+                 1);
         QCOMPARE(window->inspector()->figureCount(), 1);
         QVERIFY(window->chatView()->messageWidgets().constLast()->plainText().contains(QLatin1String("the sine")));
     }
@@ -304,11 +307,13 @@ private Q_SLOTS:
                                                 codeArguments(QStringLiteral("print(6 * 7)"))}}));
         m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
         QTest::mouseClick(retry, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window->chatView()->card(QStringLiteral("call_retried")) &&
-                                     window->chatView()->card(QStringLiteral("call_retried"))->isAwaitingApproval(),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            Test::newestCard(window->chatView(), QStringLiteral("call_retried")) &&
+                Test::newestCard(window->chatView(), QStringLiteral("call_retried"))->isAwaitingApproval(),
+            20000);
         QPushButton *run = nullptr;
-        QTRY_VERIFY((run = buttonIn(window->chatView()->card(QStringLiteral("call_retried")), QStringLiteral("Run"))));
+        QTRY_VERIFY((run = buttonIn(Test::newestCard(window->chatView(), QStringLiteral("call_retried")),
+                                    QStringLiteral("Run"))));
         QTest::mouseClick(run, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), QStringLiteral("It is 42."), 60000);
         QTRY_VERIFY(!window->currentSession()->isBusy());
@@ -338,18 +343,21 @@ private Q_SLOTS:
             auto window = openWindow();
             QVERIFY(window);
             window->send(QStringLiteral("chart the visitors"));
-            QTRY_VERIFY_WITH_TIMEOUT(
-                window->chatView()->card(QStringLiteral("call_chart")) &&
-                    !window->chatView()->card(QStringLiteral("call_chart"))->findChildren<ChartWidget *>().isEmpty(),
-                20000);
+            QTRY_VERIFY_WITH_TIMEOUT(Test::newestCard(window->chatView(), QStringLiteral("call_chart")) &&
+                                         !Test::newestCard(window->chatView(), QStringLiteral("call_chart"))
+                                              ->findChildren<ChartWidget *>()
+                                              .isEmpty(),
+                                     20000);
             QTRY_COMPARE_WITH_TIMEOUT(window->chatView()->messageWidgets().constLast()->plainText(),
                                       QStringLiteral("Here are the visitors."), 10000);
         }
         // Stored as its spec, drawn again when the conversation is opened later.
         auto window = openWindow();
         QVERIFY(window);
-        QTRY_VERIFY(window->chatView()->card(QStringLiteral("call_chart")));
-        QCOMPARE(window->chatView()->card(QStringLiteral("call_chart"))->findChildren<ChartWidget *>().size(), 1);
+        QTRY_VERIFY(Test::newestCard(window->chatView(), QStringLiteral("call_chart")));
+        QCOMPARE(
+            Test::newestCard(window->chatView(), QStringLiteral("call_chart"))->findChildren<ChartWidget *>().size(),
+            1);
     }
 
     // A call whose arguments do not parse is not run, and its card shows why without a click.
@@ -361,8 +369,8 @@ private Q_SLOTS:
         auto window = openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("run something"));
-        QTRY_VERIFY_WITH_TIMEOUT(window->chatView()->card(QStringLiteral("call_bad")), 10000);
-        ToolCallCard *card = window->chatView()->card(QStringLiteral("call_bad"));
+        QTRY_VERIFY_WITH_TIMEOUT(Test::newestCard(window->chatView(), QStringLiteral("call_bad")), 10000);
+        ToolCallCard *card = Test::newestCard(window->chatView(), QStringLiteral("call_bad"));
         QTRY_VERIFY_WITH_TIMEOUT(card->isExpanded(), 10000);
         const QList<QPlainTextEdit *> texts = card->findChildren<QPlainTextEdit *>();
         QVERIFY(std::any_of(texts.cbegin(), texts.cend(), [](QPlainTextEdit *text) {

@@ -3,6 +3,7 @@
 // "/" in the composer, and the settings' MCP tab with the live servers. Real reference servers,
 // the fake model server. With SANDPIPER_SCREENSHOT_DIR set, saves mcp-approval.png and
 // settings-mcp.png there.
+#include "cardlookup.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "mcptestservers.h"
@@ -120,11 +121,11 @@ private Q_SLOTS:
             ChatView *chat = window.chatView();
             QVERIFY(QTest::qWaitFor(
                 [&] {
-                    return chat->card(QStringLiteral("call_sum")) &&
-                           chat->card(QStringLiteral("call_sum"))->isAwaitingApproval();
+                    return Test::newestCard(chat, QStringLiteral("call_sum")) &&
+                           Test::newestCard(chat, QStringLiteral("call_sum"))->isAwaitingApproval();
                 },
                 60000));
-            ToolCallCard *card = chat->card(QStringLiteral("call_sum"));
+            ToolCallCard *card = Test::newestCard(chat, QStringLiteral("call_sum"));
             QVERIFY2(headerOf(card).contains(QLatin1String("get-sum (MCP server everything)")),
                      qPrintable(headerOf(card)));
             const QString arguments = card->findChild<CodeEditor *>()->toPlainText();
@@ -143,15 +144,17 @@ private Q_SLOTS:
             // The second call of the same tool runs without asking; the image shows inline.
             QVERIFY(QTest::qWaitFor(
                 [&] {
-                    return chat->card(QStringLiteral("call_image")) &&
-                           !chat->card(QStringLiteral("call_image"))->findChildren<FigureView *>().isEmpty();
+                    return Test::newestCard(chat, QStringLiteral("call_image")) &&
+                           !Test::newestCard(chat, QStringLiteral("call_image"))
+                                ->findChildren<FigureView *>()
+                                .isEmpty();
                 },
                 60000));
-            QVERIFY(!chat->card(QStringLiteral("call_sum2"))->isAwaitingApproval());
+            QVERIFY(!Test::newestCard(chat, QStringLiteral("call_sum2"))->isAwaitingApproval());
             // Resource links show as resources with their address.
             QVERIFY(QTest::qWaitFor(
                 [&] {
-                    ToolCallCard *links = chat->card(QStringLiteral("call_links"));
+                    ToolCallCard *links = Test::newestCard(chat, QStringLiteral("call_links"));
                     int shown = 0;
                     for (QLabel *label : links ? links->findChildren<QLabel *>() : QList<QLabel *>())
                         shown += label->text().startsWith(QLatin1String("Resource: ")) &&
@@ -159,7 +162,7 @@ private Q_SLOTS:
                     return shown == 2;
                 },
                 30000));
-            QVERIFY(headerOf(chat->card(QStringLiteral("call_sum2"))).startsWith(QLatin1String("Used")));
+            QVERIFY(headerOf(Test::newestCard(chat, QStringLiteral("call_sum2"))).startsWith(QLatin1String("Used")));
             QVERIFY(QTest::qWaitFor([&] { return !window.currentSession()->isBusy(); }, 30000));
         }
         QCOMPARE(McpTrust::policy(*m_settings, QStringLiteral("everything__get-sum")), ApprovalPolicy::Auto);
@@ -183,7 +186,7 @@ private Q_SLOTS:
         window.send(QStringLiteral("run the long operation"));
         ChatView *chat = window.chatView();
         auto progress = [&]() -> QProgressBar * {
-            ToolCallCard *card = chat->card(QStringLiteral("call_long"));
+            ToolCallCard *card = Test::newestCard(chat, QStringLiteral("call_long"));
             return card ? card->findChild<QProgressBar *>() : nullptr;
         };
         QVERIFY(

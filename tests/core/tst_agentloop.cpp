@@ -273,7 +273,7 @@ private Q_SLOTS:
         Recorder recorder(&loop);
         recorder.onEvent = [&](const AgentEvent &e) {
             if (e.kind == Kind::ApprovalNeeded)
-                loop.deny(e.call.id, QStringLiteral("not on my machine"));
+                loop.deny(e.key, QStringLiteral("not on my machine"));
         };
         loop.send(QStringLiteral("look around"));
         QVERIFY(recorder.waitForTurn());
@@ -294,7 +294,7 @@ private Q_SLOTS:
         Recorder recorder(&loop);
         recorder.onEvent = [&](const AgentEvent &e) {
             if (e.kind == Kind::ApprovalNeeded)
-                loop.approveEdited(e.call.id, jsonCode(QStringLiteral("10 + 10")));
+                loop.approveEdited(e.key, jsonCode(QStringLiteral("10 + 10")));
         };
         loop.send(QStringLiteral("add"));
         QVERIFY(recorder.waitForTurn());

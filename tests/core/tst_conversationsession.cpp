@@ -196,6 +196,7 @@ private Q_SLOTS:
         auto session = newSession();
         QVERIFY(session);
         AgentEvent event;
+        event.key = {7, 0};
         event.call = {QStringLiteral("call_bar"), QStringLiteral("execute_python_code"), QStringLiteral("{}")};
         event.kind = AgentEvent::Kind::ToolCallProposed;
         session->handle(event);
@@ -210,12 +211,11 @@ private Q_SLOTS:
             event.text = text;
             session->handle(event);
         }
-        const int row = session->messages()->rowOfCall(QStringLiteral("call_bar"));
+        const int row = session->messages()->rowOfCall(event.key);
         QTRY_COMPARE(session->messages()->item(row).liveOutput, QStringLiteral("loading\n100%|##\n"));
         QVERIFY(session->messages()->item(row).startedMs >= before);
         const ExecutionModel *executions = session->executions();
-        QCOMPARE(executions->item(executions->rowOf(QStringLiteral("call_bar"))).liveStderr,
-                 QStringLiteral("loading\n100%|##\n"));
+        QCOMPARE(executions->item(executions->rowOf(event.key)).liveStderr, QStringLiteral("loading\n100%|##\n"));
     }
 
     void aStoppedAnswerThatSaidNothingLeavesNoBubble()
@@ -438,6 +438,7 @@ private Q_SLOTS:
         question.role = ChatMessage::Role::User;
         question.content = QStringLiteral("draw");
         ChatMessage calls;
+        calls.id = 2;
         calls.role = ChatMessage::Role::Assistant;
         calls.toolCalls = {{QStringLiteral("c1"), QStringLiteral("execute_python_code"), QStringLiteral("{}")},
                            {QStringLiteral("c2"), QStringLiteral("create_chart"), QStringLiteral("{}")}};
@@ -454,6 +455,7 @@ private Q_SLOTS:
             history << answer;
         }
         StoredExecution execution;
+        execution.call = {calls.id, 0};
         execution.toolCallId = QStringLiteral("c1");
         execution.code = QStringLiteral("print(1)");
         execution.result.status = ExecutionResult::Status::Ok;

@@ -1,6 +1,7 @@
 #include "sandboxfiles.h"
 
 #include <llm/modelimage.h>
+#include <session/messagemodel.h>
 #include <session/conversationsession.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
@@ -540,6 +541,81 @@ private Q_SLOTS:
         QCOMPARE((*reopened)->state().model, QStringLiteral("llama3"));
     }
 
+    // Servers repeat call ids (call_0 every turn, or for every call of a message): the upgrade
+    // ties each stored run to the call it ran, as it happened, not to the last call with its id.
+    void upgradeTiesEachRunToItsCall()
+    {
+        const QString folder = freshFolder();
+        QDir().mkpath(folder);
+        writeVersion1Database(folder + QStringLiteral("/sandpiper.db"));
+        {
+            RawDatabase raw(folder + QStringLiteral("/sandpiper.db"));
+            const QString call =
+                QStringLiteral("{\"id\":\"call_0\",\"name\":\"execute_python_code\",\"arguments\":\"{}\"}");
+            const QStringList statements = {
+                QStringLiteral("INSERT INTO conversations (id, title, created, updated) VALUES (8, 'Repeats', 1, 1)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, created, updated) "
+                               "VALUES (10, 8, 1, 'user', 'plot', 1000, 1000)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, tool_calls, created, updated) "
+                               "VALUES (11, 8, 2, 'assistant', '[%1]', 1001, 1001)")
+                    .arg(call),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, tool_call_id, created, "
+                               "updated) VALUES (12, 8, 3, 'tool', 'one', 'call_0', 1003, 1003)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, created, updated) "
+                               "VALUES (13, 8, 4, 'user', 'two more', 2000, 2000)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, tool_calls, created, updated) "
+                               "VALUES (14, 8, 5, 'assistant', '[%1,%1]', 2001, 2001)")
+                    .arg(call),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, tool_call_id, created, "
+                               "updated) VALUES (15, 8, 6, 'tool', 'two', 'call_0', 2003, 2003)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, tool_call_id, created, "
+                               "updated) VALUES (16, 8, 7, 'tool', 'three', 'call_0', 2005, 2005)"),
+                QStringLiteral("INSERT INTO messages (id, conversation_id, seq, role, content, created, updated) "
+                               "VALUES (17, 8, 8, 'user', 'I ran this code in the sandbox myself:\n```python\nx = 3\n"
+                               "```\nResult:\nStatus: ok', 3001, 3001)"),
+                QStringLiteral("INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, created) "
+                               "VALUES (8, 'call_0', 'model', 'first', 'ok', 1002)"),
+                QStringLiteral("INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, created) "
+                               "VALUES (8, 'call_0', 'model', 'second', 'ok', 2002)"),
+                QStringLiteral("INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, created) "
+                               "VALUES (8, 'call_0', 'model', 'third', 'ok', 2004)"),
+                QStringLiteral("INSERT INTO executions (conversation_id, origin, code, status, created) "
+                               "VALUES (8, 'user', 'x = 3', 'ok', 3000)"),
+            };
+            for (const QString &statement : statements)
+                QVERIFY(raw.exec(statement));
+        }
+
+        ConversationStore store(folder);
+        QVERIFY(store.open().ok());
+        const auto executions = store.executions(8);
+        QVERIFY(executions.ok());
+        QCOMPARE(executions->size(), 4);
+        QCOMPARE(executions->at(0).call, (CallKey{11, 0}));
+        QCOMPARE(executions->at(1).call, (CallKey{14, 0}));
+        QCOMPARE(executions->at(2).call, (CallKey{14, 1}));
+        QCOMPARE(executions->at(3).call, (CallKey{17, 0}));
+        QCOMPARE(store.executions(7)->first().call, (CallKey{store.messages(7)->at(1).id, 0}));
+
+        // The chat shows each run under its own call, and the user's run as a run.
+        const QList<TurnItem> items = MessageModel::itemsFromHistory(*store.messages(8), *executions);
+        QStringList shown;
+        for (const TurnItem &item : items)
+            shown << (item.kind == TurnItem::Kind::ToolCall ? item.preview + QLatin1Char('/') + item.modelText
+                                                            : item.message.content);
+        QCOMPARE(shown,
+                 (QStringList{QStringLiteral("plot"), QStringLiteral("first/one"), QStringLiteral("two more"),
+                              QStringLiteral("second/two"), QStringLiteral("third/three"), QStringLiteral("x = 3/")}));
+        QCOMPARE(items.last().origin, RunOrigin::User);
+
+        // A message's id can come back after it is deleted: its runs let go of it.
+        QVERIFY(store.deleteMessagesFrom(8, 13).ok());
+        const auto kept = store.executions(8);
+        QCOMPARE(kept->at(0).call, (CallKey{11, 0}));
+        QVERIFY(!kept->at(1).call.isValid());
+        QVERIFY(!kept->at(3).call.isValid());
+    }
+
     void refusesADatabaseFromANewerVersion()
     {
         const QString folder = freshFolder();
@@ -1075,6 +1151,11 @@ private Q_SLOTS:
                            "assistant:complete:b1",
                            "tool:b1:synthesized"}
             << 0 << 1;
+        // Some servers give every call of a message the same id: each call needs its own answer.
+        QTest::newRow("second of two calls with one id was running")
+            << QStringList{"user", "assistant:complete:call_0,call_0", "tool:call_0"}
+            << QStringList{"user", "assistant:complete:call_0,call_0", "tool:call_0", "tool:call_0:synthesized"} << 0
+            << 1;
         QTest::newRow("all answered") << QStringList{"user", "assistant:complete:c1", "tool:c1"}
                                       << QStringList{"user", "assistant:complete:c1", "tool:c1"} << 0 << 0;
         QTest::newRow("finished normally")

@@ -108,7 +108,7 @@ private Q_SLOTS:
         recorder.onEvent = [&](const AgentEvent &event) {
             if (event.kind == Kind::ApprovalNeeded) {
                 preview = event.preview;
-                loop.approve(event.call.id);
+                loop.approve(event.key);
             }
         };
         loop.send(QStringLiteral("add"));

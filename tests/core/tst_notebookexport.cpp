@@ -134,21 +134,22 @@ private Q_SLOTS:
         const qint64 id = newConversation();
         QVERIFY(id);
         QVERIFY(m_store->appendMessage(id, message(ChatMessage::Role::User, QStringLiteral("What is 2+2?"))).ok());
-        QVERIFY(m_store
-                    ->appendMessage(id, message(ChatMessage::Role::Assistant, QStringLiteral("Let me check."),
-                                                {pythonCall(QStringLiteral("c1"), QStringLiteral("2 + 2"))}))
-                    .ok());
+        const auto check =
+            m_store->appendMessage(id, message(ChatMessage::Role::Assistant, QStringLiteral("Let me check."),
+                                               {pythonCall(QStringLiteral("c1"), QStringLiteral("2 + 2"))}));
+        QVERIFY(check.ok());
         QVERIFY(m_store->appendMessage(id, toolAnswer(QStringLiteral("c1"), QStringLiteral("4"))).ok());
-        QVERIFY(m_store
-                    ->appendMessage(id, message(ChatMessage::Role::Assistant, QString(),
-                                                {pythonCall(QStringLiteral("c2"), QStringLiteral("1/0"))}))
-                    .ok());
+        const auto divide =
+            m_store->appendMessage(id, message(ChatMessage::Role::Assistant, QString(),
+                                               {pythonCall(QStringLiteral("c2"), QStringLiteral("1/0"))}));
+        QVERIFY(divide.ok());
         QVERIFY(m_store->appendMessage(id, toolAnswer(QStringLiteral("c2"), QStringLiteral("ZeroDivisionError"))).ok());
         QVERIFY(m_store->appendMessage(id, message(ChatMessage::Role::Assistant, QStringLiteral("It is **4**."))).ok());
 
         const QString folder = m_store->conversationFolder(id);
         QVERIFY(Test::writeFile(folder + QStringLiteral("/figures/plot 1.png"), m_png));
         StoredExecution first = execution(id, QStringLiteral("c1"), QStringLiteral("print('four')\nimport sys\n2 + 2"));
+        first.call = {check->id, 0};
         first.result.standardOutput = QStringLiteral("four\n");
         first.result.standardError = QStringLiteral("a warning\n");
         first.result.droppedStdoutBytes = 2048;
@@ -165,6 +166,7 @@ private Q_SLOTS:
         first.result.markdown = {QStringLiteral("**bold**")};
         QVERIFY(m_store->addExecution(first).ok());
         StoredExecution second = execution(id, QStringLiteral("c2"), QStringLiteral("1/0"));
+        second.call = {divide->id, 0};
         second.result.status = ExecutionResult::Status::Error;
         second.result.errorType = QStringLiteral("ZeroDivisionError");
         second.result.errorMessage = QStringLiteral("division by zero");

@@ -200,7 +200,7 @@ private Q_SLOTS:
         recorder.onEvent = [&loop](const AgentEvent &e) {
             if (e.kind == Kind::ApprovalNeeded)
                 QMetaObject::invokeMethod(
-                    &loop, [&loop, id = e.call.id] { loop.approve(id); }, Qt::QueuedConnection);
+                    &loop, [&loop, key = e.key] { loop.approve(key); }, Qt::QueuedConnection);
         };
         loop.send(QStringLiteral("what is 6 * 7?"));
         QVERIFY(recorder.waitForTurn());

@@ -184,7 +184,7 @@ private Q_SLOTS:
         Recorder recorder(&loop);
         recorder.onEvent = [&loop](const AgentEvent &e) {
             if (e.kind == Kind::ApprovalNeeded)
-                loop.deny(e.call.id, QStringLiteral("not now"));
+                loop.deny(e.key, QStringLiteral("not now"));
         };
         loop.send(QStringLiteral("read example.org"));
         QVERIFY(recorder.waitForTurn());

@@ -121,7 +121,9 @@ private Q_SLOTS:
                 {execution.toolCallId, QStringLiteral("execute_python_code"),
                  QString::fromUtf8(
                      QJsonDocument(QJsonObject{{QStringLiteral("code"), cells[i]}}).toJson(QJsonDocument::Compact))}};
-            QVERIFY(store.appendMessage(id, call).ok());
+            const auto asked = store.appendMessage(id, call);
+            QVERIFY(asked.ok());
+            execution.call = {asked->id, 0};
             ChatMessage answer;
             answer.role = ChatMessage::Role::Tool;
             answer.toolCallId = execution.toolCallId;

@@ -181,13 +181,13 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         connect(card, &ToolCallCard::tableSaveRequested, m_session, &ConversationSession::exportTable);
         connect(card, &ToolCallCard::imageShowRequested, this, &ChatPage::imageShowRequested);
         connect(m_session, &ConversationSession::tableExported, card,
-                [card](const QString &callId, int tableIndex, const QString &fileName, const QString &error) {
-                    if (callId == card->callId())
+                [card](const CallKey &key, int tableIndex, const QString &fileName, const QString &error) {
+                    if (key == card->callKey())
                         card->showTableSaved(tableIndex, fileName, error);
                 });
-        connect(card, &ToolCallCard::activated, this, [this](const QString &callId) {
-            selectToolCall(callId);
-            Q_EMIT toolCallActivated(callId);
+        connect(card, &ToolCallCard::activated, this, [this](const CallKey &key) {
+            selectToolCall(key);
+            Q_EMIT toolCallActivated(key);
         });
         return card;
     }
@@ -250,13 +250,23 @@ void ChatPage::regenerate()
         QMessageBox::warning(this, tr("Regenerate"), regenerated.error().message);
 }
 
-ToolCallCard *ChatPage::card(const QString &callId) const
+ToolCallCard *ChatPage::card(const CallKey &key) const
 {
     for (QWidget *widget : m_widgets) {
-        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->callId() == callId)
+        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->callKey() == key)
             return card;
     }
     return nullptr;
+}
+
+QList<ToolCallCard *> ChatPage::cards() const
+{
+    QList<ToolCallCard *> cards;
+    for (QWidget *widget : m_widgets) {
+        if (auto *card = qobject_cast<ToolCallCard *>(widget))
+            cards << card;
+    }
+    return cards;
 }
 
 QList<MessageWidget *> ChatPage::messageWidgets() const
@@ -269,11 +279,11 @@ QList<MessageWidget *> ChatPage::messageWidgets() const
     return widgets;
 }
 
-void ChatPage::selectToolCall(const QString &callId)
+void ChatPage::selectToolCall(const CallKey &key)
 {
     if (m_selectedCard)
         m_selectedCard->setSelected(false);
-    m_selectedCard = card(callId);
+    m_selectedCard = card(key);
     if (m_selectedCard) {
         m_selectedCard->setSelected(true);
         ensureWidgetVisible(m_selectedCard);

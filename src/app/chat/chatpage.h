@@ -1,5 +1,7 @@
 #pragma once
 
+#include <llm/callkey.h>
+
 #include <QPointer>
 #include <QScrollArea>
 
@@ -26,16 +28,17 @@ public:
     explicit ChatPage(ConversationSession *session, QWidget *parent = nullptr);
 
     ConversationSession *session() const { return m_session; }
-    ToolCallCard *card(const QString &callId) const;
+    ToolCallCard *card(const CallKey &key) const;
+    QList<ToolCallCard *> cards() const;
     QList<MessageWidget *> messageWidgets() const;
     bool followsBottom() const { return m_followBottom; }
-    void selectToolCall(const QString &callId);
+    void selectToolCall(const Sandpiper::CallKey &key);
     // Brings message MESSAGEID into view (a search hit), loading earlier items as needed.
     void scrollToMessage(qint64 messageId);
     static constexpr int pageSize = 40;
 
 Q_SIGNALS:
-    void toolCallActivated(const QString &callId);
+    void toolCallActivated(const Sandpiper::CallKey &key);
     // "Show to the model" on figure NAME of the conversation's folder.
     void imageShowRequested(const QString &name);
 

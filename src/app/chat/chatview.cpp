@@ -45,9 +45,14 @@ ConversationSession *ChatView::session() const
     return page() ? page()->session() : nullptr;
 }
 
-ToolCallCard *ChatView::card(const QString &callId) const
+ToolCallCard *ChatView::card(const CallKey &key) const
 {
-    return page() ? page()->card(callId) : nullptr;
+    return page() ? page()->card(key) : nullptr;
+}
+
+QList<ToolCallCard *> ChatView::cards() const
+{
+    return page() ? page()->cards() : QList<ToolCallCard *>();
 }
 
 QList<MessageWidget *> ChatView::messageWidgets() const
@@ -60,10 +65,10 @@ bool ChatView::followsBottom() const
     return !page() || page()->followsBottom();
 }
 
-void ChatView::selectToolCall(const QString &callId)
+void ChatView::selectToolCall(const CallKey &key)
 {
     if (page())
-        page()->selectToolCall(callId);
+        page()->selectToolCall(key);
 }
 
 void ChatView::scrollToMessage(qint64 messageId)

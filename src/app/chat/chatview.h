@@ -1,5 +1,7 @@
 #pragma once
 
+#include <llm/callkey.h>
+
 #include <QHash>
 #include <QStackedWidget>
 
@@ -26,14 +28,15 @@ public:
     ChatPage *page() const;
 
     // Of the page on screen:
-    ToolCallCard *card(const QString &callId) const;
+    ToolCallCard *card(const CallKey &key) const;
+    QList<ToolCallCard *> cards() const;
     QList<MessageWidget *> messageWidgets() const;
     bool followsBottom() const;
-    void selectToolCall(const QString &callId);
+    void selectToolCall(const Sandpiper::CallKey &key);
     void scrollToMessage(qint64 messageId);
 
 Q_SIGNALS:
-    void toolCallActivated(const QString &callId);
+    void toolCallActivated(const Sandpiper::CallKey &key);
     void imageShowRequested(const QString &name);
 
 private:

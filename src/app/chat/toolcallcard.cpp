@@ -24,6 +24,7 @@ namespace Sandpiper {
 ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent)
     : QFrame(parent)
     , m_presenter(ToolPresenter::forTool(item.call.name))
+    , m_callKey(item.callKey)
     , m_callId(item.call.id)
     , m_folder(conversationFolder)
     , m_header(new QToolButton)
@@ -50,7 +51,7 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     m_header->setCheckable(true);
     m_header->setAccessibleName(tr("Show the call and its output"));
     connect(m_header, &QToolButton::toggled, this, &ToolCallCard::setExpanded);
-    connect(m_header, &QToolButton::clicked, this, [this] { Q_EMIT activated(m_callId); });
+    connect(m_header, &QToolButton::clicked, this, [this] { Q_EMIT activated(m_callKey); });
 
     m_code->setLanguage(m_presenter.argumentsLanguage());
     m_code->setAccessibleName(tr("Arguments of %1").arg(title));
@@ -118,9 +119,9 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
         const bool edited = m_editing;
         showApproval(false);
         if (edited)
-            Q_EMIT approvedEdited(m_callId, m_presenter.editedArguments(text));
+            Q_EMIT approvedEdited(m_callKey, m_presenter.editedArguments(text));
         else
-            Q_EMIT approved(m_callId);
+            Q_EMIT approved(m_callKey);
     });
     connect(m_editButton, &QPushButton::clicked, this, [this] {
         m_editing = true;
@@ -131,11 +132,11 @@ ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFold
     });
     connect(alwaysButton, &QPushButton::clicked, this, [this] {
         showApproval(false);
-        Q_EMIT alwaysAllowed(m_callId);
+        Q_EMIT alwaysAllowed(m_callKey);
     });
     connect(denyButton, &QPushButton::clicked, this, [this] {
         showApproval(false);
-        Q_EMIT denied(m_callId, m_denyReason->text().trimmed());
+        Q_EMIT denied(m_callKey, m_denyReason->text().trimmed());
     });
 
     auto *layout = new QVBoxLayout(this);
@@ -349,7 +350,7 @@ void ToolCallCard::setSelected(bool selected)
 void ToolCallCard::mousePressEvent(QMouseEvent *event)
 {
     QFrame::mousePressEvent(event);
-    Q_EMIT activated(m_callId);
+    Q_EMIT activated(m_callKey);
 }
 
 } // namespace Sandpiper

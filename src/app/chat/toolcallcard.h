@@ -32,7 +32,9 @@ class ToolCallCard : public QFrame
 public:
     ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent = nullptr);
 
-    QString callId() const { return m_callId; }
+    // The call this card shows (see CallKey); its id is the server's, repeated across answers.
+    const CallKey &callKey() const { return m_callKey; }
+    const QString &callId() const { return m_callId; }
     // Shows the call as ITEM has it now.
     void showItem(const TurnItem &item);
     void setExpanded(bool expanded);
@@ -47,14 +49,14 @@ public:
     QList<QWidget *> focusChain() const;
 
 Q_SIGNALS:
-    void approved(const QString &callId);
+    void approved(const Sandpiper::CallKey &key);
     // ARGUMENTS: the tool's JSON arguments as the user edited them.
-    void approvedEdited(const QString &callId, const QString &arguments);
-    void alwaysAllowed(const QString &callId);
-    void denied(const QString &callId, const QString &reason);
-    void activated(const QString &callId);
+    void approvedEdited(const Sandpiper::CallKey &key, const QString &arguments);
+    void alwaysAllowed(const Sandpiper::CallKey &key);
+    void denied(const Sandpiper::CallKey &key, const QString &reason);
+    void activated(const Sandpiper::CallKey &key);
     // Table TABLEINDEX of the result is to be written whole by the sandbox, as "csv" or "xlsx".
-    void tableSaveRequested(const QString &callId, int tableIndex, const QString &format);
+    void tableSaveRequested(const Sandpiper::CallKey &key, int tableIndex, const QString &format);
     // Figure NAME of the result is to go to the model with the next message.
     void imageShowRequested(const QString &name);
 
@@ -70,6 +72,7 @@ private:
     void showProgress(const TurnItem &item);
 
     const ToolPresenter &m_presenter;
+    CallKey m_callKey;
     QString m_callId;
     QString m_folder;
     TurnItem::ToolState m_state = TurnItem::ToolState::Proposed;

@@ -66,7 +66,8 @@ QString PythonPresenter::finishedHeader(const TurnItem &item) const
                            : result->status == ExecutionResult::Status::Interrupted && result->timedOut
                                ? tr("timed out")
                                : ExecutionModel::statusLabel(result->status);
-    return tr("Ran %1 · %2 s · %3").arg(title(item.call), seconds, status);
+    return item.origin == RunOrigin::User ? tr("You ran %1 · %2 s · %3").arg(title(item.call), seconds, status)
+                                          : tr("Ran %1 · %2 s · %3").arg(title(item.call), seconds, status);
 }
 
 QString PythonPresenter::resultText(const TurnItem &item) const
@@ -113,7 +114,7 @@ QWidget *PythonPresenter::svgImage(const QString &svg, int maxWidth)
     return label;
 }
 
-void PythonPresenter::addTables(const ExecutionResult &result, const QString &callId, const QString &folder,
+void PythonPresenter::addTables(const ExecutionResult &result, const CallKey &key, const QString &folder,
                                 QVBoxLayout *layout, QWidget *card)
 {
     auto *toolCard = qobject_cast<ToolCallCard *>(card);
@@ -122,8 +123,8 @@ void PythonPresenter::addTables(const ExecutionResult &result, const QString &ca
         layout->addWidget(view);
         if (toolCard)
             QObject::connect(view, &DataTableView::saveRequested, toolCard,
-                             [toolCard, callId, index](const QString &format) {
-                                 Q_EMIT toolCard->tableSaveRequested(callId, index, format);
+                             [toolCard, key, index](const QString &format) {
+                                 Q_EMIT toolCard->tableSaveRequested(key, index, format);
                              });
     }
 }
@@ -141,7 +142,7 @@ void PythonPresenter::addResultWidgets(const TurnItem &item, const QString &fold
         view->setMarkdownText(markdown);
         layout->addWidget(view);
     }
-    addTables(*result, item.call.id, folder, layout, card);
+    addTables(*result, item.callKey, folder, layout, card);
     for (const QString &svg : result->svg)
         layout->addWidget(svgImage(svg, 640), 0, Qt::AlignLeft);
     auto *toolCard = qobject_cast<ToolCallCard *>(card);

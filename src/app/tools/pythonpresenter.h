@@ -23,8 +23,8 @@ public:
 
     // The tables of RESULT (a DataTableView each) into LAYOUT; Save asks the ToolCallCard CARD, when
     // there is one, to have the sandbox write the whole frame. The inspector shows them too.
-    static void addTables(const ExecutionResult &result, const QString &callId, const QString &folder,
-                          QVBoxLayout *layout, QWidget *card);
+    static void addTables(const ExecutionResult &result, const CallKey &key, const QString &folder, QVBoxLayout *layout,
+                          QWidget *card);
     // An SVG the sandbox sent, drawn at most MAXWIDTH wide.
     static QWidget *svgImage(const QString &svg, int maxWidth);
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/kernelrestore.h"
+#include "llm/callkey.h"
 #include "llm/chatmessage.h"
 #include "llm/contextuse.h"
 #include "tools/toolresult.h"
@@ -15,12 +16,12 @@ struct AgentEvent {
         TurnStarted,
         TextDelta,        // text
         ReasoningDelta,   // text
-        ToolCallProposed, // call
-        ApprovalNeeded,   // call, preview (the code to approve)
-        ToolStarted,      // call, preview, origin
-        ToolOutput,       // call, stream ("stdout"/"stderr"), text: live output
-        ToolProgress,     // call, progress, progressTotal (0: unknown), text: the tool's own words
-        ToolFinished,     // call, origin, text (what the model is told), ran, success, result (the tool's payload)
+        ToolCallProposed, // key, call
+        ApprovalNeeded,   // key, call, preview (the code to approve)
+        ToolStarted,      // key, call, preview, origin
+        ToolOutput,       // key, call, stream ("stdout"/"stderr"), text: live output
+        ToolProgress,     // key, call, progress, progressTotal (0: unknown), text: the tool's own words
+        ToolFinished,     // key, call, origin, text (what the model is told), ran, success, result (the tool's payload)
         Usage,            // usage
         Context,          // context: before each request, the share of the context window it takes and what
                           // was left out of it to fit
@@ -42,6 +43,8 @@ struct AgentEvent {
 
     Kind kind = Kind::Notice;
     QString text;
+    // The tool events: which call (its id is the server's, unique only within its message).
+    CallKey key;
     ToolCall call;
     QString preview;
     QString stream;

@@ -83,7 +83,8 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
                 return; // what a replay prints was shown when the cells first ran
             AgentEvent live;
             live.kind = AgentEvent::Kind::ToolOutput;
-            live.call.id = m_runningCallId;
+            live.key = m_running.key;
+            live.call = m_running.call;
             live.stream = stream;
             live.text = text;
             Q_EMIT event(live);
@@ -124,7 +125,8 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
         connect(m_mcp, &McpToolbox::progressed, this, [this](double progress, double total, const QString &message) {
             AgentEvent live;
             live.kind = AgentEvent::Kind::ToolProgress;
-            live.call.id = m_runningCallId;
+            live.key = m_running.key;
+            live.call = m_running.call;
             live.progress = progress;
             live.progressTotal = total;
             live.text = message;
@@ -190,11 +192,12 @@ void AgentLoop::save(ChatMessage &message)
         reportStoreError(stored.error().message);
 }
 
-void AgentLoop::saveExecution(const ToolCall &call, RunOrigin origin, const QString &code,
+void AgentLoop::saveExecution(const CallKey &key, const ToolCall &call, RunOrigin origin, const QString &code,
                               const ExecutionResult &result)
 {
     StoredExecution execution;
     execution.conversationId = m_conversationId;
+    execution.call = key;
     execution.toolCallId = origin == RunOrigin::Model ? call.id : QString();
     execution.code = code;
     execution.origin = origin;
@@ -207,7 +210,7 @@ void AgentLoop::saveExecution(const ToolCall &call, RunOrigin origin, const QStr
         reportStoreError(stored.error().message);
 }
 
-void AgentLoop::addMessage(ChatMessage message)
+const ChatMessage &AgentLoop::addMessage(ChatMessage message)
 {
     message.created = message.updated = QDateTime::currentDateTimeUtc();
     // An answer that streamed into the store is already there; the writer finishes it.
@@ -218,6 +221,7 @@ void AgentLoop::addMessage(ChatMessage message)
     added.kind = AgentEvent::Kind::MessageAdded;
     added.message = std::move(message);
     Q_EMIT event(added);
+    return m_history.constLast();
 }
 
 ChatMessage AgentLoop::toolMessage(const ToolCall &call, const QString &content) const
@@ -367,33 +371,35 @@ QCoro::Task<QString> AgentLoop::describeAttachments(QStringList attachments)
     co_return lines.join(QLatin1Char('\n'));
 }
 
-void AgentLoop::approve(const QString &callId)
+void AgentLoop::approve(const CallKey &key)
 {
-    m_decisions.insert(callId, Decision{});
+    m_decisions.insert(key, Decision{});
     Q_EMIT decisionMade();
 }
 
-void AgentLoop::approveEdited(const QString &callId, const QString &arguments)
+void AgentLoop::approveEdited(const CallKey &key, const QString &arguments)
 {
-    m_decisions.insert(callId, Decision{.kind = Decision::Kind::Approve, .reason = {}, .editedArguments = arguments});
+    m_decisions.insert(key, Decision{.kind = Decision::Kind::Approve, .reason = {}, .editedArguments = arguments});
     Q_EMIT decisionMade();
 }
 
-void AgentLoop::deny(const QString &callId, const QString &reason)
+void AgentLoop::deny(const CallKey &key, const QString &reason)
 {
-    m_decisions.insert(callId, Decision{.kind = Decision::Kind::Deny, .reason = reason, .editedArguments = {}});
+    m_decisions.insert(key, Decision{.kind = Decision::Kind::Deny, .reason = reason, .editedArguments = {}});
     Q_EMIT decisionMade();
 }
 
-void AgentLoop::alwaysAllow(const QString &callId)
+void AgentLoop::alwaysAllow(const CallKey &key)
 {
-    for (const ChatMessage &message : std::as_const(m_history)) {
-        for (const ToolCall &call : message.toolCalls) {
-            if (call.id == callId)
-                m_alwaysAllowed.insert(call.name);
+    // The newest answer of that row: without a store every message has row 0.
+    for (auto message = m_history.crbegin(); message != m_history.crend(); ++message) {
+        if (message->role == ChatMessage::Role::Assistant && message->id == key.messageId &&
+            key.index < message->toolCalls.size()) {
+            m_alwaysAllowed.insert(message->toolCalls.at(key.index).name);
+            break;
         }
     }
-    approve(callId);
+    approve(key);
 }
 
 void AgentLoop::cancel()
@@ -612,24 +618,37 @@ QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
     QPointer<AgentLoop> self(this);
     m_busy = true;
     m_cancelled = false;
+    // The model learns about the run like anything else the user says. The message is stored
+    // before the run, so that the run, its card and its row in the inspector have their key (and
+    // a run cut short by the end of the app says so); the result is added once it is known.
+    const auto note = [&code](const QString &report) {
+        return QStringLiteral("I ran this code in the sandbox myself:\n```python\n%1\n```\nResult:\n%2")
+            .arg(code, report);
+    };
+    ChatMessage told;
+    told.role = ChatMessage::Role::User;
+    told.content = note(QStringLiteral("(not known: Sandpiper stopped while it ran)"));
+    told.status = ChatMessage::Status::Streaming;
+    save(told);
+    const CallKey key{told.id, 0};
     ToolCall call;
-    // Unique within the conversation, so that the inspector can follow the run like any other.
-    call.id = QStringLiteral("run-%1-%2").arg(QDateTime::currentMSecsSinceEpoch()).arg(++m_userRuns);
     call.name = PythonTool::toolName();
     AgentEvent started;
     started.kind = AgentEvent::Kind::ToolStarted;
+    started.key = key;
     started.call = call;
     started.preview = code;
     started.origin = RunOrigin::User;
     Q_EMIT event(started);
-    m_runningCallId = call.id;
+    m_running = {key, call};
     const ExecutionResult result = co_await m_sandbox->execute(code);
     if (!self)
         co_return;
-    m_runningCallId.clear();
+    m_running = {};
     const QString report = PythonTool::reportForModel(result, m_config.limits);
     AgentEvent finished;
     finished.kind = AgentEvent::Kind::ToolFinished;
+    finished.key = key;
     finished.call = call;
     finished.origin = RunOrigin::User;
     finished.text = report;
@@ -637,13 +656,14 @@ QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
     finished.success = result.status == ExecutionResult::Status::Ok;
     finished.result = result;
     Q_EMIT event(finished);
-    saveExecution(call, RunOrigin::User, code, result);
-    // The model learns about it like anything else the user says.
-    ChatMessage note;
-    note.role = ChatMessage::Role::User;
-    note.content =
-        QStringLiteral("I ran this code in the sandbox myself:\n```python\n%1\n```\nResult:\n%2").arg(code, report);
-    addMessage(note);
+    saveExecution(key, call, RunOrigin::User, code, result);
+    told.content = note(report);
+    told.status = ChatMessage::Status::Complete;
+    if (m_store && told.id != 0) {
+        if (auto saved = m_store->updateMessage(told); !saved)
+            reportStoreError(saved.error().message);
+    }
+    addMessage(told);
     m_busy = false;
     AgentEvent done;
     done.kind = AgentEvent::Kind::TurnFinished;
@@ -789,7 +809,7 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
             usage.usage = response.message.usage;
             Q_EMIT event(usage);
         }
-        addMessage(assistant);
+        const qint64 answerId = addMessage(assistant).id;
         if (assistant.toolCalls.isEmpty()) {
             finishTurn(AgentEvent::End::Completed);
             if (m_config.modelTitles && m_store && m_history.size() == 2)
@@ -810,8 +830,8 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
             co_return;
         }
 
-        for (const ToolCall &call : std::as_const(assistant.toolCalls)) {
-            const ChatMessage result = co_await runToolCall(call);
+        for (int index = 0; index < assistant.toolCalls.size(); ++index) {
+            const ChatMessage result = co_await runToolCall(assistant.toolCalls.at(index), CallKey{answerId, index});
             if (!self)
                 co_return;
             addMessage(result);
@@ -823,18 +843,20 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
     }
 }
 
-QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
+QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call, CallKey key)
 {
     QPointer<AgentLoop> self(this);
     AgentEvent proposed;
     proposed.kind = AgentEvent::Kind::ToolCallProposed;
+    proposed.key = key;
     proposed.call = call;
     Q_EMIT event(proposed);
 
     // Without an outcome the call did not run: refused, denied, cancelled or invalid.
-    auto finished = [this, &call](const QString &content, std::optional<ToolOutcome> outcome = std::nullopt) {
+    auto finished = [this, &call, &key](const QString &content, std::optional<ToolOutcome> outcome = std::nullopt) {
         AgentEvent done;
         done.kind = AgentEvent::Kind::ToolFinished;
+        done.key = key;
         done.call = call;
         done.text = content;
         done.ran = outcome.has_value();
@@ -872,10 +894,11 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
     case ApprovalPolicy::Ask: {
         AgentEvent approval;
         approval.kind = AgentEvent::Kind::ApprovalNeeded;
+        approval.key = key;
         approval.call = call;
         approval.preview = prepared.preview;
         Q_EMIT event(approval);
-        const std::optional<Decision> decision = co_await waitForDecision(call.id);
+        const std::optional<Decision> decision = co_await waitForDecision(key);
         if (!self)
             co_return {};
         if (!decision)
@@ -922,25 +945,26 @@ QCoro::Task<ChatMessage> AgentLoop::runToolCall(ToolCall call)
 
     AgentEvent started;
     started.kind = AgentEvent::Kind::ToolStarted;
+    started.key = key;
     started.call = call;
     started.preview = prepared.preview;
     Q_EMIT event(started);
-    m_runningCallId = call.id;
+    m_running = {key, call};
     ToolOutcome outcome = co_await tool->run(prepared);
     if (!self)
         co_return {};
-    m_runningCallId.clear();
+    m_running = {};
     if (const auto *execution = std::get_if<ExecutionResult>(&outcome.result))
-        saveExecution(call, RunOrigin::Model, prepared.preview, *execution);
+        saveExecution(key, call, RunOrigin::Model, prepared.preview, *execution);
     const QString content = note + outcome.modelText;
     co_return finished(content, std::move(outcome));
 }
 
-QCoro::Task<std::optional<AgentLoop::Decision>> AgentLoop::waitForDecision(QString callId)
+QCoro::Task<std::optional<AgentLoop::Decision>> AgentLoop::waitForDecision(CallKey key)
 {
     QPointer<AgentLoop> self(this);
     // The user may take their time; the wait wakes at every decision and every minute.
-    while (!m_decisions.contains(callId)) {
+    while (!m_decisions.contains(key)) {
         if (m_cancelled)
             co_return std::nullopt;
         co_await qCoro(this, &AgentLoop::decisionMade, 60s);
@@ -949,7 +973,7 @@ QCoro::Task<std::optional<AgentLoop::Decision>> AgentLoop::waitForDecision(QStri
     }
     if (m_cancelled)
         co_return std::nullopt;
-    co_return m_decisions.take(callId);
+    co_return m_decisions.take(key);
 }
 
 } // namespace Sandpiper

@@ -52,15 +52,16 @@ public Q_SLOTS:
     // Asks the sandbox to write the whole frame behind table TABLEID into the folder as FILENAME
     // ("csv" or "xlsx"); answers with a TableExported event for REQUESTID.
     void exportTable(const QString &requestId, const QString &tableId, const QString &format, const QString &fileName);
-    void approve(const QString &callId);
+    // The decisions on the call KEY (see CallKey) that waits for approval.
+    void approve(const Sandpiper::CallKey &key);
     // Runs the call with ARGUMENTS (JSON text, e.g. {"code": "..."}) instead of the model's.
-    void approveEdited(const QString &callId, const QString &arguments);
-    void deny(const QString &callId, const QString &reason);
+    void approveEdited(const Sandpiper::CallKey &key, const QString &arguments);
+    void deny(const Sandpiper::CallKey &key, const QString &reason);
     // Approves the call and every later call of the same tool in this conversation.
-    void alwaysAllow(const QString &callId);
+    void alwaysAllow(const Sandpiper::CallKey &key);
     void cancel();
     // Runs the user's own code (from the inspector) in the same sandbox; the model sees it,
-    // and its result, in the next turn.
+    // and its result, in the next turn. The run's key is the user message that tells it so.
     void runUserCode(const QString &code);
     void restartSandbox();
     // Runs the conversation's successful cells again, in order, in a fresh kernel, to bring its
@@ -108,13 +109,15 @@ private:
     // The kernel is gone: if earlier cells defined something, restoring it is offered.
     void kernelStopped();
     QCoro::Task<> improveTitle(QString question, QString answer);
-    QCoro::Task<ChatMessage> runToolCall(ToolCall call);
-    QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
+    QCoro::Task<ChatMessage> runToolCall(ToolCall call, CallKey key);
+    QCoro::Task<std::optional<Decision>> waitForDecision(CallKey key);
     ApprovalPolicy policyFor(const Tool &tool) const;
     QList<ChatMessage> requestMessages();
-    void addMessage(ChatMessage message);
+    // Returns the message as the history holds it (with its row in the store).
+    const ChatMessage &addMessage(ChatMessage message);
     void save(ChatMessage &message);
-    void saveExecution(const ToolCall &call, RunOrigin origin, const QString &code, const ExecutionResult &result);
+    void saveExecution(const CallKey &key, const ToolCall &call, RunOrigin origin, const QString &code,
+                       const ExecutionResult &result);
     void reportStoreError(const QString &message);
     void emitEvent(AgentEvent::Kind kind, QString text = {});
     ChatMessage toolMessage(const ToolCall &call, const QString &content) const;
@@ -130,11 +133,14 @@ private:
     McpToolbox *m_mcp = nullptr;
     ToolRegistry m_tools;
     QList<ChatMessage> m_history;
-    QHash<QString, Decision> m_decisions;
+    QHash<CallKey, Decision> m_decisions;
     QHash<QString, QString> m_imageUrls; // by file name
     QSet<QString> m_alwaysAllowed;
-    QString m_runningCallId;
-    int m_userRuns = 0;
+    // The call whose tool runs now, for its live output and progress.
+    struct Running {
+        CallKey key;
+        ToolCall call;
+    } m_running;
     bool m_busy = false;
     bool m_cancelled = false;
     bool m_storeErrorShown = false;

@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace Sandpiper {
 
 namespace {
@@ -30,6 +32,33 @@ qsizetype ChatMessage::currentTurnStart(const QList<ChatMessage> &messages)
             return i + 1;
     }
     return 0;
+}
+
+QList<CallKey> ChatMessage::answeredCalls(const QList<ChatMessage> &messages)
+{
+    QList<CallKey> answered(messages.size());
+    const ChatMessage *answer = nullptr;
+    QList<int> open; // the calls of ANSWER not answered yet, by place
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const ChatMessage &message = messages.at(i);
+        if (message.role != Role::Tool) {
+            answer = message.role == Role::Assistant ? &message : nullptr;
+            open.clear();
+            for (int index = 0; answer && index < answer->toolCalls.size(); ++index)
+                open << index;
+            continue;
+        }
+        if (!answer)
+            continue;
+        const auto found = std::find_if(open.cbegin(), open.cend(), [&](int index) {
+            return answer->toolCalls.at(index).id == message.toolCallId;
+        });
+        if (found == open.cend())
+            continue;
+        answered[i] = CallKey{answer->id, *found};
+        open.erase(found);
+    }
+    return answered;
 }
 
 QString ChatMessage::roleName(Role role)

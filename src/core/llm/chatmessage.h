@@ -1,5 +1,7 @@
 #pragma once
 
+#include "llm/callkey.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -66,6 +68,12 @@ struct ChatMessage {
 
     // Where the current turn begins in MESSAGES: just after the last user message.
     static qsizetype currentTurnStart(const QList<ChatMessage> &messages);
+    // For each of MESSAGES (a conversation in order), the call a tool message answers: the first
+    // call with its tool_call_id of the answer before it that no earlier tool message answered
+    // (tool messages follow their answer in the order of its calls; servers repeat ids across
+    // answers, some within one). Invalid for other messages and for a tool message that answers
+    // nothing.
+    static QList<CallKey> answeredCalls(const QList<ChatMessage> &messages);
 
     static QString roleName(Role role);
     static Role roleFromName(QStringView name);

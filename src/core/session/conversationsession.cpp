@@ -143,27 +143,27 @@ void ConversationSession::stop()
         m_agent->post(&AgentLoop::cancel);
 }
 
-void ConversationSession::approve(const QString &callId)
+void ConversationSession::approve(const CallKey &key)
 {
-    agent()->post(&AgentLoop::approve, callId);
+    agent()->post(&AgentLoop::approve, key);
 }
 
-void ConversationSession::approveEdited(const QString &callId, const QString &arguments)
+void ConversationSession::approveEdited(const CallKey &key, const QString &arguments)
 {
-    agent()->post(&AgentLoop::approveEdited, callId, arguments);
+    agent()->post(&AgentLoop::approveEdited, key, arguments);
 }
 
-void ConversationSession::alwaysAllow(const QString &callId)
+void ConversationSession::alwaysAllow(const CallKey &key)
 {
-    const int row = m_messages->rowOfCall(callId);
+    const int row = m_messages->rowOfCall(key);
     const QString tool = row >= 0 ? m_messages->item(row).call.name : QString();
     if (McpToolName::isMcp(tool)) {
         // An MCP tool is trusted everywhere, in the settings, where the user can take it back.
         Q_EMIT toolAllowedAlways(tool);
-        agent()->post(&AgentLoop::approve, callId);
+        agent()->post(&AgentLoop::approve, key);
         return;
     }
-    agent()->post(&AgentLoop::alwaysAllow, callId);
+    agent()->post(&AgentLoop::alwaysAllow, key);
 }
 
 void ConversationSession::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
@@ -180,9 +180,9 @@ void ConversationSession::setRestoreAutomatically(bool automatic)
         m_agent->post(&AgentLoop::setRestoreAutomatically, automatic);
 }
 
-void ConversationSession::deny(const QString &callId, const QString &reason)
+void ConversationSession::deny(const CallKey &key, const QString &reason)
 {
-    agent()->post(&AgentLoop::deny, callId, reason);
+    agent()->post(&AgentLoop::deny, key, reason);
 }
 
 void ConversationSession::runUserCode(const QString &code)
@@ -304,12 +304,12 @@ void ConversationSession::removePendingImage(const QString &name)
     changeState([&](SessionState &state) { state.pendingImages.removeAll(name); });
 }
 
-void ConversationSession::exportTable(const QString &callId, int tableIndex, const QString &format)
+void ConversationSession::exportTable(const CallKey &key, int tableIndex, const QString &format)
 {
-    const int row = m_messages->rowOfCall(callId);
+    const int row = m_messages->rowOfCall(key);
     const auto *result = row < 0 ? nullptr : std::get_if<ExecutionResult>(&m_messages->item(row).result);
     if (!result || tableIndex < 0 || tableIndex >= result->tables.size() || !result->tables.at(tableIndex).exportable) {
-        Q_EMIT tableExported(callId, tableIndex, {}, tr("This table cannot be saved from the sandbox."));
+        Q_EMIT tableExported(key, tableIndex, {}, tr("This table cannot be saved from the sandbox."));
         return;
     }
     // The kernel makes the name its own ("table-1 (2).csv" when that one is taken), so that saving
@@ -318,7 +318,7 @@ void ConversationSession::exportTable(const QString &callId, int tableIndex, con
     const QString extension = format == QLatin1String("xlsx") ? QStringLiteral("xlsx") : QStringLiteral("csv");
     const QString fileName = QStringLiteral("table-%1.%2").arg(tableIndex + 1).arg(extension);
     const QString requestId = QStringLiteral("export-%1").arg(++m_nextExport);
-    m_exports.insert(requestId, {callId, tableIndex});
+    m_exports.insert(requestId, {key, tableIndex});
     agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);
 }
 
@@ -422,11 +422,11 @@ void ConversationSession::flushFrame()
         m_pendingReasoning.clear();
     }
     for (const PendingOutput &output : std::as_const(m_pendingOutput)) {
-        m_messages->update(m_messages->rowOfCall(output.callId), [&output](TurnItem &item) {
+        m_messages->update(m_messages->rowOfCall(output.call), [&output](TurnItem &item) {
             TerminalText::append(item.liveOutput, output.text);
             TerminalText::keepTail(item.liveOutput, liveOutputKept);
         });
-        m_executions->appendOutput(output.callId, output.stream, output.text);
+        m_executions->appendOutput(output.call, output.stream, output.text);
     }
     m_pendingOutput.clear();
 }
@@ -451,45 +451,55 @@ void ConversationSession::handle(const AgentEvent &event)
         setPhase(SessionState::Phase::Thinking);
         break;
     case Kind::ToolOutput:
-        if (!m_pendingOutput.isEmpty() && m_pendingOutput.constLast().callId == event.call.id &&
+        if (!m_pendingOutput.isEmpty() && m_pendingOutput.constLast().call == event.key &&
             m_pendingOutput.constLast().stream == event.stream)
             m_pendingOutput.last().text += event.text;
         else
-            m_pendingOutput.append({event.call.id, event.stream, event.text});
+            m_pendingOutput.append({event.key, event.stream, event.text});
         break;
     case Kind::ToolProgress:
-        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
             item.progress = event.progress;
             item.progressTotal = event.progressTotal;
             item.progressMessage = event.text;
         });
         break;
     case Kind::ToolCallProposed:
-        if (m_messages->rowOfCall(event.call.id) < 0) {
+        if (m_messages->rowOfCall(event.key) < 0) {
             TurnItem call;
             call.kind = TurnItem::Kind::ToolCall;
+            call.callKey = event.key;
             call.call = event.call;
             m_messages->append(std::move(call));
         }
         break;
     case Kind::ApprovalNeeded:
-        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
             item.toolState = TurnItem::ToolState::AwaitingApproval;
             item.preview = event.preview;
         });
         setPhase(SessionState::Phase::AwaitingApproval);
         break;
-    case Kind::ToolStarted:
-        m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+    case Kind::ToolStarted: {
+        // The user's own run has no call of the model's: it shows as a call of its own.
+        if (event.origin == RunOrigin::User && m_messages->rowOfCall(event.key) < 0) {
+            TurnItem run;
+            run.kind = TurnItem::Kind::ToolCall;
+            run.callKey = event.key;
+            run.call = event.call;
+            m_messages->append(std::move(run));
+        }
+        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
             item.toolState = TurnItem::ToolState::Running;
             item.preview = event.preview;
             item.origin = event.origin;
             item.startedMs = QDateTime::currentMSecsSinceEpoch();
         });
         if (event.call.name == PythonTool::toolName())
-            m_executions->addRunning(event.call.id, event.preview, event.origin);
+            m_executions->addRunning(event.key, event.preview, event.origin);
         setPhase(SessionState::Phase::RunningTool);
         break;
+    }
     case Kind::ToolFinished:
         applyToolFinished(event);
         break;
@@ -545,8 +555,8 @@ void ConversationSession::handle(const AgentEvent &event)
         Q_EMIT draftReturned(event.message.content);
         break;
     case Kind::TableExported:
-        if (const auto request = m_exports.take(event.call.id); !request.callId.isEmpty())
-            Q_EMIT tableExported(request.callId, request.tableIndex, event.success ? event.text : QString(),
+        if (const auto request = m_exports.take(event.call.id); request.call.isValid())
+            Q_EMIT tableExported(request.call, request.tableIndex, event.success ? event.text : QString(),
                                  event.success ? QString() : event.text);
         break;
     case Kind::RestoreOffered:
@@ -586,6 +596,12 @@ void ConversationSession::applyMessage(const ChatMessage &message)
     case ChatMessage::Role::System:
         return;
     case ChatMessage::Role::User: {
+        // The message that tells the model about a run of the user's belongs to the run's card.
+        if (const int run = m_messages->rowOfCall(CallKey{message.id, 0});
+            message.id != 0 && run >= 0 && m_messages->item(run).origin == RunOrigin::User) {
+            m_messages->update(run, [&message](TurnItem &item) { item.message = message; });
+            return;
+        }
         TurnItem item;
         item.kind = TurnItem::Kind::Message;
         item.message = message;
@@ -600,7 +616,7 @@ void ConversationSession::applyMessage(const ChatMessage &message)
         return;
     }
     case ChatMessage::Role::Tool:
-        m_messages->update(m_messages->rowOfCall(message.toolCallId), [&message](TurnItem &item) {
+        m_messages->update(answeredCall(message), [&message](TurnItem &item) {
             item.message = message;
             if (item.modelText.isEmpty())
                 item.modelText = message.content;
@@ -623,19 +639,40 @@ void ConversationSession::applyMessage(const ChatMessage &message)
         item.message = message;
         m_messages->append(std::move(item));
     }
-    for (const ToolCall &call : message.toolCalls) {
-        if (m_messages->rowOfCall(call.id) >= 0)
+    for (int index = 0; index < message.toolCalls.size(); ++index) {
+        const CallKey key{message.id, index};
+        if (m_messages->rowOfCall(key) >= 0)
             continue;
         TurnItem item;
         item.kind = TurnItem::Kind::ToolCall;
-        item.call = call;
+        item.callKey = key;
+        item.call = message.toolCalls.at(index);
         m_messages->append(std::move(item));
     }
 }
 
+int ConversationSession::answeredCall(const ChatMessage &message) const
+{
+    // The first call with its id of the newest answer that is not answered yet: tool messages
+    // follow their answer in the order of its calls, and a call id is unique within its answer only.
+    std::optional<qint64> answer;
+    int first = -1;
+    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
+        const TurnItem &item = m_messages->item(row);
+        if (item.kind != TurnItem::Kind::ToolCall || item.origin == RunOrigin::User)
+            continue;
+        if (answer && *answer != item.callKey.messageId)
+            break;
+        answer = item.callKey.messageId;
+        if (item.call.id == message.toolCallId && item.message.role != ChatMessage::Role::Tool)
+            first = row;
+    }
+    return first;
+}
+
 void ConversationSession::applyToolFinished(const AgentEvent &event)
 {
-    m_messages->update(m_messages->rowOfCall(event.call.id), [&event](TurnItem &item) {
+    m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
         item.toolState = event.ran ? TurnItem::ToolState::Finished : TurnItem::ToolState::NotRun;
         item.modelText = event.text;
         item.success = event.success;
@@ -644,7 +681,7 @@ void ConversationSession::applyToolFinished(const AgentEvent &event)
         item.progress = -1;
     });
     if (const ExecutionResult *execution = event.execution())
-        m_executions->finish(event.call.id, *execution);
+        m_executions->finish(event.key, *execution);
     // The turn goes on with the next call or the next answer; a run of the user's ends here.
     if (event.origin == RunOrigin::Model)
         setPhase(SessionState::Phase::Waiting);

@@ -50,11 +50,14 @@ public:
 
     void send(const QString &text);
     void stop();
-    void approve(const QString &callId);
+    // The user's decisions on the call KEY that waits for approval (see CallKey).
+    void approve(const Sandpiper::CallKey &key);
     // Runs the call with ARGUMENTS (the tool's JSON arguments) instead of the model's.
-    void approveEdited(const QString &callId, const QString &arguments);
-    void alwaysAllow(const QString &callId);
-    void deny(const QString &callId, const QString &reason);
+    void approveEdited(const Sandpiper::CallKey &key, const QString &arguments);
+    void alwaysAllow(const Sandpiper::CallKey &key);
+    void deny(const Sandpiper::CallKey &key, const QString &reason);
+    // Runs CODE in the conversation's sandbox; it shows as a call of its own in the chat and in
+    // the inspector, and the model is told about it.
     void runUserCode(const QString &code);
     void restartKernel();
     // Runs the conversation's successful cells again in a fresh kernel (see KernelRestore);
@@ -79,9 +82,9 @@ public:
     StoreResult<void> showImage(const QString &name);
     // Takes NAME off the next message's images; the file stays in the folder.
     void removePendingImage(const QString &name);
-    // Asks the sandbox to write all of table TABLEINDEX of call CALLID (as "csv" or "xlsx") into the
+    // Asks the sandbox to write all of table TABLEINDEX of call KEY (as "csv" or "xlsx") into the
     // folder; tableExported() tells how it went.
-    void exportTable(const QString &callId, int tableIndex, const QString &format);
+    void exportTable(const Sandpiper::CallKey &key, int tableIndex, const QString &format);
     // Drops MESSAGEID and every later message, then sends TEXT in its place. TEXT is taken by
     // value: the message it often comes from is dropped on the way.
     StoreResult<void> resendFrom(qint64 messageId, QString text);
@@ -114,7 +117,7 @@ Q_SIGNALS:
     void historyChanged();
     void turnFinished(Sandpiper::AgentEvent::End end, qint64 durationMs);
     // An exportTable() ended: FILENAME is in the folder, or ERROR says why not.
-    void tableExported(const QString &callId, int tableIndex, const QString &fileName, const QString &error);
+    void tableExported(const Sandpiper::CallKey &key, int tableIndex, const QString &fileName, const QString &error);
     // Every event of the agent, after the models took it in (the terminal prints them).
     void agentEvent(const Sandpiper::AgentEvent &event);
     // "Always allow" for an MCP tool: the settings keep it for every conversation (see McpTrust).
@@ -128,6 +131,8 @@ private:
     // Copies PATH into the folder and adds its name there to the list PENDING of the state.
     StoreResult<void> attachTo(const QString &path, QStringList SessionState::*pending);
     void applyMessage(const ChatMessage &message);
+    // The row of the call that the tool message MESSAGE answers, -1 if none.
+    int answeredCall(const ChatMessage &message) const;
     void applyToolFinished(const AgentEvent &event);
     void addNotice(TurnItem::NoticeLevel level, const QString &text);
     void setPhase(SessionState::Phase phase);
@@ -146,7 +151,7 @@ private:
     QElapsedTimer m_turnTimer;
 
     struct PendingOutput {
-        QString callId;
+        CallKey call;
         QString stream;
         QString text;
     };
@@ -155,7 +160,7 @@ private:
     QList<PendingOutput> m_pendingOutput;
     QTimer m_frame;
     struct PendingExport {
-        QString callId;
+        CallKey call;
         int tableIndex = 0;
     };
     QHash<QString, PendingExport> m_exports; // by request

@@ -11,24 +11,23 @@ void ExecutionModel::setExecutions(const QList<StoredExecution> &executions)
     beginResetModel();
     m_items.clear();
     for (auto it = executions.crbegin(); it != executions.crend(); ++it)
-        m_items.append({it->toolCallId, it->code, it->result, {}, {}, it->origin});
+        m_items.append({it->call, it->code, it->result, {}, {}, it->origin});
     endResetModel();
 }
 
-int ExecutionModel::addRunning(const QString &callId, const QString &code, RunOrigin origin)
+int ExecutionModel::addRunning(const CallKey &call, const QString &code, RunOrigin origin)
 {
-    const int existing = rowOf(callId);
-    if (existing >= 0 && !callId.isEmpty())
+    if (const int existing = rowOf(call); existing >= 0)
         return existing;
     beginInsertRows({}, 0, 0);
-    m_items.prepend({callId, code, std::nullopt, {}, {}, origin});
+    m_items.prepend({call, code, std::nullopt, {}, {}, origin});
     endInsertRows();
     return 0;
 }
 
-void ExecutionModel::appendOutput(const QString &callId, const QString &stream, const QString &text)
+void ExecutionModel::appendOutput(const CallKey &call, const QString &stream, const QString &text)
 {
-    const int row = rowOf(callId);
+    const int row = rowOf(call);
     if (row < 0)
         return;
     Item &item = m_items[row];
@@ -38,9 +37,9 @@ void ExecutionModel::appendOutput(const QString &callId, const QString &stream, 
     Q_EMIT dataChanged(index(row), index(row));
 }
 
-void ExecutionModel::finish(const QString &callId, const ExecutionResult &result)
+void ExecutionModel::finish(const CallKey &call, const ExecutionResult &result)
 {
-    const int row = rowOf(callId);
+    const int row = rowOf(call);
     if (row < 0)
         return;
     m_items[row].result = result;
@@ -66,10 +65,12 @@ QString ExecutionModel::statusLabel(ExecutionResult::Status status)
     return {};
 }
 
-int ExecutionModel::rowOf(const QString &callId) const
+int ExecutionModel::rowOf(const CallKey &call) const
 {
+    if (!call.isValid())
+        return -1;
     for (int i = 0; i < m_items.size(); ++i) {
-        if (m_items.at(i).callId == callId)
+        if (m_items.at(i).call == call)
             return i;
     }
     return -1;
@@ -96,8 +97,8 @@ QVariant ExecutionModel::data(const QModelIndex &index, int role) const
     }
     case Qt::ToolTipRole:
         return item.code.left(2000);
-    case CallIdRole:
-        return item.callId;
+    case CallKeyRole:
+        return QVariant::fromValue(item.call);
     case OriginRole:
         return int(item.origin);
     default:

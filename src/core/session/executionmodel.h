@@ -13,10 +13,13 @@ class ExecutionModel : public QAbstractListModel
     Q_OBJECT
 
 public:
-    enum Roles { CallIdRole = Qt::UserRole + 1, OriginRole };
+    enum Roles {
+        CallKeyRole = Qt::UserRole + 1, // a CallKey: the card of the run in the chat
+        OriginRole,
+    };
 
     struct Item {
-        QString callId; // empty for stored runs of the user
+        CallKey call; // invalid for runs stored before runs had keys, when none could be found
         QString code;
         std::optional<ExecutionResult> result; // unset while it runs
         QString liveStdout;
@@ -26,7 +29,7 @@ public:
 
     using QAbstractListModel::QAbstractListModel;
 
-    int rowOf(const QString &callId) const;
+    int rowOf(const CallKey &call) const;
     // What the inspector keeps of a running execution's output, per stream (as a terminal shows it).
     static constexpr qsizetype liveOutputKept = 1024 * 1024;
     const Item &item(int row) const { return m_items.at(row); }
@@ -41,9 +44,9 @@ private:
 
     void setExecutions(const QList<StoredExecution> &executions);
     // A running execution at the top; returns its row.
-    int addRunning(const QString &callId, const QString &code, RunOrigin origin);
-    void appendOutput(const QString &callId, const QString &stream, const QString &text);
-    void finish(const QString &callId, const ExecutionResult &result);
+    int addRunning(const CallKey &call, const QString &code, RunOrigin origin);
+    void appendOutput(const CallKey &call, const QString &stream, const QString &text);
+    void finish(const CallKey &call, const ExecutionResult &result);
 
     QList<Item> m_items;
 };

@@ -3,6 +3,7 @@
 #include "charts/chartspec.h"
 #include "storage/storedexecution.h"
 #include "tools/charttool.h"
+#include "tools/pythontool.h"
 
 #include <QHash>
 
@@ -33,12 +34,14 @@ int MessageModel::rowOfKey(qint64 key) const
     return -1;
 }
 
-int MessageModel::rowOfCall(const QString &callId) const
+int MessageModel::rowOfCall(const CallKey &key) const
 {
+    if (!key.isValid())
+        return -1;
     // Recent calls are the ones asked about.
     for (int row = int(m_items.size()) - 1; row >= 0; --row) {
         const TurnItem &item = m_items.at(row);
-        if (item.kind == TurnItem::Kind::ToolCall && item.call.id == callId)
+        if (item.kind == TurnItem::Kind::ToolCall && item.callKey == key)
             return row;
     }
     return -1;
@@ -80,8 +83,8 @@ QVariant MessageModel::data(const QModelIndex &index, int role) const
         return item.key;
     case MessageIdRole:
         return item.kind == TurnItem::Kind::Message ? QVariant(item.message.id) : QVariant();
-    case CallIdRole:
-        return item.kind == TurnItem::Kind::ToolCall ? QVariant(item.call.id) : QVariant();
+    case CallKeyRole:
+        return item.kind == TurnItem::Kind::ToolCall ? QVariant::fromValue(item.callKey) : QVariant();
     case StreamingRole:
         return item.isStreaming();
     default:
@@ -95,7 +98,7 @@ QHash<int, QByteArray> MessageModel::roleNames() const
     names.insert(KindRole, "kind");
     names.insert(KeyRole, "key");
     names.insert(MessageIdRole, "messageId");
-    names.insert(CallIdRole, "callId");
+    names.insert(CallKeyRole, "callKey");
     names.insert(StreamingRole, "streaming");
     return names;
 }
@@ -140,19 +143,21 @@ void MessageModel::remove(int row)
 QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &messages,
                                                const QList<StoredExecution> &executions)
 {
-    QHash<QString, const StoredExecution *> executionOfCall;
+    QHash<CallKey, const StoredExecution *> executionOfCall;
     for (const StoredExecution &execution : executions) {
-        if (!execution.toolCallId.isEmpty())
-            executionOfCall.insert(execution.toolCallId, &execution);
+        if (execution.call.isValid())
+            executionOfCall.insert(execution.call, &execution);
     }
     QList<TurnItem> items;
-    QHash<QString, qsizetype> itemOfCall;
-    for (const ChatMessage &message : messages) {
+    QHash<CallKey, qsizetype> itemOfCall;
+    const QList<CallKey> answered = ChatMessage::answeredCalls(messages);
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const ChatMessage &message = messages.at(i);
         switch (message.role) {
         case ChatMessage::Role::System:
             break;
         case ChatMessage::Role::Tool: {
-            const auto found = itemOfCall.constFind(message.toolCallId);
+            const auto found = itemOfCall.constFind(answered.at(i));
             if (found == itemOfCall.cend())
                 break;
             TurnItem &call = items[*found];
@@ -166,6 +171,23 @@ QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &message
         }
         case ChatMessage::Role::User:
         case ChatMessage::Role::Assistant: {
+            const CallKey userRun{message.id, 0};
+            if (const StoredExecution *run = executionOfCall.value(userRun);
+                run && run->origin == RunOrigin::User && message.role == ChatMessage::Role::User) {
+                // The user's own run shows as the run, as it did when it happened.
+                TurnItem item;
+                item.kind = TurnItem::Kind::ToolCall;
+                item.callKey = userRun;
+                item.call.name = PythonTool::toolName();
+                item.origin = RunOrigin::User;
+                item.message = message;
+                item.preview = run->code;
+                item.result = run->result;
+                item.toolState = TurnItem::ToolState::Finished;
+                item.success = run->result.status == ExecutionResult::Status::Ok;
+                items.append(item);
+                break;
+            }
             // An answer that only called tools shows as its calls.
             const bool onlyCalls = message.role == ChatMessage::Role::Assistant && message.content.isEmpty() &&
                                    message.reasoning.isEmpty() && message.error.isEmpty() &&
@@ -176,14 +198,16 @@ QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &message
                 item.message = message;
                 items.append(item);
             }
-            for (const ToolCall &call : message.toolCalls) {
+            for (int index = 0; index < message.toolCalls.size(); ++index) {
+                const ToolCall &call = message.toolCalls.at(index);
                 TurnItem item;
                 item.kind = TurnItem::Kind::ToolCall;
+                item.callKey = {message.id, index};
                 item.call = call;
                 // Until its tool message says otherwise: an answer whose calls never got one was
                 // cut short (the store supplies the message when it recovers).
                 item.toolState = TurnItem::ToolState::Interrupted;
-                if (const StoredExecution *execution = executionOfCall.value(call.id)) {
+                if (const StoredExecution *execution = executionOfCall.value(item.callKey)) {
                     item.preview = execution->code;
                     item.result = execution->result;
                     item.toolState = TurnItem::ToolState::Finished;
@@ -192,7 +216,7 @@ QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &message
                     if (const auto spec = ChartSpec::fromToolArguments(call.arguments))
                         item.result = ChartResult{spec->toJson()};
                 }
-                itemOfCall.insert(call.id, items.size());
+                itemOfCall.insert(item.callKey, items.size());
                 items.append(item);
             }
             break;

@@ -21,7 +21,7 @@ public:
         KindRole = Qt::UserRole + 1, // TurnItem::Kind as int
         KeyRole,
         MessageIdRole, // messages: their row in the store
-        CallIdRole,    // tool calls
+        CallKeyRole,   // tool calls: their CallKey
         StreamingRole, // an answer that is still being written
     };
 
@@ -29,8 +29,8 @@ public:
 
     const TurnItem &item(int row) const { return m_items.at(row); }
     int rowOfKey(qint64 key) const;
-    // The row of tool call CALLID, -1 if there is none.
-    int rowOfCall(const QString &callId) const;
+    // The row of call KEY (a call of the model or a run of the user's), -1 if there is none.
+    int rowOfCall(const CallKey &key) const;
     // The row of the answer that is streaming, -1 if none.
     int streamingRow() const;
 
@@ -39,7 +39,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
     // The items of a stored conversation: each message, each tool call with its stored
-    // execution, result and state as they were left.
+    // execution, result and state as they were left, and each run of the user's own code as a
+    // call in place of the message that told the model about it.
     static QList<TurnItem> itemsFromHistory(const QList<ChatMessage> &messages,
                                             const QList<StoredExecution> &executions);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "llm/callkey.h"
 #include "llm/chatmessage.h"
 #include "tools/toolresult.h"
 
@@ -33,7 +34,9 @@ struct TurnItem {
     // Message
     ChatMessage message;
 
-    // ToolCall
+    // ToolCall. MESSAGE is the tool's answer to it; for a run of the user's own code, the user
+    // message that told the model.
+    CallKey callKey; // the answer that holds the call and its place there (see CallKey)
     ToolCall call;
     ToolState toolState = ToolState::Proposed;
     RunOrigin origin = RunOrigin::Model;

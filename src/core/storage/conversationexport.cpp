@@ -46,8 +46,8 @@ public:
         , m_filesFolder(QFileInfo(filePath).dir().filePath(m_filesFolderName))
     {
         for (const StoredExecution &execution : snapshot.executions) {
-            if (!execution.toolCallId.isEmpty())
-                m_executionsByCall.insert(execution.toolCallId, &execution);
+            if (execution.origin == RunOrigin::Model && execution.call.isValid())
+                m_executionsByCall.insert(execution.call, &execution);
         }
     }
 
@@ -61,7 +61,8 @@ public:
             m_text += QLatin1Char('*') + about + QLatin1String("*\n\n");
 
         forEachInOrder(
-            m_snapshot, [this](const ChatMessage &message) { writeMessage(message); },
+            m_snapshot,
+            [this](const ChatMessage &message, const CallKey &answered) { writeMessage(message, answered); },
             [this](const StoredExecution &execution) { writeUserRun(execution); });
         return m_text;
     }
@@ -69,7 +70,7 @@ public:
     const QString &error() const { return m_error; }
 
 private:
-    void writeMessage(const ChatMessage &message)
+    void writeMessage(const ChatMessage &message, const CallKey &answered)
     {
         switch (message.role) {
         case ChatMessage::Role::System:
@@ -89,7 +90,7 @@ private:
             break;
         case ChatMessage::Role::Tool:
             // A run of code shows as the execution under its call; other tools show their answer.
-            if (!m_executionsByCall.contains(message.toolCallId)) {
+            if (!m_executionsByCall.contains(answered)) {
                 m_text += QLatin1String("**Result") +
                           (message.toolName.isEmpty() ? QString() : QLatin1String(" of ") + message.toolName) +
                           QLatin1String(":**\n\n") + fenced(message.content, QLatin1StringView("text"));
@@ -108,8 +109,9 @@ private:
         }
         if (!message.content.isEmpty())
             m_text += message.content + QLatin1String("\n\n");
-        for (const ToolCall &call : message.toolCalls) {
-            if (const StoredExecution *execution = m_executionsByCall.value(call.id)) {
+        for (int index = 0; index < message.toolCalls.size(); ++index) {
+            const ToolCall &call = message.toolCalls.at(index);
+            if (const StoredExecution *execution = m_executionsByCall.value(CallKey{message.id, index})) {
                 writeExecution(*execution);
             } else if (call.name != ChartTool::toolName() || !writeChart(call)) {
                 m_text += QLatin1String("**Called ") + call.name + QLatin1String(":**\n\n") +
@@ -252,7 +254,7 @@ private:
     const SandboxFolder m_folder;
     const QString m_filesFolderName;
     const QString m_filesFolder;
-    QHash<QString, const StoredExecution *> m_executionsByCall;
+    QHash<CallKey, const StoredExecution *> m_executionsByCall;
     QString m_text;
     QString m_error;
     int m_charts = 0;
@@ -309,10 +311,12 @@ QJsonObject messageToJson(const ChatMessage &message, const SandboxFolder &folde
     return object;
 }
 
-QJsonObject executionToJson(const StoredExecution &execution)
+// MESSAGE: the place (from 1) in the file's messages of the message that holds the execution's
+// call, 0 when there is none.
+QJsonObject executionToJson(const StoredExecution &execution, qsizetype message)
 {
     const ExecutionResult &result = execution.result;
-    return {
+    QJsonObject object{
         {QStringLiteral("tool_call_id"),
          execution.toolCallId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(execution.toolCallId)},
         {QStringLiteral("origin"), StoredExecution::originName(execution.origin)},
@@ -338,6 +342,11 @@ QJsonObject executionToJson(const StoredExecution &execution)
         {QStringLiteral("created"), isoTime(execution.created)},
         {QStringLiteral("rich_output"), result.richOutputJson()},
     };
+    if (message > 0 && execution.call.isValid()) {
+        object.insert(QStringLiteral("message"), message);
+        object.insert(QStringLiteral("call_index"), execution.call.index);
+    }
+    return object;
 }
 
 } // namespace
@@ -354,20 +363,33 @@ QString aboutLine(const Conversation &conversation)
     return about.join(QStringLiteral(" · "));
 }
 
-void forEachInOrder(const ConversationSnapshot &snapshot, const std::function<void(const ChatMessage &)> &onMessage,
+void forEachInOrder(const ConversationSnapshot &snapshot,
+                    const std::function<void(const ChatMessage &, const CallKey &answered)> &onMessage,
                     const std::function<void(const StoredExecution &)> &onUserRun)
 {
-    // Code the user ran from the inspector has no tool call; it goes where it happened.
+    // Code the user ran from the inspector has no tool call: it goes where the message that told
+    // the model about it is, or where it happened.
+    QHash<qint64, const StoredExecution *> userRunOfMessage;
     QList<const StoredExecution *> userRuns;
     for (const StoredExecution &execution : snapshot.executions) {
-        if (execution.toolCallId.isEmpty())
+        if (execution.origin != RunOrigin::User)
+            continue;
+        if (execution.call.isValid())
+            userRunOfMessage.insert(execution.call.messageId, &execution);
+        else
             userRuns << &execution;
     }
+    const QList<CallKey> answered = ChatMessage::answeredCalls(snapshot.messages);
     auto nextUserRun = userRuns.cbegin();
-    for (const ChatMessage &message : snapshot.messages) {
+    for (qsizetype i = 0; i < snapshot.messages.size(); ++i) {
+        const ChatMessage &message = snapshot.messages.at(i);
         for (; nextUserRun != userRuns.cend() && (*nextUserRun)->created < message.created; ++nextUserRun)
             onUserRun(**nextUserRun);
-        onMessage(message);
+        if (const StoredExecution *run = userRunOfMessage.value(message.id);
+            run && message.role == ChatMessage::Role::User)
+            onUserRun(*run);
+        else
+            onMessage(message, answered.at(i));
     }
     for (; nextUserRun != userRuns.cend(); ++nextUserRun)
         onUserRun(**nextUserRun);
@@ -403,11 +425,14 @@ QJsonObject toJson(const ConversationSnapshot &snapshot, const QString &conversa
     const Conversation &conversation = snapshot.conversation;
     const SandboxFolder folder(conversationFolder);
     QJsonArray messages;
-    for (const ChatMessage &message : snapshot.messages)
+    QHash<qint64, qsizetype> placeOfMessage;
+    for (const ChatMessage &message : snapshot.messages) {
         messages.append(messageToJson(message, folder));
+        placeOfMessage.insert(message.id, messages.size());
+    }
     QJsonArray executions;
     for (const StoredExecution &execution : snapshot.executions)
-        executions.append(executionToJson(execution));
+        executions.append(executionToJson(execution, placeOfMessage.value(execution.call.messageId)));
     return {
         {QStringLiteral("format"), Format},
         {QStringLiteral("version"), FormatVersion},

@@ -28,9 +28,11 @@ struct MarkdownOptions {
 // "model · provider · 2026-12-01 10:00" (local time), or empty when nothing is known.
 QString aboutLine(const Conversation &conversation);
 
-// Walks SNAPSHOT in conversation order: each message, and each run of code the user made
-// themselves (it has no tool call) where it happened, by time.
-void forEachInOrder(const ConversationSnapshot &snapshot, const std::function<void(const ChatMessage &)> &onMessage,
+// Walks SNAPSHOT in conversation order: each message, with the call it answers for a tool message
+// (see ChatMessage::answeredCalls), and each run of code the user made themselves in place of the
+// message that told the model about it (a run stored without one goes where it happened, by time).
+void forEachInOrder(const ConversationSnapshot &snapshot,
+                    const std::function<void(const ChatMessage &, const CallKey &answered)> &onMessage,
                     const std::function<void(const StoredExecution &)> &onUserRun);
 
 // TEXT in a Markdown code block of LANGUAGE, fenced longer than any run of backticks inside it

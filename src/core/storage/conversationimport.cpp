@@ -280,15 +280,15 @@ Error readMessage(const QJsonValue &value, int number, ChatMessage &message, QMa
 // servers check when the conversation continues.
 Error checkToolResults(const QList<ChatMessage> &messages)
 {
-    QSet<QString> open;
+    QStringList open; // an id may stand for several calls of one message
     for (qsizetype i = 0; i < messages.size(); ++i) {
         const ChatMessage &message = messages.at(i);
         if (message.role == ChatMessage::Role::Assistant) {
             open.clear();
             for (const ToolCall &call : message.toolCalls)
-                open.insert(call.id);
+                open << call.id;
         } else if (message.role == ChatMessage::Role::Tool) {
-            if (!open.remove(message.toolCallId))
+            if (!open.removeOne(message.toolCallId))
                 return QStringLiteral("Message %1 answers the tool call \"%2\", which the assistant message before it "
                                       "did not make.")
                     .arg(i + 1)
@@ -297,6 +297,20 @@ Error checkToolResults(const QList<ChatMessage> &messages)
             open.clear();
         }
     }
+    return std::nullopt;
+}
+
+// The call an execution ran: "message" (its place among the messages, from 1) and "call_index";
+// left invalid when the file does not say (older files).
+Error readCall(const QJsonObject &object, const QString &where, CallKey &call)
+{
+    const QJsonValue message = object.value(QLatin1String("message"));
+    const QJsonValue index = object.value(QLatin1String("call_index"));
+    if (message.isUndefined() && index.isUndefined())
+        return std::nullopt;
+    if (!message.isDouble() || !index.isDouble() || message.toInteger(-1) < 1 || index.toInteger(-1) < 0)
+        return QStringLiteral("%1 has a \"message\" or \"call_index\" that is not a place.").arg(where);
+    call = {message.toInteger(), int(index.toInteger())};
     return std::nullopt;
 }
 
@@ -343,6 +357,7 @@ Error readExecution(const QJsonValue &value, const QString &where, StoredExecuti
              readString(object, QLatin1StringView("stop_reason"), where, result.stopReason),
              readInteger(object, QLatin1StringView("figures_not_kept"), where, figuresNotKept),
              readTime(object, QLatin1StringView("created"), where, execution.created),
+             readCall(object, where, execution.call),
          }) {
         if (error)
             return error;
@@ -420,6 +435,7 @@ StoreResult<ConversationSnapshot> parse(const QByteArray &json)
         ChatMessage message;
         if (const Error error = readMessage(messageArray.at(i), int(i + 1), message, snapshot.files))
             return invalid(*error);
+        message.id = i + 1; // the executions name their call's message by its place; the store renumbers
         snapshot.messages.append(message);
     }
     if (const Error error = checkToolResults(snapshot.messages))
@@ -431,9 +447,14 @@ StoreResult<ConversationSnapshot> parse(const QByteArray &json)
     const QJsonArray executionArray = executions.toArray();
     for (qsizetype i = 0; i < executionArray.size(); ++i) {
         StoredExecution execution;
-        if (const Error error =
-                readExecution(executionArray.at(i), QStringLiteral("Execution %1").arg(i + 1), execution))
+        const QString where = QStringLiteral("Execution %1").arg(i + 1);
+        if (const Error error = readExecution(executionArray.at(i), where, execution))
             return invalid(*error);
+        if (const CallKey &call = execution.call;
+            call.isValid() && (call.messageId > snapshot.messages.size() ||
+                               (execution.origin == RunOrigin::Model &&
+                                call.index >= snapshot.messages.at(call.messageId - 1).toolCalls.size())))
+            return invalid(QStringLiteral("%1 names a call that the file's messages do not have.").arg(where));
         snapshot.executions.append(execution);
     }
     return snapshot;

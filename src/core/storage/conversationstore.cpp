@@ -198,11 +198,27 @@ StoreResult<Conversation> ConversationStore::insertConversation(const Conversati
     const auto id = m_conversations->insert(query, snapshot.conversation, now, failed);
     if (!id)
         return id.error();
+    // The calls of the executions name their messages by the snapshot's ids; the rows are new.
+    // A run without a call (a file from before calls had keys) names it by its id only: the n-th
+    // run of an id is taken for the n-th call with that id.
+    QHash<qint64, qint64> storedId;
+    QHash<QString, QList<CallKey>> callsOfId;
     for (const ChatMessage &message : snapshot.messages) {
-        if (auto stored = m_messages->insert(query, *id, message, now, failed); !stored)
+        auto stored = m_messages->insert(query, *id, message, now, failed);
+        if (!stored)
             return stored.error();
+        if (message.id != 0)
+            storedId.insert(message.id, stored->id);
+        for (int index = 0; index < message.toolCalls.size(); ++index)
+            callsOfId[message.toolCalls.at(index).id] << CallKey{stored->id, index};
     }
-    for (const StoredExecution &execution : snapshot.executions) {
+    for (StoredExecution execution : snapshot.executions) {
+        if (execution.call.isValid() && storedId.contains(execution.call.messageId))
+            execution.call.messageId = storedId.value(execution.call.messageId);
+        else if (execution.origin == RunOrigin::Model && !callsOfId.value(execution.toolCallId).isEmpty())
+            execution.call = callsOfId[execution.toolCallId].takeFirst();
+        else
+            execution.call = {};
         if (auto stored = m_executions->insert(query, *id, execution, now, failed); !stored)
             return stored.error();
     }

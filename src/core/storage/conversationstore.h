@@ -94,8 +94,9 @@ public:
 
     // The conversation with its messages, executions and attachments, for display and export.
     StoreResult<ConversationSnapshot> loadConversation(qint64 id);
-    // Stores SNAPSHOT as a new conversation in one transaction: all of it or nothing. Ids in
-    // the snapshot are ignored, and so are its attachments: their files are not part of it.
+    // Stores SNAPSHOT as a new conversation in one transaction: all of it or nothing. Its rows get
+    // new ids (an execution's call follows its message there), and its attachments are ignored:
+    // their files are not part of it.
     StoreResult<Conversation> insertConversation(const ConversationSnapshot &snapshot);
 
     // Full-text search over user and assistant messages and executed code, best match first.

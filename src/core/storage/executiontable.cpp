@@ -11,7 +11,7 @@ namespace {
 const QString ExecutionColumns = QStringLiteral(
     "id, conversation_id, tool_call_id, origin, code, status, stdout, stderr, value, error_type, error_message, "
     "traceback, dropped_stdout_bytes, dropped_stderr_bytes, duration_ms, timed_out, state_lost, state_reset, figures, "
-    "files, created, figures_not_kept, refused, stop_reason, rich_output");
+    "files, created, figures_not_kept, refused, stop_reason, rich_output, message_id, call_index");
 
 StoredExecution executionFromRow(const QSqlQuery &query)
 {
@@ -43,6 +43,8 @@ StoredExecution executionFromRow(const QSqlQuery &query)
     result.refused = RowCodec::stringListFromJson(query.value(22).toString());
     result.stopReason = query.value(23).toString();
     result.setRichOutput(QJsonDocument::fromJson(query.value(24).toString().toUtf8()).object());
+    if (!query.isNull(25) && !query.isNull(26))
+        execution.call = {query.value(25).toLongLong(), query.value(26).toInt()};
     return execution;
 }
 
@@ -61,8 +63,8 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
                 "INSERT INTO executions (conversation_id, tool_call_id, origin, code, status, stdout, stderr, "
                 "value, error_type, error_message, traceback, dropped_stdout_bytes, dropped_stderr_bytes, "
                 "duration_ms, timed_out, state_lost, state_reset, figures, files, created, figures_not_kept, refused, "
-                "stop_reason, rich_output) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "stop_reason, rich_output, message_id, call_index) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId,
              execution.toolCallId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : execution.toolCallId,
              StoredExecution::originName(execution.origin),
@@ -86,7 +88,9 @@ StoreResult<StoredExecution> ExecutionTable::insert(QSqlQuery &query, qint64 con
              result.figuresNotKept,
              RowCodec::stringListToJson(result.refused),
              result.stopReason,
-             RowCodec::compactJson(result.richOutputJson())}))
+             RowCodec::compactJson(result.richOutputJson()),
+             execution.call.isValid() ? QVariant(execution.call.messageId) : QVariant(QMetaType::fromType<qint64>()),
+             execution.call.isValid() ? QVariant(execution.call.index) : QVariant(QMetaType::fromType<int>())}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;

@@ -97,8 +97,8 @@ public:
         , m_folder(conversationFolder)
     {
         for (const StoredExecution &execution : snapshot.executions) {
-            if (!execution.toolCallId.isEmpty())
-                m_executionsByCall.insert(execution.toolCallId, &execution);
+            if (execution.origin == RunOrigin::Model && execution.call.isValid())
+                m_executionsByCall.insert(execution.call, &execution);
         }
     }
 
@@ -113,7 +113,7 @@ public:
             heading += QLatin1String("\n*") + about + QLatin1String("*\n");
         addMarkdown(heading);
         ConversationExport::forEachInOrder(
-            m_snapshot, [this](const ChatMessage &message) { addMessage(message); },
+            m_snapshot, [this](const ChatMessage &message, const CallKey &answered) { addMessage(message, answered); },
             [this](const StoredExecution &execution) { addCode(execution); });
         return m_cells;
     }
@@ -121,7 +121,7 @@ public:
     const NotebookExport::Summary &summary() const { return m_summary; }
 
 private:
-    void addMessage(const ChatMessage &message)
+    void addMessage(const ChatMessage &message, const CallKey &answered)
     {
         QString text;
         QJsonObject attachments;
@@ -143,7 +143,7 @@ private:
             break;
         case ChatMessage::Role::Tool:
             // A run of code is its code cell; other tools show their answer.
-            if (!m_executionsByCall.contains(message.toolCallId)) {
+            if (!m_executionsByCall.contains(answered)) {
                 text = QLatin1String("**Result") +
                        (message.toolName.isEmpty() ? QString() : QLatin1String(" of ") + message.toolName) +
                        QLatin1String(":**\n\n") +
@@ -156,8 +156,9 @@ private:
         // An assistant message that only called tools has nothing to say of its own.
         if (!text.trimmed().isEmpty() && text != QLatin1String("**Assistant**\n\n"))
             addMarkdown(text.trimmed() + QLatin1Char('\n'), attachments);
-        for (const ToolCall &call : message.toolCalls) {
-            if (const StoredExecution *execution = m_executionsByCall.value(call.id))
+        for (int index = 0; index < message.toolCalls.size(); ++index) {
+            const ToolCall &call = message.toolCalls.at(index);
+            if (const StoredExecution *execution = m_executionsByCall.value(CallKey{message.id, index}))
                 addCode(*execution);
             else
                 addCall(call);
@@ -393,7 +394,7 @@ private:
 
     const ConversationSnapshot &m_snapshot;
     const SandboxFolder m_folder;
-    QHash<QString, const StoredExecution *> m_executionsByCall;
+    QHash<CallKey, const StoredExecution *> m_executionsByCall;
     QJsonArray m_cells;
     NotebookExport::Summary m_summary;
     int m_cellCount = 0;

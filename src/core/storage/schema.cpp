@@ -138,6 +138,43 @@ QStringList messageImages()
     return {QStringLiteral("ALTER TABLE messages ADD COLUMN images TEXT NOT NULL DEFAULT '[]'")};
 }
 
+// Version 6: which call an execution ran, as the message that holds the call and the call's place
+// in it (CallKey): servers repeat call ids across messages (call_0 every turn), so tool_call_id
+// alone mixed up the runs of different turns (issue 23). Existing runs are matched as they
+// happened: a model's run to the newest answer holding its id that was written before the run was
+// stored, the n-th run of an id in an answer to the n-th call with that id there; a user's run to
+// the message that told the model about it, written just after the run. Message ids can be reused
+// after a message is deleted (an edit drops later turns), so a run lets go of a deleted message.
+QStringList callKeys()
+{
+    return {
+        QStringLiteral("ALTER TABLE executions ADD COLUMN message_id INTEGER"),
+        QStringLiteral("ALTER TABLE executions ADD COLUMN call_index INTEGER"),
+        QStringLiteral("UPDATE executions SET message_id = (SELECT m.id FROM messages m, json_each(m.tool_calls) c"
+                       " WHERE m.conversation_id = executions.conversation_id AND m.role = 'assistant'"
+                       " AND json_valid(m.tool_calls) AND json_extract(c.value, '$.id') = executions.tool_call_id"
+                       " AND m.created <= executions.created ORDER BY m.seq DESC, m.id DESC LIMIT 1)"
+                       " WHERE origin = 'model' AND tool_call_id IS NOT NULL"),
+        QStringLiteral("UPDATE executions SET call_index = (SELECT c.key FROM messages m, json_each(m.tool_calls) c"
+                       " WHERE m.id = executions.message_id AND json_extract(c.value, '$.id') = executions.tool_call_id"
+                       " AND (SELECT count(*) FROM json_each(m.tool_calls) d WHERE d.key < c.key"
+                       "  AND json_extract(d.value, '$.id') = executions.tool_call_id)"
+                       " = (SELECT count(*) FROM executions e WHERE e.message_id = executions.message_id"
+                       "  AND e.tool_call_id = executions.tool_call_id AND e.id < executions.id))"
+                       " WHERE message_id IS NOT NULL"),
+        QStringLiteral("UPDATE executions SET call_index = 0, message_id = (SELECT m.id FROM messages m"
+                       " WHERE m.conversation_id = executions.conversation_id AND m.role = 'user'"
+                       " AND m.created >= executions.created"
+                       " AND m.content LIKE 'I ran this code in the sandbox myself:%' ORDER BY m.seq, m.id LIMIT 1)"
+                       " WHERE origin = 'user'"),
+        QStringLiteral("UPDATE executions SET message_id = NULL, call_index = NULL"
+                       " WHERE message_id IS NULL OR call_index IS NULL"),
+        QStringLiteral("CREATE INDEX executions_by_message ON executions(message_id) WHERE message_id IS NOT NULL"),
+        QStringLiteral("CREATE TRIGGER executions_lose_message AFTER DELETE ON messages BEGIN"
+                       " UPDATE executions SET message_id = NULL, call_index = NULL WHERE message_id = old.id; END"),
+    };
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -153,6 +190,8 @@ QStringList migrationTo(int version)
         return richOutput();
     case 5:
         return messageImages();
+    case 6:
+        return callKeys();
     }
     return {};
 }

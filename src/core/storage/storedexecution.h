@@ -1,5 +1,6 @@
 #pragma once
 
+#include "llm/callkey.h"
 #include "sandbox/executionresult.h"
 #include "tools/toolresult.h"
 
@@ -13,13 +14,14 @@ namespace Sandpiper {
 
 // One run of code in a conversation's sandbox, as the inspector shows it. A value type.
 struct StoredExecution {
-    // Model: the model called the tool, toolCallId names the call; User: the user ran (or re-ran)
-    // code from the inspector.
+    // Model: the model called the tool, call says which call; User: the user ran (or re-ran) code
+    // from the inspector, call is the user message that told the model (index 0).
     using Origin = RunOrigin;
 
     qint64 id = 0; // row in the store; 0 until stored
     qint64 conversationId = 0;
-    QString toolCallId; // empty for user runs
+    CallKey call;       // invalid for runs stored before calls had keys that could not be matched
+    QString toolCallId; // the server's id of the call, for exports; empty for user runs
     QString code;
     Origin origin = Origin::Model;
     ExecutionResult result;

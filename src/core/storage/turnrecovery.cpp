@@ -3,8 +3,6 @@
 #include "logging.h"
 #include "storage/rowcodec.h"
 
-#include <QSet>
-
 namespace Sandpiper {
 
 namespace {
@@ -84,15 +82,15 @@ StoreResult<int> TurnRecovery::supplyMissingToolResults(const StoreDatabase &dat
     for (qsizetype i = rows.size() - 1; i >= 0; --i) {
         if (rows[i].role != ChatMessage::Role::Assistant || rows[i].calls.isEmpty())
             continue;
-        QSet<QString> answered;
+        QStringList answered; // an id may stand for several calls of one message
         qint64 lastSeq = rows[i].seq;
         for (qsizetype j = i + 1; j < rows.size() && rows[j].role == ChatMessage::Role::Tool; ++j) {
-            answered.insert(rows[j].toolCallId);
+            answered << rows[j].toolCallId;
             lastSeq = rows[j].seq;
         }
         QList<ToolCall> missing;
         for (const ToolCall &call : std::as_const(rows[i].calls)) {
-            if (!answered.contains(call.id))
+            if (!answered.removeOne(call.id))
                 missing.append(call);
         }
         if (missing.isEmpty())

@@ -121,6 +121,7 @@ ConversationSnapshot conversationOf(TextGenerator &text, int messages, int execu
         if (i % callEvery == 1 && calls < executions) {
             const QString id = QStringLiteral("call_%1").arg(++calls);
             message.role = ChatMessage::Role::Assistant;
+            message.id = i + 1; // the snapshot's own id, which the execution's call names
             message.toolCalls = {
                 {id, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"%1\"}").arg(text.text(30))}};
             snapshot.messages << message;
@@ -131,6 +132,7 @@ ConversationSnapshot conversationOf(TextGenerator &text, int messages, int execu
             result.content = text.text(40);
             snapshot.messages << result;
             StoredExecution execution;
+            execution.call = {message.id, 0};
             execution.toolCallId = id;
             execution.code = text.text(60);
             execution.result.status = ExecutionResult::Status::Ok;

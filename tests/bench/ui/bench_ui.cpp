@@ -128,11 +128,12 @@ qint64 createLongConversation(ConversationStore &store, int messages, int figure
             const QString callId = QStringLiteral("call_%1").arg(i);
             assistant.toolCalls = {
                 {callId, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"plot()\"}")}};
-            (void)store.appendMessage(conversation->id, assistant);
+            const auto answer = store.appendMessage(conversation->id, assistant);
             const QString name = QStringLiteral("figures/f%1.png").arg(figuresLeft);
             figure.save(folder + QLatin1Char('/') + name);
             StoredExecution execution;
             execution.conversationId = conversation->id;
+            execution.call = {answer ? answer->id : 0, 0};
             execution.toolCallId = callId;
             execution.code = QStringLiteral("plot()");
             execution.result.status = ExecutionResult::Status::Ok;
@@ -329,13 +330,16 @@ DataTable millionRowTable()
 double showRun(ConversationSession &session, QWidget *view, const QString &callId,
                const std::optional<DataTable> &table)
 {
+    static qint64 answer = 0; // each run the call of an answer of its own
     AgentEvent proposed;
     proposed.kind = AgentEvent::Kind::ToolCallProposed;
+    proposed.key = {++answer, 0};
     proposed.call = {callId, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"sales\"}")};
     session.handle(proposed);
     paintNow(view);
     AgentEvent finished;
     finished.kind = AgentEvent::Kind::ToolFinished;
+    finished.key = proposed.key;
     finished.call = proposed.call;
     finished.ran = true;
     finished.success = true;
