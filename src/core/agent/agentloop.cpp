@@ -146,6 +146,7 @@ void AgentLoop::shutdown()
     // Everything that waits is woken here, while the loop is whole: the coroutines unwind now
     // instead of resuming inside a destructor.
     cancel();
+    m_budget->cancel(); // the window may be asked for after the turn ended
     if (m_titleClient)
         m_titleClient->cancel();
     if (m_sandbox)
