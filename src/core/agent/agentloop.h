@@ -107,7 +107,7 @@ private:
     QCoro::Task<KernelRestore> replay(bool rerunWritingCells);
     // The kernel is gone: if earlier cells defined something, restoring it is offered.
     void kernelStopped();
-    QCoro::Task<> improveTitle(QString question, QString answer);
+    QCoro::Task<> improveTitle(ChatMessage question, QString answer);
     QCoro::Task<ChatMessage> runToolCall(ToolCall call);
     QCoro::Task<std::optional<Decision>> waitForDecision(QString callId);
     ApprovalPolicy policyFor(const Tool &tool) const;
