@@ -10,6 +10,7 @@
 #include <llm/contextbudget.h>
 #include <storage/conversationstore.h>
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -103,14 +104,50 @@ private Q_SLOTS:
         loop.send(QStringLiteral("again"));
         QVERIFY(recorder.waitForTurn(2));
         const auto context = recorder.ofKind(Kind::Context);
-        QCOMPARE(context.size(), 2);
-        for (const AgentEvent &e : context) {
+        // The first request as assumed, then against the window the server named, then the second.
+        QCOMPARE(context.size(), 3);
+        QCOMPARE(context.first().context.window, ContextBudget::defaultWindow);
+        for (const AgentEvent &e : context.mid(1)) {
             QCOMPARE(e.context.window, 32768);
             QCOMPARE(e.context.windowSource, QStringLiteral("/props"));
         }
-        // Asked once, before the first request; then known.
+        // Asked once, beside the first request; then known.
         QCOMPARE(m_server->requests().size(), 3);
         QCOMPARE(m_server->requests().first().path, QByteArray("/props"));
+    }
+
+    // A server that takes its time over the window's probes (one that does not know them and
+    // never answers) does not hold up the first answer: nothing of a first request could be left
+    // out, so it goes at once. The next request waits for the window.
+    void theFirstAnswerDoesNotWaitForTheWindow()
+    {
+        constexpr auto slowProbe = std::chrono::milliseconds(2500);
+        FakeResponse props = FS::llamaCppProps(32768);
+        props.delayBeforeHeaders = slowProbe;
+        m_server->setRoute("GET", "/props", props);
+        m_server->enqueue(FS::openAiText(QStringLiteral("Read it.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Still here.")));
+        AgentConfig c = config(QStringLiteral("llamacpp"));
+        c.systemPrompt = QString(12000, QLatin1Char('s'));
+        AgentLoop loop(c);
+        Recorder recorder(&loop);
+        QElapsedTimer sinceProbe;
+        qint64 chatAfterMs = -1;
+        connect(m_server.get(), &FakeLlmServer::requestReceived, this, [&](int index) {
+            const QByteArray path = m_server->requests().at(index).path;
+            if (path == "/props")
+                sinceProbe.start();
+            else if (chatAfterMs < 0)
+                chatAfterMs = sinceProbe.isValid() ? sinceProbe.elapsed() : 0;
+        });
+        loop.send(QStringLiteral("hello"));
+        QVERIFY(recorder.waitForTurn());
+        // The chat request came while /props was still unanswered (it answers after 2.5 s).
+        QVERIFY2(chatAfterMs >= 0 && chatAfterMs < slowProbe.count(), qPrintable(QString::number(chatAfterMs)));
+        loop.send(QStringLiteral("again"));
+        QVERIFY(recorder.waitForTurn(2));
+        QCOMPARE(recorder.ofKind(Kind::Context).constLast().context.window, 32768);
+        QCOMPARE(m_server->requests().size(), 3); // asked once
     }
 
     void aSettingOverridesTheServer_data()

@@ -14,6 +14,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -59,6 +61,9 @@ class TestConversationSession : public QObject
     {
         const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("fake-model"));
         AgentConfig config = m_settings->agent();
+        // As the session manager gives it: the folder is the one the files are attached to.
+        config.sandbox =
+            m_settings->sandbox(QString::number(conversation->id), m_store->conversationFolder(conversation->id));
         auto session = std::make_unique<ConversationSession>(conversation->id, m_store.get(), config);
         if (!session->load())
             return nullptr;
@@ -417,6 +422,97 @@ private Q_SLOTS:
         sessions.show(ids[0]);
         QVERIFY(!sessions.hasUnread(ids[0]));
         QCOMPARE(answersIn((*reopened)->messages()), QStringList{QStringLiteral("Still going.")});
+    }
+
+    // Files that go with a message (issue 23): the bubble holds the user's words and the files, the
+    // model reads what the files are before the words, the title comes from the words.
+    void attachedFilesGoToTheModelNotIntoTheWords()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Revenue grew.")));
+        auto session = newSession();
+        QVERIFY(session);
+        QAbstractItemModelTester tester(session->messages(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString sales = m_profile->filePath(QStringLiteral("sales.csv"));
+        QFile file(sales);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("month,revenue\nJan,10\nFeb,12\n");
+        file.close();
+        QVERIFY(session->attach(sales));
+        QCOMPARE(session->state().pendingAttachments, QStringList{QStringLiteral("sales.csv")});
+
+        session->send(QStringLiteral("Plot the revenue"));
+        // At once, before the agent has done anything: the message as the user sent it.
+        const MessageModel *model = session->messages();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->item(0).message.content, QStringLiteral("Plot the revenue"));
+        QCOMPARE(model->item(0).message.attachments, (QList<AttachedFile>{{QStringLiteral("sales.csv"), file.size()}}));
+        QVERIFY(session->state().pendingAttachments.isEmpty());
+        QVERIFY(waitIdle(session.get()));
+
+        const QJsonArray sent = m_server->chatRequests().first().json()[QLatin1String("messages")].toArray();
+        const QString question = sent.last()[QLatin1String("content")].toString();
+        QVERIFY2(question.startsWith(QLatin1String("Attached files (in /mnt/data):\n- /mnt/data/sales.csv: ")),
+                 qPrintable(question));
+        QVERIFY2(question.contains(QLatin1String("Jan,10")), qPrintable(question));
+        QVERIFY2(question.endsWith(QLatin1String("\n\nPlot the revenue")), qPrintable(question));
+
+        QCOMPARE(model->rowCount(), 2); // the stored message took the place of the one shown at once
+        const ChatMessage shown = model->item(0).message;
+        QVERIFY(shown.id != 0);
+        QCOMPARE(shown.content, QStringLiteral("Plot the revenue"));
+        QCOMPARE(shown.attachments, (QList<AttachedFile>{{QStringLiteral("sales.csv"), file.size()}}));
+        QCOMPARE(session->state().title, QStringLiteral("Plot the revenue"));
+
+        ConversationSession reopened(session->id(), m_store.get(), m_settings->agent());
+        QVERIFY(reopened.load());
+        QCOMPARE(reopened.messages()->item(0).message.content, QStringLiteral("Plot the revenue"));
+        QCOMPARE(reopened.messages()->item(0).message.attachments, shown.attachments);
+        QCOMPARE(reopened.state().title, QStringLiteral("Plot the revenue"));
+
+        // Edited, the message takes its files along again.
+        m_server->enqueue(FS::openAiText(QStringLiteral("Revenue grew a lot.")));
+        QVERIFY(session->resendFrom(shown.id, QStringLiteral("Plot the revenue by month")));
+        QVERIFY(waitIdle(session.get()));
+        QCOMPARE(model->item(0).message.content, QStringLiteral("Plot the revenue by month"));
+        QCOMPARE(model->item(0).message.attachments, shown.attachments);
+    }
+
+    void aMessageOfOnlyFilesIsNamedAfterThem()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Two tables.")));
+        auto session = newSession();
+        QVERIFY(session);
+        for (const QString &name : {QStringLiteral("north.csv"), QStringLiteral("south.csv")}) {
+            QFile file(m_profile->filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("a,b\n1,2\n");
+            file.close();
+            QVERIFY(session->attach(file.fileName()));
+        }
+        session->send(QString());
+        QVERIFY(waitIdle(session.get()));
+        QCOMPARE(session->state().title, QStringLiteral("north.csv, south.csv"));
+        QVERIFY(session->messages()->item(0).message.content.isEmpty());
+    }
+
+    void aFileTakenOffTheMessageLeavesTheFolder()
+    {
+        auto session = newSession();
+        QVERIFY(session);
+        const QString notes = m_profile->filePath(QStringLiteral("notes.txt"));
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("remember\n");
+        file.close();
+        QVERIFY(session->attach(notes));
+        QVERIFY(session->attach(notes)); // attached twice: "notes (2).txt"
+        QCOMPARE(session->state().pendingAttachments,
+                 (QStringList{QStringLiteral("notes.txt"), QStringLiteral("notes (2).txt")}));
+        QVERIFY(session->removePendingAttachment(QStringLiteral("notes.txt")));
+        QCOMPARE(session->state().pendingAttachments, QStringList{QStringLiteral("notes (2).txt")});
+        QVERIFY(!QFileInfo::exists(session->folder() + QStringLiteral("/notes.txt")));
+        QVERIFY(QFileInfo::exists(session->folder() + QStringLiteral("/notes (2).txt")));
+        QCOMPARE(m_store->attachments(session->id())->size(), 1);
     }
 
     void storedHistoryBecomesItems_data()

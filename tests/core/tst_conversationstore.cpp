@@ -1,6 +1,7 @@
 #include "sandboxfiles.h"
 
 #include <llm/modelimage.h>
+#include <sandbox/sandboxfolder.h>
 #include <session/messagemodel.h>
 #include <session/conversationsession.h>
 #include <session/sessionmanager.h>
@@ -364,6 +365,47 @@ void writeVersion1Database(const QString &path)
         QVERIFY(raw.exec(statement));
 }
 
+// A v5 database (issue 17's images, before attachments had columns of their own): the v1 file
+// taken through the released migrations, with messages as schema 5 stored files that went with
+// them: the note on the files in front of the user's words, in one text.
+void writeVersion5Database(const QString &path)
+{
+    writeVersion1Database(path);
+    RawDatabase raw(path);
+    for (int version = 2; version <= 5; ++version) {
+        for (const QString &statement : Schema::migrationTo(version))
+            QVERIFY(raw.exec(statement));
+    }
+    const QStringList statements = {
+        QStringLiteral("PRAGMA user_version = 5"),
+        QStringLiteral("INSERT INTO conversations (id, title, created, updated) VALUES (8, 'Attached files (in "
+                       "/mnt/data):', 1700000000000, 1700000000000)"),
+        QStringLiteral(
+            "INSERT INTO messages (conversation_id, seq, role, content, images, created, updated) VALUES (8, "
+            "1, 'user', 'Attached files (in /mnt/data):' || char(10) || '- /mnt/data/sales.csv: CSV "
+            "document, 1.2 kB;' || char(10) || '  first lines:' || char(10) || '    month,turnover' || "
+            "char(10) || '    Jan,10' || char(10) || '- /mnt/data/chart.png: PNG image, 2 kB' || char(10) "
+            "|| char(10) || 'Plot the revenue' || char(10) || 'by month', '[\"chart.png\"]', "
+            "1700000000000, 1700000000000)"),
+        QStringLiteral("INSERT INTO attachments (conversation_id, file_name, size, created) VALUES (8, 'sales.csv', "
+                       "1234, 1700000000000)"),
+        QStringLiteral("INSERT INTO attachments (conversation_id, file_name, size, created) VALUES (8, 'chart.png', "
+                       "2048, 1700000000000)"),
+        // Files without words.
+        QStringLiteral("INSERT INTO conversations (id, title, created, updated) VALUES (9, 'Attached files (in "
+                       "/mnt/data):', 1700000000000, 1700000000000)"),
+        QStringLiteral("INSERT INTO messages (conversation_id, seq, role, content, created, updated) VALUES (9, 1, "
+                       "'user', 'Attached files (in /mnt/data):' || char(10) || '- /mnt/data/notes (2).txt: plain "
+                       "text document, 12 bytes' || char(10) || char(10), 1700000000000, 1700000000000)"),
+        // A later message with a file, in a conversation named after its first.
+        QStringLiteral("INSERT INTO messages (conversation_id, seq, role, content, created, updated) VALUES (7, 4, "
+                       "'user', 'Attached files (in /mnt/data):' || char(10) || '- /mnt/data/colonies.xlsx: Excel "
+                       "workbook, 9 kB' || char(10) || char(10) || 'And these?', 1700000000003, 1700000000003)"),
+    };
+    for (const QString &statement : statements)
+        QVERIFY(raw.exec(statement));
+}
+
 // Makes every write that would grow a file fail, as a full disk does, until it goes out of
 // scope. Unlike permissions, this limit holds for root too (tests run as root in CI).
 class FileSizeLimit
@@ -614,6 +656,101 @@ private Q_SLOTS:
         QCOMPARE(kept->at(0).call, (CallKey{11, 0}));
         QVERIFY(!kept->at(1).call.isValid());
         QVERIFY(!kept->at(3).call.isValid());
+    }
+
+    // Schema 6 keeps the note on attached files apart from the user's words: a v5 file's messages
+    // are split, their files named with the sizes they were attached with, and conversations that
+    // were named after the note are named after the words (or the files) instead.
+    void upgradesAttachmentNotesApartFromTheWords()
+    {
+        const QString folder = freshFolder();
+        QDir().mkpath(folder);
+        writeVersion5Database(folder + QStringLiteral("/sandpiper.db"));
+
+        ConversationStore store(folder);
+        const auto opened = store.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.error().message));
+        QCOMPARE(RawDatabase(store.databasePath()).value(QStringLiteral("PRAGMA user_version")).toInt(),
+                 Schema::LatestVersion);
+
+        QCOMPARE(store.conversation(8)->title, QStringLiteral("Plot the revenue"));
+        const ChatMessage plot = store.messages(8)->first();
+        QCOMPARE(plot.content, QStringLiteral("Plot the revenue\nby month"));
+        QCOMPARE(plot.attachments,
+                 (QList<AttachedFile>{{QStringLiteral("sales.csv"), 1234}})); // the image shows as one
+        QCOMPARE(plot.images, QStringList{QStringLiteral("chart.png")});
+        QVERIFY2(plot.attachmentNote.startsWith(QLatin1String("- /mnt/data/sales.csv: CSV document")),
+                 qPrintable(plot.attachmentNote));
+        QVERIFY2(plot.attachmentNote.contains(QLatin1String("Jan,10")), qPrintable(plot.attachmentNote));
+        // The model reads what it read before.
+        QVERIFY2(plot.modelContent().startsWith(ChatMessage::attachmentHeader() + QLatin1String("- /mnt/data/sales")),
+                 qPrintable(plot.modelContent()));
+        QVERIFY2(plot.modelContent().endsWith(QLatin1String("\n\nPlot the revenue\nby month")),
+                 qPrintable(plot.modelContent()));
+
+        QCOMPARE(store.conversation(9)->title, QStringLiteral("notes (2).txt"));
+        const ChatMessage notes = store.messages(9)->first();
+        QVERIFY(notes.content.isEmpty());
+        QCOMPARE(notes.attachments, (QList<AttachedFile>{{QStringLiteral("notes (2).txt"), 0}}));
+
+        QCOMPARE(store.conversation(7)->title, QStringLiteral("Old chat"));
+        const ChatMessage later = store.messages(7)->last();
+        QCOMPARE(later.content, QStringLiteral("And these?"));
+        QCOMPARE(later.attachments, (QList<AttachedFile>{{QStringLiteral("colonies.xlsx"), 0}}));
+
+        // Search finds the user's words, not the rows the model was shown.
+        QCOMPARE(store.search(QStringLiteral("revenue"))->size(), 1);
+        QCOMPARE(store.search(QStringLiteral("turnover"))->size(), 0);
+    }
+
+    void attachedFilesStayApartFromTheWords()
+    {
+        ConversationStore store(freshFolder());
+        const auto conversation = store.createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o"));
+        QVERIFY(conversation.ok());
+        ChatMessage files = makeMessage(Role::User, QString());
+        files.attachments = {{QStringLiteral("report 2024.pdf"), 48000}, {QStringLiteral("sales.csv"), 1200}};
+        files.attachmentNote = QStringLiteral(
+            "- /mnt/data/report 2024.pdf: PDF document, 48 kB\n- /mnt/data/sales.csv: CSV document, 1.2 kB");
+        QVERIFY(store.appendMessage(conversation->id, files).ok());
+        // Named after the files when the user wrote nothing, never after the note.
+        QCOMPARE(store.conversation(conversation->id)->title, QStringLiteral("report 2024.pdf, sales.csv"));
+        const ChatMessage stored = store.messages(conversation->id)->first();
+        QCOMPARE(stored.attachments, files.attachments);
+        QCOMPARE(stored.attachmentNote, files.attachmentNote);
+        QVERIFY(stored.content.isEmpty());
+
+        const auto worded = store.createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o"));
+        files.content = QStringLiteral("Compare the report with the sales");
+        QVERIFY(store.appendMessage(worded->id, files).ok());
+        QCOMPARE(store.conversation(worded->id)->title, QStringLiteral("Compare the report with the sales"));
+
+        // Exported, the request reads as the model read it, and imported, the words are the user's again.
+        const auto snapshot = store.loadConversation(worded->id);
+        QVERIFY(snapshot.ok());
+        const QString json = m_dir.filePath(QStringLiteral("files.json"));
+        QVERIFY(ConversationExport::writeJson(*snapshot, store.conversationFolder(worded->id), json).ok());
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString sent =
+            QJsonDocument::fromJson(file.readAll())[QLatin1String("messages")][0][QLatin1String("content")].toString();
+        QCOMPARE(sent, files.modelContent());
+        const auto imported = ConversationImport::importFile(store, json);
+        QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+        const ChatMessage back = store.messages(imported->id)->first();
+        QCOMPARE(back.content, files.content);
+        QCOMPARE(back.attachmentNote, files.attachmentNote);
+        QCOMPARE(back.attachments,
+                 (QList<AttachedFile>{{QStringLiteral("report 2024.pdf"), 0}, {QStringLiteral("sales.csv"), 0}}));
+        const QString markdown = m_dir.filePath(QStringLiteral("files.md"));
+        QVERIFY(ConversationExport::writeMarkdown(*snapshot, store.conversationFolder(worded->id), markdown).ok());
+        QFile written(markdown);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(written.readAll());
+        QVERIFY2(text.contains(QStringLiteral("*Attached:* `report 2024.pdf` (%1), `sales.csv` (%2)")
+                                   .arg(SandboxFolder::formatBytes(48000), SandboxFolder::formatBytes(1200))),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("/mnt/data")), qPrintable(text));
     }
 
     void refusesADatabaseFromANewerVersion()

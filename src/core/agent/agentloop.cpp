@@ -148,6 +148,7 @@ void AgentLoop::shutdown()
     // Everything that waits is woken here, while the loop is whole: the coroutines unwind now
     // instead of resuming inside a destructor.
     cancel();
+    m_budget->cancel(); // the window may be asked for after the turn ended
     if (m_titleClient)
         m_titleClient->cancel();
     if (m_sandbox)
@@ -416,7 +417,7 @@ void AgentLoop::cancel()
 
 // The title from the first message stands at once; the model's shorter one replaces it
 // unless the user renamed the conversation meanwhile.
-QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
+QCoro::Task<> AgentLoop::improveTitle(ChatMessage question, QString answer)
 {
     QPointer<AgentLoop> self(this);
     ChatMessage instruction;
@@ -424,7 +425,11 @@ QCoro::Task<> AgentLoop::improveTitle(QString question, QString answer)
     instruction.content = QStringLiteral("Write a title of at most six words for this conversation, in the language of "
                                          "the question. Reply with the title only, without quotes.");
     ChatMessage user;
-    user.content = QStringLiteral("Question: %1\n\nAnswer: %2").arg(question.left(2000), answer.left(2000));
+    // The user's words, or the names of their files: never the rows the model was shown of them.
+    QString asked = question.content;
+    for (const AttachedFile &file : std::as_const(question.attachments))
+        asked += QStringLiteral("\n[attached: %1]").arg(file.name);
+    user.content = QStringLiteral("Question: %1\n\nAnswer: %2").arg(asked.trimmed().left(2000), answer.left(2000));
     // A client of its own, so that the title does not wait for the conversation's next request;
     // shutdown() cancels it.
     if (!m_titleClient)
@@ -715,17 +720,20 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
             co_return;
         }
     }
-    // The images are files of the folder too: the model learns their names for its code, unless
-    // the text names them already (a message sent again after an edit).
+    // The files show beside the user's words; what the model is told about them goes apart. The
+    // images are files of the folder too: the model learns their names for its code.
+    const SandboxFolder folder(m_config.sandbox.dataDirectory);
+    for (const QString &name : std::as_const(attachments))
+        user.attachments.append({name, folder.fileSize(name)});
+    QStringList described = attachments;
     for (const QString &image : std::as_const(images)) {
-        if (!text.contains(image))
-            attachments << image;
+        if (!described.contains(image))
+            described << image;
     }
-    if (!attachments.isEmpty()) {
-        const QString described = co_await describeAttachments(attachments);
+    if (!described.isEmpty()) {
+        user.attachmentNote = co_await describeAttachments(described);
         if (!self)
             co_return;
-        user.content = AttachmentDescriber::message(text, described);
     }
     addMessage(user); // the store names the conversation after its first message
 
@@ -813,7 +821,7 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         if (assistant.toolCalls.isEmpty()) {
             finishTurn(AgentEvent::End::Completed);
             if (m_config.modelTitles && m_store && m_history.size() == 2)
-                QCoro::connect(improveTitle(m_history.first().content, assistant.content), this, [] {});
+                QCoro::connect(improveTitle(m_history.first(), assistant.content), this, [] {});
             co_return;
         }
 

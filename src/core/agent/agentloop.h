@@ -108,7 +108,7 @@ private:
     QCoro::Task<KernelRestore> replay(bool rerunWritingCells);
     // The kernel is gone: if earlier cells defined something, restoring it is offered.
     void kernelStopped();
-    QCoro::Task<> improveTitle(QString question, QString answer);
+    QCoro::Task<> improveTitle(ChatMessage question, QString answer);
     QCoro::Task<ChatMessage> runToolCall(ToolCall call, CallKey key);
     QCoro::Task<std::optional<Decision>> waitForDecision(CallKey key);
     ApprovalPolicy policyFor(const Tool &tool) const;

@@ -30,9 +30,4 @@ QString AttachmentDescriber::hostDescription(const QString &folder, const QStrin
     return line + QStringLiteral(";\n  first lines:\n") + lines.join(QLatin1Char('\n'));
 }
 
-QString AttachmentDescriber::message(const QString &text, const QString &descriptions)
-{
-    return QStringLiteral("Attached files (in /mnt/data):\n%1\n\n%2").arg(descriptions.trimmed(), text);
-}
-
 } // namespace Sandpiper

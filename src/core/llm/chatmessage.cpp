@@ -1,6 +1,7 @@
 #include "llm/chatmessage.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -59,6 +60,36 @@ QList<CallKey> ChatMessage::answeredCalls(const QList<ChatMessage> &messages)
         open.erase(found);
     }
     return answered;
+QString ChatMessage::attachmentHeader()
+{
+    return QStringLiteral("Attached files (in /mnt/data):\n");
+}
+
+QString ChatMessage::modelContent() const
+{
+    if (attachmentNote.isEmpty())
+        return content;
+    return attachmentHeader() + attachmentNote.trimmed() + QStringLiteral("\n\n") + content;
+}
+
+void ChatMessage::separateAttachmentNote()
+{
+    const QString header = attachmentHeader();
+    if (role != Role::User || !attachmentNote.isEmpty() || !content.startsWith(header))
+        return;
+    const qsizetype end = content.indexOf(QLatin1String("\n\n"), header.size());
+    attachmentNote = end < 0 ? content.mid(header.size()) : content.mid(header.size(), end - header.size());
+    content = end < 0 ? QString() : content.mid(end + 2);
+    // One line per file, "- /mnt/data/NAME: what it is"; the images show as images.
+    static const QRegularExpression fileLine(QStringLiteral("^- /mnt/data/(.+?): "),
+                                             QRegularExpression::MultilineOption);
+    for (auto match = fileLine.globalMatch(attachmentNote); match.hasNext();) {
+        const QString name = match.next().captured(1);
+        const bool known = std::any_of(attachments.cbegin(), attachments.cend(),
+                                       [&name](const AttachedFile &file) { return file.name == name; });
+        if (!known && !images.contains(name))
+            attachments.append({name, 0});
+    }
 }
 
 QString ChatMessage::roleName(Role role)
@@ -103,7 +134,7 @@ QJsonObject ChatMessage::toOpenAi() const
     if (!imageUrls.isEmpty()) {
         // The OpenAI vision format, which llama.cpp, Ollama, LM Studio and vLLM accept too.
         QJsonArray parts{
-            QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), content}}};
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), modelContent()}}};
         for (const QString &url : imageUrls) {
             parts.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")},
                                      {QStringLiteral("image_url"), QJsonObject{{QStringLiteral("url"), url}}}});
@@ -113,7 +144,7 @@ QJsonObject ChatMessage::toOpenAi() const
         // Strict servers want content present; an assistant turn with only tool calls sends null.
         object.insert(QStringLiteral("content"), role == Role::Assistant && content.isEmpty() && !toolCalls.isEmpty()
                                                      ? QJsonValue()
-                                                     : QJsonValue(content));
+                                                     : QJsonValue(modelContent()));
     }
     if (!toolCalls.isEmpty()) {
         QJsonArray calls;

@@ -21,6 +21,15 @@ struct ToolCall {
     friend bool operator==(const ToolCall &, const ToolCall &) = default;
 };
 
+// A file that went with a user's message: its name in the conversation's folder (the sandbox
+// sees it in /mnt/data) and its size when it was sent.
+struct AttachedFile {
+    QString name;
+    qint64 size = 0;
+
+    friend bool operator==(const AttachedFile &, const AttachedFile &) = default;
+};
+
 struct TokenUsage {
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
@@ -55,11 +64,26 @@ struct ChatMessage {
     // The images as data URLs, filled just before a request (never stored): toOpenAi() sends
     // them as "image_url" content parts after the text.
     QStringList imageUrls;
+    // User messages: the files that went with the text, shown beside it. What the model was told
+    // about them (where they are, their first rows) is ATTACHMENTNOTE, which is not the user's
+    // words: it goes to the model before the text (modelContent()) and is never shown as theirs.
+    QList<AttachedFile> attachments;
+    QString attachmentNote;
     TokenUsage usage;
     Status status = Status::Complete;
     QString error;
     QDateTime created;
     QDateTime updated;
+
+    // CONTENT as the model reads it: after the note on the attached files, when there is one.
+    QString modelContent() const;
+    // What a note on attached files begins with, in front of the user's text (stored so in
+    // messages of schema 5 and older).
+    static QString attachmentHeader();
+    // A user message whose CONTENT begins with a note on attached files (schema 5 and older stored
+    // them so, and an exported request carries them so) gets the note and the files' names apart
+    // from the user's text; their sizes are not in the note.
+    void separateAttachmentNote();
 
     // The message as an OpenAI-compatible server expects it in a request.
     QJsonObject toOpenAi() const;

@@ -3,6 +3,9 @@
 #include "llm/contextshortener.h"
 #include "logging.h"
 
+#include <QCoroSignal>
+
+#include <algorithm>
 #include <cmath>
 
 namespace Sandpiper {
@@ -22,10 +25,22 @@ constexpr double maxTokensPerUnit = 6.0;
 // so the server is asked for its window only when a request grows beyond it: a short
 // conversation costs no extra round trip.
 constexpr qint64 alwaysFits = 1536;
+// A caller that finds the window being asked for waits this long for the answer: every probe of
+// ContextWindowProbe::discover() timing out.
+constexpr std::chrono::seconds discoveryWait{20};
 
 qint64 roundUp(qint64 value, qint64 step)
 {
     return (value + step - 1) / step * step;
+}
+
+// The first request of a conversation: its system prompt and the user's first message. Nothing of
+// it can be left out, so knowing the window first would change nothing that is sent.
+bool isFirstRequest(const QList<ChatMessage> &messages)
+{
+    return !messages.isEmpty() && messages.constLast().role == ChatMessage::Role::User &&
+           std::all_of(messages.cbegin(), messages.cend() - 1,
+                       [](const ChatMessage &message) { return message.role == ChatMessage::Role::System; });
 }
 
 } // namespace
@@ -36,10 +51,13 @@ ContextBudget::ContextBudget(ChatClient *client, QObject *parent)
     , m_probe(new ContextWindowProbe(client->config(), this))
 {
     // A Stop while the window is being asked for must not let the request go out afterwards.
-    connect(client, &ChatClient::cancelRequested, this, [this] {
-        m_cancelled = true;
-        m_probe->cancel();
-    });
+    connect(client, &ChatClient::cancelRequested, this, &ContextBudget::cancel);
+}
+
+void ContextBudget::cancel()
+{
+    m_cancelled = true;
+    m_probe->cancel();
 }
 
 ContextBudget::~ContextBudget() = default;
@@ -60,16 +78,24 @@ ChatResponse ContextBudget::cancelled() const
 QCoro::Task<> ContextBudget::discover(QString model)
 {
     QPointer<ContextBudget> self(this);
+    if (m_models[model].discovering) {
+        // Asked already (beside a first request): that answer serves this caller too.
+        co_await qCoro(this, &ContextBudget::discovered, discoveryWait);
+        co_return;
+    }
+    m_models[model].discovering = true;
     const ContextWindowProbe::Finding finding = co_await m_probe->discover(model);
     if (!self)
         co_return;
     Model &state = m_models[model];
+    state.discovering = false;
     const bool first = !state.discovered;
     state.discovered = true;
     if (finding.window > 0 || first)
         state.finding = finding;
     state.askAgain = first && !finding.settled;
     qCInfo(lcAgent) << "context window of" << model << ":" << state.finding.window << "from" << state.finding.source;
+    Q_EMIT discovered();
 }
 
 ContextBudget::Plan ContextBudget::plan(const QList<ChatMessage> &messages, const QJsonArray &tools, const Model &model,
@@ -232,7 +258,15 @@ QCoro::Task<ChatResponse> ContextBudget::complete(QList<ChatMessage> messages, Q
     const QString model = m_client->config().model;
     Plan first = plan(messages, tools, m_models.value(model), 1.0);
     const Model &known = m_models.value(model);
-    if ((!known.discovered && first.use.tokens > alwaysFits) || known.askAgain) {
+    const bool unknown = (!known.discovered && first.use.tokens > alwaysFits) || known.askAgain;
+    if (unknown && isFirstRequest(messages)) {
+        // The first answer does not wait for the server's window (its probes can take seconds on a
+        // server that does not know them): the window is asked for beside it, for the next request
+        // and for the meter, which then shows this request against it.
+        QCoro::connect(discover(model), this, [this, messages, tools, model] {
+            Q_EMIT contextUsed(plan(messages, tools, m_models.value(model), 1.0).use);
+        });
+    } else if (unknown) {
         co_await discover(model);
         if (!self)
             co_return {};

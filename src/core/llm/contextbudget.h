@@ -40,6 +40,10 @@ public:
     // The server refused a request with images for MODEL although it seemed to take them.
     void learnImagesRefused(const QString &model);
 
+    // Stops what waits for the server: the window being asked for (also beside a first request,
+    // after its turn ended) and the request that waits for it.
+    void cancel();
+
     // Tokens of WINDOW kept free for the answer.
     static qint64 answerReserve(qint64 window);
 
@@ -48,11 +52,14 @@ Q_SIGNALS:
     void contextUsed(const Sandpiper::ContextUse &use);
     // Something the user should do about the window, such as Ollama's silent truncation.
     void warning(const QString &text);
+    // Internal: the server said (or did not say) what the window is; wakes a second caller.
+    void discovered();
 
 private:
     struct Model {
         bool discovered = false;
-        bool askAgain = false; // the server's first figure was not final
+        bool discovering = false; // asked for, no answer yet
+        bool askAgain = false;    // the server's first figure was not final
         ContextWindowProbe::Finding finding;
         qint64 learntWindow = 0; // from the server's context error or its silent truncation
         double tokensPerUnit = 1.25;

@@ -30,7 +30,7 @@ qint64 ContextShortener::units(QStringView text)
 
 qint64 ContextShortener::units(const ChatMessage &message, bool withReasoning)
 {
-    qint64 total = perMessage + units(message.content) + perImage * message.imageUrls.size();
+    qint64 total = perMessage + units(message.modelContent()) + perImage * message.imageUrls.size();
     for (const ToolCall &call : message.toolCalls)
         total += perCall + units(call.name) + units(call.arguments);
     if (withReasoning)

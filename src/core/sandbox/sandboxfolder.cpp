@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -264,6 +265,12 @@ int SandboxFolder::openBeneath(int rootFd, const QByteArray &name, int flags) co
     }
 #endif
     return openComponentWalk(rootFd, name, flags);
+}
+
+qint64 SandboxFolder::fileSize(const QString &name) const
+{
+    const Opened opened = open(name, std::numeric_limits<qint64>::max());
+    return opened ? opened.size : 0;
 }
 
 SandboxFolder::Opened SandboxFolder::open(const QString &name, qint64 maxBytes) const

@@ -62,6 +62,8 @@ public:
 
     // Opens NAME for reading if it is a regular file inside the folder of at most MAXBYTES.
     Opened open(const QString &name, qint64 maxBytes) const;
+    // The size of NAME, checked as open() checks it; 0 when it is not a regular file inside.
+    qint64 fileSize(const QString &name) const;
     // NAME's bytes (at most MAXBYTES), or an empty optional with ERROR set.
     std::optional<QByteArray> read(const QString &name, qint64 maxBytes, QString *error) const;
     // Copies NAME to TARGET (a path the user chose) as it is at this moment; empty on success,

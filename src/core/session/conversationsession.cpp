@@ -126,6 +126,17 @@ void ConversationSession::send(const QString &text)
     const QStringList attachments = m_state.pendingAttachments;
     const QStringList images = m_state.pendingImages;
     m_turnTimer.start();
+    // The message shows at once; the agent's stored copy takes its place (MessageAdded).
+    TurnItem sent;
+    sent.kind = TurnItem::Kind::Message;
+    sent.message.role = ChatMessage::Role::User;
+    sent.message.content = text;
+    sent.message.images = images;
+    const SandboxFolder files(folder());
+    for (const QString &name : attachments)
+        sent.message.attachments.append({name, files.fileSize(name)});
+    dropUnsentMessage();
+    m_sentKey = m_messages->item(m_messages->append(std::move(sent))).key;
     changeState([](SessionState &state) {
         state.pendingAttachments.clear();
         state.pendingImages.clear();
@@ -304,6 +315,28 @@ void ConversationSession::removePendingImage(const QString &name)
     changeState([&](SessionState &state) { state.pendingImages.removeAll(name); });
 }
 
+StoreResult<void> ConversationSession::removePendingAttachment(const QString &name)
+{
+    if (!m_state.pendingAttachments.contains(name))
+        return {};
+    changeState([&](SessionState &state) { state.pendingAttachments.removeAll(name); });
+    const auto attachments = m_store->attachments(m_id);
+    if (!attachments)
+        return attachments.error();
+    // Names in the folder are unique: the newest record of NAME is the file attached for this message.
+    for (auto it = attachments->crbegin(); it != attachments->crend(); ++it) {
+        if (it->fileName == name)
+            return m_store->removeAttachment(it->id);
+    }
+    return {};
+}
+
+void ConversationSession::dropUnsentMessage()
+{
+    if (const int row = m_messages->rowOfKey(std::exchange(m_sentKey, 0)); row >= 0)
+        m_messages->remove(row);
+}
+
 void ConversationSession::exportTable(const CallKey &key, int tableIndex, const QString &format)
 {
     const int row = m_messages->rowOfCall(key);
@@ -327,12 +360,16 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text
     if (isBusy())
         return StoreError{StoreError::Kind::InvalidInput,
                           tr("Wait for the current answer to finish, or stop it, before resending.")};
-    // The images of the message go again with its new text.
+    // The images and files of the message go again with its new text.
     QStringList images;
+    QStringList files;
     for (int row = 0; row < m_messages->rowCount(); ++row) {
         const TurnItem &item = m_messages->item(row);
-        if (item.kind == TurnItem::Kind::Message && item.message.id == messageId)
-            images = item.message.images;
+        if (item.kind != TurnItem::Kind::Message || item.message.id != messageId)
+            continue;
+        images = item.message.images;
+        for (const AttachedFile &file : item.message.attachments)
+            files << file.name;
     }
     if (auto dropped = m_store->deleteMessagesFrom(m_id, messageId); !dropped)
         return dropped;
@@ -342,7 +379,10 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text
         const auto history = m_store->messages(m_id);
         m_agent->post(&AgentLoop::replaceHistory, history ? *history : QList<ChatMessage>());
     }
-    changeState([&images](SessionState &state) { state.pendingImages = joined(images, state.pendingImages); });
+    changeState([&](SessionState &state) {
+        state.pendingImages = joined(images, state.pendingImages);
+        state.pendingAttachments = joined(files, state.pendingAttachments);
+    });
     send(text);
     return {};
 }
@@ -551,6 +591,7 @@ void ConversationSession::handle(const AgentEvent &event)
             state.pendingImages = joined(event.message.images, state.pendingImages);
             state.pendingAttachments = joined(event.attachments, state.pendingAttachments);
         });
+        dropUnsentMessage();
         addNotice(TurnItem::NoticeLevel::Error, event.text);
         Q_EMIT draftReturned(event.message.content);
         break;
@@ -602,10 +643,14 @@ void ConversationSession::applyMessage(const ChatMessage &message)
             m_messages->update(run, [&message](TurnItem &item) { item.message = message; });
             return;
         }
-        TurnItem item;
-        item.kind = TurnItem::Kind::Message;
-        item.message = message;
-        m_messages->append(std::move(item));
+        if (const int sent = m_messages->rowOfKey(std::exchange(m_sentKey, 0)); sent >= 0) {
+            m_messages->update(sent, [&message](TurnItem &item) { item.message = message; });
+        } else {
+            TurnItem item;
+            item.kind = TurnItem::Kind::Message;
+            item.message = message;
+            m_messages->append(std::move(item));
+        }
         // The store names a conversation after its first message.
         if (m_state.title.isEmpty()) {
             if (const auto conversation = m_store->conversation(m_id); conversation && !conversation->title.isEmpty()) {
@@ -689,6 +734,7 @@ void ConversationSession::applyToolFinished(const AgentEvent &event)
 
 void ConversationSession::finishTurn(const AgentEvent &event)
 {
+    dropUnsentMessage(); // a turn that ended before the message was kept (stopped at once)
     // An answer stopped before it said anything is not kept; one that said something is.
     if (const int streaming = m_messages->streamingRow(); streaming >= 0) {
         if (m_messages->item(streaming).message.content.isEmpty() &&

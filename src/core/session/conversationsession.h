@@ -82,6 +82,8 @@ public:
     StoreResult<void> showImage(const QString &name);
     // Takes NAME off the next message's images; the file stays in the folder.
     void removePendingImage(const QString &name);
+    // Takes the file NAME off the next message and out of the folder (it was copied there for it).
+    StoreResult<void> removePendingAttachment(const QString &name);
     // Asks the sandbox to write all of table TABLEINDEX of call KEY (as "csv" or "xlsx") into the
     // folder; tableExported() tells how it went.
     void exportTable(const Sandpiper::CallKey &key, int tableIndex, const QString &format);
@@ -140,6 +142,8 @@ private:
     // Applies the text and output that collected since the last frame.
     void flushFrame();
     void finishTurn(const AgentEvent &event);
+    // Takes away the user's message shown at send() that the agent did not keep.
+    void dropUnsentMessage();
 
     const qint64 m_id;
     ConversationStore *m_store;
@@ -149,6 +153,8 @@ private:
     ExecutionModel *m_executions;
     SessionState m_state;
     QElapsedTimer m_turnTimer;
+    // The item of the user's message, shown at send() until the agent adds it to the history.
+    qint64 m_sentKey = 0;
 
     struct PendingOutput {
         CallKey call;

@@ -49,4 +49,15 @@ QString Conversation::titleFromFirstMessage(QStringView text)
     return title + QChar(0x2026);
 }
 
+QString Conversation::titleFromFirstMessage(const ChatMessage &message)
+{
+    if (const QString title = titleFromFirstMessage(message.content); !title.isEmpty())
+        return title;
+    QStringList names;
+    for (const AttachedFile &file : message.attachments)
+        names << file.name;
+    names << message.images;
+    return titleFromFirstMessage(names.join(QStringLiteral(", ")));
+}
+
 } // namespace Sandpiper

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "llm/chatmessage.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMetaType>
@@ -23,6 +25,9 @@ struct Conversation {
     // A title from the text of the first user message: its first line with words in it, cut at a
     // word boundary near TitleLength characters with an ellipsis.
     static QString titleFromFirstMessage(QStringView text);
+    // The same for the first user message: from the user's words, or from the names of the files
+    // and images that went with it when there are none (never from what the model was told about them).
+    static QString titleFromFirstMessage(const ChatMessage &message);
     static constexpr qsizetype TitleLength = 60;
 };
 

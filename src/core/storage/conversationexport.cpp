@@ -78,6 +78,15 @@ private:
             break;
         case ChatMessage::Role::User:
             m_text += QLatin1String("## You\n\n") + message.content + QLatin1String("\n\n");
+            if (!message.attachments.isEmpty()) {
+                QStringList files;
+                for (const AttachedFile &file : message.attachments)
+                    files << QLatin1Char('`') + file.name + QLatin1Char('`') +
+                                 (file.size > 0
+                                      ? QLatin1String(" (") + SandboxFolder::formatBytes(file.size) + QLatin1Char(')')
+                                      : QString());
+                m_text += QLatin1String("*Attached:* ") + files.join(QLatin1String(", ")) + QLatin1String("\n\n");
+            }
             for (const QString &image : message.images) {
                 // Checked as an image at this moment (the sandbox can write there), then copied.
                 QString problem;

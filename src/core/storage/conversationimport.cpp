@@ -273,7 +273,11 @@ Error readMessage(const QJsonValue &value, int number, ChatMessage &message, QMa
     }
     if (const Error error = readExtras(object, where, message))
         return error;
-    return readImages(object, imageUrls, number, where, message, files);
+    if (const Error error = readImages(object, imageUrls, number, where, message, files))
+        return error;
+    // An export sends what the model read: the note on the attached files goes apart again.
+    message.separateAttachmentNote();
+    return std::nullopt;
 }
 
 // Every tool result must answer a call made by the assistant message it follows, as strict

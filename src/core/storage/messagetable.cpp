@@ -9,7 +9,7 @@ namespace {
 
 const QString MessageColumns = QStringLiteral(
     "id, role, content, reasoning, tool_calls, tool_call_id, tool_name, prompt_tokens, completion_tokens, "
-    "total_tokens, status, error, created, updated, images");
+    "total_tokens, status, error, created, updated, images, attachments, attachment_note");
 
 ChatMessage messageFromRow(const QSqlQuery &query)
 {
@@ -27,6 +27,8 @@ ChatMessage messageFromRow(const QSqlQuery &query)
     message.created = RowCodec::fromMs(query.value(12));
     message.updated = RowCodec::fromMs(query.value(13));
     message.images = RowCodec::stringListFromJson(query.value(14).toString());
+    message.attachments = RowCodec::attachedFilesFromJson(query.value(15).toString());
+    message.attachmentNote = query.value(16).toString();
     return message;
 }
 
@@ -45,15 +47,17 @@ StoreResult<ChatMessage> MessageTable::insert(QSqlQuery &query, qint64 conversat
     stored.updated = RowCodec::fromMs(RowCodec::toMs(message.updated, now));
     if (!StoreDatabase::run(
             query,
-            QStringLiteral("INSERT INTO messages (conversation_id, seq, role, content, reasoning, tool_calls, "
-                           "tool_call_id, tool_name, prompt_tokens, completion_tokens, total_tokens, status, error, "
-                           "created, updated, images) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE "
-                           "conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            QStringLiteral(
+                "INSERT INTO messages (conversation_id, seq, role, content, reasoning, tool_calls, "
+                "tool_call_id, tool_name, prompt_tokens, completion_tokens, total_tokens, status, error, "
+                "created, updated, images, attachments, attachment_note) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 "
+                "FROM messages WHERE conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {conversationId, conversationId, ChatMessage::roleName(message.role), message.content, message.reasoning,
              RowCodec::toolCallsToJson(message.toolCalls), message.toolCallId, message.toolName,
              message.usage.promptTokens, message.usage.completionTokens, message.usage.totalTokens,
              ChatMessage::statusName(message.status), message.error, stored.created.toMSecsSinceEpoch(),
-             stored.updated.toMSecsSinceEpoch(), RowCodec::stringListToJson(message.images)}))
+             stored.updated.toMSecsSinceEpoch(), RowCodec::stringListToJson(message.images),
+             RowCodec::attachedFilesToJson(message.attachments), message.attachmentNote}))
         return m_db.sqlError(query, failed);
     stored.id = query.lastInsertId().toLongLong();
     return stored;
@@ -70,7 +74,7 @@ StoreResult<ChatMessage> MessageTable::append(qint64 conversationId, const ChatM
     if (!stored)
         return stored;
     if (message.role == ChatMessage::Role::User) {
-        const QString title = Conversation::titleFromFirstMessage(message.content);
+        const QString title = Conversation::titleFromFirstMessage(message);
         if (!title.isEmpty() &&
             !StoreDatabase::run(query, QStringLiteral("UPDATE conversations SET title = ? WHERE id = ? AND title = ''"),
                                 {title, conversationId}))

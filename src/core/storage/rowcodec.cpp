@@ -72,4 +72,25 @@ QStringList stringListFromJson(const QString &json)
     return list;
 }
 
+QString attachedFilesToJson(const QList<AttachedFile> &files)
+{
+    QJsonArray array;
+    for (const AttachedFile &file : files)
+        array.append(QJsonObject{{QStringLiteral("name"), file.name}, {QStringLiteral("size"), file.size}});
+    return compactJson(array);
+}
+
+QList<AttachedFile> attachedFilesFromJson(const QString &json)
+{
+    QList<AttachedFile> files;
+    if (json.size() <= 2) // "[]"
+        return files;
+    for (const QJsonValue &value : QJsonDocument::fromJson(json.toUtf8()).array()) {
+        const QString name = value[QLatin1String("name")].toString();
+        if (!name.isEmpty())
+            files.append({name, value[QLatin1String("size")].toInteger()});
+    }
+    return files;
+}
+
 } // namespace Sandpiper::RowCodec

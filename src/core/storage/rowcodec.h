@@ -23,5 +23,8 @@ QVariant toolCallsToJson(const QList<ToolCall> &calls);
 QList<ToolCall> toolCallsFromJson(const QString &json);
 QString stringListToJson(const QStringList &list);
 QStringList stringListFromJson(const QString &json);
+// [{"name": ..., "size": ...}, ...]
+QString attachedFilesToJson(const QList<AttachedFile> &files);
+QList<AttachedFile> attachedFilesFromJson(const QString &json);
 
 } // namespace Sandpiper::RowCodec

@@ -1,5 +1,10 @@
 #include "storage/schema.h"
 
+#include "storage/conversation.h"
+#include "storage/rowcodec.h"
+
+#include <QSqlQuery>
+
 namespace Sandpiper::Schema {
 
 namespace {
@@ -173,6 +178,73 @@ QStringList callKeys()
         QStringLiteral("CREATE TRIGGER executions_lose_message AFTER DELETE ON messages BEGIN"
                        " UPDATE executions SET message_id = NULL, call_index = NULL WHERE message_id = old.id; END"),
     };
+// Version 7: the files that go with a user's message, as a JSON array of {name, size}, and what
+// the model is told about them, apart from the user's words (issue 23: they were one text).
+QStringList messageAttachments()
+{
+    return {QStringLiteral("ALTER TABLE messages ADD COLUMN attachments TEXT NOT NULL DEFAULT '[]'"),
+            QStringLiteral("ALTER TABLE messages ADD COLUMN attachment_note TEXT NOT NULL DEFAULT ''")};
+}
+
+// Version 7's rows: the note taken out of the user's text, the files named in it with the sizes
+// their attachments had, and the conversations that were named after the note named anew.
+bool separateAttachmentNotes(QSqlQuery &query)
+{
+    struct Row {
+        qint64 id;
+        qint64 conversationId;
+        ChatMessage message;
+    };
+    QList<Row> rows;
+    if (!query.prepare(QStringLiteral("SELECT id, conversation_id, content, images FROM messages WHERE role = 'user' "
+                                      "AND substr(content, 1, length(?)) = ? ORDER BY conversation_id, seq")))
+        return false;
+    query.addBindValue(ChatMessage::attachmentHeader());
+    query.addBindValue(ChatMessage::attachmentHeader());
+    if (!query.exec())
+        return false;
+    while (query.next()) {
+        Row row{query.value(0).toLongLong(), query.value(1).toLongLong(), {}};
+        row.message.content = query.value(2).toString();
+        row.message.images = RowCodec::stringListFromJson(query.value(3).toString());
+        row.message.separateAttachmentNote();
+        rows << row;
+    }
+    query.finish();
+    const QString oldTitle = ChatMessage::attachmentHeader().trimmed();
+    for (Row &row : rows) {
+        for (AttachedFile &file : row.message.attachments) {
+            if (!query.prepare(
+                    QStringLiteral("SELECT size FROM attachments WHERE conversation_id = ? AND file_name = ? "
+                                   "ORDER BY id DESC LIMIT 1")))
+                return false;
+            query.addBindValue(row.conversationId);
+            query.addBindValue(file.name);
+            if (!query.exec())
+                return false;
+            if (query.next())
+                file.size = query.value(0).toLongLong();
+            query.finish();
+        }
+        if (!query.prepare(QStringLiteral("UPDATE messages SET content = ?, attachments = ?, attachment_note = ? "
+                                          "WHERE id = ?")))
+            return false;
+        query.addBindValue(row.message.content);
+        query.addBindValue(RowCodec::attachedFilesToJson(row.message.attachments));
+        query.addBindValue(row.message.attachmentNote);
+        query.addBindValue(row.id);
+        if (!query.exec())
+            return false;
+        // The rows come in order: the first of a conversation is the one it was named after.
+        if (!query.prepare(QStringLiteral("UPDATE conversations SET title = ? WHERE id = ? AND title = ?")))
+            return false;
+        query.addBindValue(Conversation::titleFromFirstMessage(row.message));
+        query.addBindValue(row.conversationId);
+        query.addBindValue(oldTitle);
+        if (!query.exec())
+            return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -192,8 +264,15 @@ QStringList migrationTo(int version)
         return messageImages();
     case 6:
         return callKeys();
+    case 7:
+        return messageAttachments();
     }
     return {};
+}
+
+bool rewriteRowsFor(int version, QSqlQuery &query)
+{
+    return version != 7 || separateAttachmentNotes(query);
 }
 
 } // namespace Sandpiper::Schema

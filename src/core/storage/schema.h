@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+class QSqlQuery;
+
 namespace Sandpiper::Schema {
 
 // Stored in the file header (PRAGMA application_id), so the store tells its own database from
@@ -9,10 +11,13 @@ namespace Sandpiper::Schema {
 inline constexpr int ApplicationId = 0x534e4450;
 
 // PRAGMA user_version of a database the store has fully migrated.
-inline constexpr int LatestVersion = 6;
+inline constexpr int LatestVersion = 7;
 
 // The statements that take a database from VERSION - 1 to VERSION, one statement per entry
 // (Qt SQL runs one at a time). A released migration never changes: files in that version exist.
 QStringList migrationTo(int version);
+// What SQL alone cannot do to take the rows to VERSION, run with QUERY after migrationTo(VERSION)'s
+// statements, in the same transaction; false when a statement failed (QUERY says why).
+bool rewriteRowsFor(int version, QSqlQuery &query);
 
 } // namespace Sandpiper::Schema

@@ -281,7 +281,7 @@ StoreResult<void> StoreDatabase::migrate(QSqlQuery &query)
             if (!query.exec(statement))
                 return sqlError(query, failed);
         }
-        if (!transaction.commit())
+        if (!Schema::rewriteRowsFor(next, query) || !transaction.commit())
             return sqlError(query, failed);
         qCInfo(lcStorage) << "database upgraded to version" << next;
     }
