@@ -2,8 +2,8 @@
 
 #include <llm/modelimage.h>
 #include <sandbox/sandboxfolder.h>
-#include <session/messagemodel.h>
 #include <session/conversationsession.h>
+#include <session/messagemodel.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <storage/conversationexport.h>
