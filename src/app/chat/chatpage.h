@@ -27,6 +27,9 @@ public:
 
     ConversationSession *session() const { return m_session; }
     ToolCallCard *card(const QString &callId) const;
+    // "Thinking…" with a busy bar where the answer will be, from Send until the model's first
+    // text or tool call (and again while it works after a tool).
+    QWidget *workingIndicator() const { return m_working; }
     QList<MessageWidget *> messageWidgets() const;
     bool followsBottom() const { return m_followBottom; }
     void selectToolCall(const QString &callId);
@@ -48,6 +51,9 @@ private:
     QWidget *widgetFor(const TurnItem &item);
     void discard(QWidget *widget);
     void updateActions();
+    void updateWorking();
+    // Where the next item's widget goes in the layout: after the shown items, before the indicator.
+    int endOfItems() const { return 1 + int(m_widgets.size()); }
     void editAndResend(qint64 messageId, const QString &text);
     void regenerate();
 
@@ -56,6 +62,7 @@ private:
     QWidget *m_content;
     QVBoxLayout *m_layout;
     QPushButton *m_earlierButton;
+    QWidget *m_working;
     QList<QWidget *> m_widgets; // one per model row from m_firstShown on
     int m_firstShown = 0;
     QPointer<ToolCallCard> m_selectedCard;
