@@ -21,6 +21,7 @@
 #include <storage/conversationstore.h>
 
 #include <QFile>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
