@@ -1,20 +1,20 @@
 #include "composer.h"
 
-#include "flowlayout.h"
-
+#include "attachmentchip.h"
 #include "chat/sandboximage.h"
 #include "composereditor.h"
+#include "flowlayout.h"
 
 #include <sandbox/sandboxfolder.h>
 
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDragEnterEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
-#include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -32,7 +32,7 @@ Composer::Composer(QWidget *parent)
     , m_attachButton(new QPushButton(tr("Attach…")))
     , m_models(new QComboBox)
     , m_network(new QCheckBox(tr("Network in sandbox")))
-    , m_attachments(new QLabel)
+    , m_attachmentStrip(new QWidget)
     , m_imageStrip(new QWidget)
     , m_completer(new QCompleter(this))
     , m_promptModel(new QStandardItemModel(this))
@@ -57,8 +57,9 @@ Composer::Composer(QWidget *parent)
     m_models->setMinimumContentsLength(18);
     m_models->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_network->setAccessibleName(tr("Allow network access in this conversation's sandbox"));
-    m_attachments->setForegroundRole(QPalette::PlaceholderText);
-    m_attachments->setVisible(false);
+    m_attachmentStrip->setAccessibleName(tr("Files for the next message"));
+    m_attachmentStrip->setVisible(false);
+    new FlowLayout(m_attachmentStrip);
     m_imageStrip->setAccessibleName(tr("Images for the next message"));
     m_imageStrip->setVisible(false);
     auto *thumbnails = new QHBoxLayout(m_imageStrip);
@@ -73,7 +74,6 @@ Composer::Composer(QWidget *parent)
     options->addWidget(m_attachButton);
     options->addWidget(m_network);
     options->addWidget(m_models);
-    m_attachments->setWordWrap(true);
 
     auto *row = new QHBoxLayout;
     row->addWidget(m_editor, 1);
@@ -86,7 +86,7 @@ Composer::Composer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 4, 12, 8);
     layout->addLayout(options);
-    layout->addWidget(m_attachments);
+    layout->addWidget(m_attachmentStrip);
     layout->addWidget(m_imageStrip);
     layout->addLayout(row);
 
@@ -190,7 +190,7 @@ void Composer::insertTemplate(const QString &text)
 void Composer::send()
 {
     const QString text = m_editor->toPlainText().trimmed();
-    if ((text.isEmpty() && m_images.isEmpty()) || m_busy)
+    if ((text.isEmpty() && m_images.isEmpty() && m_attachments.isEmpty()) || m_busy)
         return;
     m_editor->clear();
     Q_EMIT sendRequested(text);
@@ -213,10 +213,36 @@ void Composer::setModels(const QStringList &models, const QString &current)
     m_models->setCurrentText(current);
 }
 
-void Composer::setAttachments(const QStringList &names)
+void Composer::setAttachments(const QStringList &names, const QString &folder)
 {
-    m_attachments->setText(names.isEmpty() ? QString() : tr("Attached: %1").arg(names.join(QStringLiteral(", "))));
-    m_attachments->setVisible(!names.isEmpty());
+    if (names == m_attachments)
+        return;
+    m_attachments = names;
+    QLayout *chips = m_attachmentStrip->layout();
+    // A chip goes once its own click is delivered: its remove button is what changed the list.
+    bool focused = false;
+    while (QLayoutItem *item = chips->takeAt(0)) {
+        if (QWidget *chip = item->widget()) {
+            focused = focused || chip->isAncestorOf(QApplication::focusWidget());
+            chip->hide();
+            chip->deleteLater();
+        }
+        delete item;
+    }
+    const SandboxFolder files(folder);
+    QWidget *before = m_attachButton; // Tab goes from Attach… through the chips
+    for (const QString &name : names) {
+        auto *chip = new AttachmentChip(name, files.fileSize(name), true, m_attachmentStrip);
+        connect(chip, &AttachmentChip::removeRequested, this, &Composer::attachmentRemoved);
+        chips->addWidget(chip);
+        chip->show();
+        setTabOrder(before, chip->removeButton());
+        before = chip->removeButton();
+    }
+    m_attachmentStrip->setVisible(!names.isEmpty());
+    // Focus stays in the row of chips, else goes back to the text.
+    if (focused)
+        (before == m_attachButton ? static_cast<QWidget *>(m_editor) : before)->setFocus();
 }
 
 void Composer::setImages(const QStringList &names, const QString &folder)

@@ -10,7 +10,6 @@ class QCheckBox;
 class QComboBox;
 class QCompleter;
 class QStandardItemModel;
-class QLabel;
 class QPushButton;
 
 namespace Sandpiper {
@@ -18,9 +17,9 @@ namespace Sandpiper {
 class ComposerEditor;
 
 // The message box: Enter sends, Shift+Enter starts a new line; files are attached with the
-// button or by dropping them; images are pasted (Ctrl+V) or dropped and wait above the text as
-// thumbnails (a click takes one off); the model and the sandbox network switch sit beside it.
-// A "/" at the start offers the MCP servers' prompts as templates.
+// button or by dropping them and wait above the text as chips (each with a remove button); images are pasted (Ctrl+V)
+// or dropped and wait above the text as thumbnails (a click takes one off); the model and the sandbox network switch
+// sit beside it. A "/" at the start offers the MCP servers' prompts as templates.
 class Composer : public QWidget
 {
     Q_OBJECT
@@ -33,7 +32,9 @@ public:
     QCheckBox *networkToggle() const { return m_network; }
     void setBusy(bool busy);
     void setModels(const QStringList &models, const QString &current);
-    void setAttachments(const QStringList &names);
+    // The files that go with the next message: NAMES in the conversation's FOLDER, as chips.
+    void setAttachments(const QStringList &names, const QString &folder);
+    QWidget *attachmentStrip() const { return m_attachmentStrip; }
     // The images that go with the next message: NAMES in the conversation's FOLDER.
     void setImages(const QStringList &names, const QString &folder);
     QWidget *imageStrip() const { return m_imageStrip; }
@@ -54,6 +55,7 @@ Q_SIGNALS:
     // An image pasted from the clipboard or dropped from another program.
     void imagePasted(const QImage &image);
     void imageRemoved(const QString &name);
+    void attachmentRemoved(const QString &name);
     // Something pasted could not be used; MESSAGE says why, for the user.
     void pasteRefused(const QString &message);
     void attachRequested();
@@ -78,7 +80,8 @@ private:
     QPushButton *m_attachButton;
     QComboBox *m_models;
     QCheckBox *m_network;
-    QLabel *m_attachments;
+    QWidget *m_attachmentStrip;
+    QStringList m_attachments;
     QWidget *m_imageStrip;
     QStringList m_images;
     QCompleter *m_completer;

@@ -207,6 +207,12 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
         if (m_session)
             m_session->removePendingImage(name);
     });
+    connect(m_composer, &Composer::attachmentRemoved, this, [this](const QString &name) {
+        if (!m_session)
+            return;
+        if (auto removed = m_session->removePendingAttachment(name); !removed)
+            statusBar()->showMessage(removed.error().message, 10000);
+    });
     connect(m_chat, &ChatView::imageShowRequested, this, &MainWindow::showImageToModel);
     connect(m_inspector, &CodeInspector::imageShowRequested, this, &MainWindow::showImageToModel);
     connect(m_composer, &Composer::modelChosen, this, &MainWindow::chooseModel);
@@ -413,7 +419,7 @@ void MainWindow::showState()
     if (m_healthKnown && m_health.ok())
         m_dockerLabel->setText(dockerReadyText(state.kernelAlive));
     m_composer->setBusy(state.busy());
-    m_composer->setAttachments(state.pendingAttachments);
+    m_composer->setAttachments(state.pendingAttachments, m_session ? m_session->folder() : QString());
     m_composer->setImages(state.pendingImages, m_session ? m_session->folder() : QString());
     m_composer->setNetworkAllowed(m_session ? state.networkAllowed
                                             : m_settings->boolean(QStringLiteral("sandbox/network")));

@@ -7,8 +7,10 @@
 #include <session/messagemodel.h>
 
 #include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTimer>
@@ -23,6 +25,7 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     , m_content(new QWidget)
     , m_layout(new QVBoxLayout(m_content))
     , m_earlierButton(new QPushButton(tr("Show earlier messages")))
+    , m_working(new QWidget)
 {
     setWidgetResizable(true);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -37,6 +40,23 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     m_earlierButton->setAccessibleName(tr("Show earlier messages"));
     m_earlierButton->setVisible(false);
     m_layout->addWidget(m_earlierButton, 0, Qt::AlignHCenter);
+    auto *busy = new QProgressBar;
+    busy->setRange(0, 0); // busy: it moves without saying how far
+    busy->setTextVisible(false);
+    busy->setFixedSize(fontMetrics().averageCharWidth() * 8, fontMetrics().height() / 2);
+    busy->setAccessibleName(tr("The model is working"));
+    auto *thinking = new QLabel(tr("Thinking…"));
+    thinking->setForegroundRole(QPalette::PlaceholderText);
+    thinking->setAccessibleName(tr("The model is working on the answer"));
+    auto *working = new QHBoxLayout(m_working);
+    working->setContentsMargins(10, 6, 10, 6);
+    working->addWidget(busy);
+    working->addWidget(thinking);
+    working->addStretch(1);
+    m_working->setObjectName(QStringLiteral("workingIndicator"));
+    m_working->setAccessibleName(tr("Thinking…"));
+    m_working->setVisible(false);
+    m_layout->addWidget(m_working);
     m_layout->addStretch(1);
     setWidget(m_content);
     connect(m_earlierButton, &QPushButton::clicked, this, &ChatPage::showEarlier);
@@ -55,6 +75,7 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     });
 
     connect(m_session, &ConversationSession::stateChanged, this, &ChatPage::updateActions);
+    connect(m_session, &ConversationSession::stateChanged, this, &ChatPage::updateWorking);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first, int last) { insertRows(first, last); });
@@ -76,7 +97,7 @@ void ChatPage::rebuild()
     m_firstShown = std::max(0, m_model->rowCount() - pageSize);
     for (int row = m_firstShown; row < m_model->rowCount(); ++row) {
         QWidget *widget = widgetFor(m_model->item(row));
-        m_layout->insertWidget(m_layout->count() - 1, widget);
+        m_layout->insertWidget(endOfItems(), widget);
         m_widgets << widget;
     }
     m_earlierButton->setVisible(m_firstShown > 0);
@@ -204,8 +225,21 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
     return label;
 }
 
+void ChatPage::updateWorking()
+{
+    bool silent = m_session->state().phase == SessionState::Phase::Waiting;
+    if (silent && m_model->rowCount() > 0) {
+        // Until the answer or a call of the model shows: they say that it works.
+        const TurnItem &last = m_model->item(m_model->rowCount() - 1);
+        silent = !last.isStreaming() &&
+                 !(last.kind == TurnItem::Kind::ToolCall && last.toolState == TurnItem::ToolState::Proposed);
+    }
+    m_working->setVisible(silent);
+}
+
 void ChatPage::updateActions()
 {
+    updateWorking();
     // Asking again (Retry, Regenerate) belongs to the last answer only, and only when nothing
     // runs: while an answer streams there is nothing to ask again yet.
     const QList<MessageWidget *> widgets = messageWidgets();
@@ -213,8 +247,9 @@ void ChatPage::updateActions()
     bool lastAnswerSeen = false;
     for (auto it = widgets.crbegin(); it != widgets.crend(); ++it) {
         const bool isAnswer = (*it)->message().role == ChatMessage::Role::Assistant;
+        // A question is edited once it is stored (it shows from Send on, before).
         (*it)->setActionsVisible(isAnswer && !lastAnswerSeen && !busy,
-                                 (*it)->message().role == ChatMessage::Role::User);
+                                 (*it)->message().role == ChatMessage::Role::User && (*it)->message().id != 0);
         lastAnswerSeen = lastAnswerSeen || isAnswer;
     }
 }

@@ -30,6 +30,9 @@ public:
     ConversationSession *session() const { return m_session; }
     ToolCallCard *card(const CallKey &key) const;
     QList<ToolCallCard *> cards() const;
+    // "Thinking…" with a busy bar where the answer will be, from Send until the model's first
+    // text or tool call (and again while it works after a tool).
+    QWidget *workingIndicator() const { return m_working; }
     QList<MessageWidget *> messageWidgets() const;
     bool followsBottom() const { return m_followBottom; }
     void selectToolCall(const Sandpiper::CallKey &key);
@@ -52,6 +55,9 @@ private:
     void discard(QWidget *widget);
     void updateActions();
     void updateTabOrder();
+    void updateWorking();
+    // Where the next item's widget goes in the layout: after the shown items, before the indicator.
+    int endOfItems() const { return 1 + int(m_widgets.size()); }
     void editAndResend(qint64 messageId, const QString &text);
     void regenerate();
 
@@ -60,6 +66,7 @@ private:
     QWidget *m_content;
     QVBoxLayout *m_layout;
     QPushButton *m_earlierButton;
+    QWidget *m_working;
     QList<QWidget *> m_widgets; // one per model row from m_firstShown on
     int m_firstShown = 0;
     QPointer<ToolCallCard> m_selectedCard;

@@ -1,5 +1,6 @@
 #include "chat/messagewidget.h"
 
+#include "attachmentchip.h"
 #include "chat/figureview.h"
 #include "chat/markdownview.h"
 #include "flowlayout.h"
@@ -114,6 +115,16 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
             images->addWidget(new FigureView(m_folder, image, 160), 0, Qt::AlignLeft | Qt::AlignTop);
         images->addStretch(1);
         layout->addLayout(images);
+    }
+    if (!message.attachments.isEmpty()) {
+        // The files that went with it, as they were in the message box; what the model was told
+        // about them is not the user's words and is not shown here.
+        auto *files = new QWidget;
+        files->setAccessibleName(tr("Attached files"));
+        auto *chips = new FlowLayout(files);
+        for (const AttachedFile &file : message.attachments)
+            chips->addWidget(new AttachmentChip(file.name, file.size, false));
+        layout->addWidget(files);
     }
     layout->addWidget(m_error);
 

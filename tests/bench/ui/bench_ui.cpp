@@ -10,6 +10,7 @@
 #include <chat/chatview.h>
 #include <chat/markdownview.h>
 #include <chat/messagewidget.h>
+#include <composer.h>
 #include <mainwindow.h>
 #include <math/mathrenderer.h>
 #include <session/conversationsession.h>
@@ -27,10 +28,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QThread>
 #include <QTimer>
 
@@ -577,9 +580,85 @@ void measureStreamingFeel(Settings &settings, ConversationStore &store, Figures 
                 "stream_feel_p99_ms");
 }
 
+// The answers of WINDOW's conversation on screen that show text.
+int answersShown(const MainWindow &window)
+{
+    int shown = 0;
+    for (const MessageWidget *message : window.chatView()->messageWidgets())
+        shown += message->message().role == ChatMessage::Role::Assistant && !message->plainText().isEmpty();
+    return shown;
+}
+
+// Types TEXT into the message box, presses Enter and returns the wall time until the first word of
+// the answer is painted.
+double untilFirstWord(MainWindow &window, const QString &text)
+{
+    const int before = answersShown(window);
+    QTest::keyClicks(window.composer()->editor(), text);
+    QElapsedTimer timer;
+    timer.start();
+    QTest::keyClick(window.composer()->editor(), Qt::Key_Return);
+    while (answersShown(window) == before) {
+        if (timer.elapsed() > 30000)
+            qFatal("no answer within 30 s");
+        QApplication::processEvents(QEventLoop::AllEvents, 1);
+    }
+    paintNow(&window);
+    const double ms = double(timer.nsecsElapsed()) / 1e6;
+    // The turn ends, and the title the model writes for a new conversation comes, before the next.
+    while (window.currentSession()->isBusy() && timer.elapsed() < 30000)
+        QApplication::processEvents(QEventLoop::AllEvents, 5);
+    QThread::msleep(300);
+    QApplication::processEvents();
+    return ms;
+}
+
+// From Send to the first word of the answer in a new conversation (its agent, sandbox and title
+// are new) and in a follow-up, against a server that streams at once. Target: the new conversation
+// within 100 ms of the follow-up.
+void measureFirstWord(const QTemporaryDir &dir, Figures &figures)
+{
+    FakeLlmServer server;
+    server.listen();
+    // The same answer for every request, the titles' too: whichever comes first gets one.
+    for (int i = 0; i < 40; ++i)
+        server.enqueue(FakeStreams::openAiText(QStringLiteral("Here is the answer, at once."), 4));
+    Settings settings(dir.filePath(QStringLiteral("first-word")));
+    QStringList assignments = server.providerSettings(QStringLiteral("bench"));
+    const bool docker = Test::dockerUnavailableReason().isEmpty();
+    assignments << (docker ? QStringLiteral("sandbox/image=") + Test::sandboxImage()
+                           : QStringLiteral("sandbox/enabled=false"));
+    if (const QString refused = Test::applySettings(settings, assignments); !refused.isEmpty())
+        qFatal("%s", qPrintable(refused));
+    ConversationStore store(settings.dataDirectory());
+    (void)store.open();
+    QList<double> fresh;
+    QList<double> followUp;
+    {
+        MainWindow window(&settings, &store);
+        QSignalSpy health(&window, &MainWindow::healthChecked);
+        window.resize(1200, 800);
+        window.show();
+        paintNow(&window);
+        if (health.isEmpty())
+            health.wait(30000);
+        for (int run = 0; run < 7; ++run) {
+            window.newConversation();
+            paintNow(&window);
+            fresh << untilFirstWord(window, QStringLiteral("What is 2 + 2?"));
+            followUp << untilFirstWord(window, QStringLiteral("And 3 + 3?"));
+        }
+    }
+    AgentThread::waitForRetiredThreads(std::chrono::seconds(30));
+    figures.add(docker ? "first word, new chat (ms, median)" : "first word, new chat, no sandbox (ms)", median(fresh),
+                "first_word_new_ms");
+    figures.add("first word, follow-up (ms, median)", median(followUp), "first_word_followup_ms");
+    figures.add("  new chat minus follow-up (ms)", median(fresh) - median(followUp), "first_word_new_extra_ms");
+}
+
 } // namespace
 
-// scripts/bench ui [startup] [open] [stream] [feel] [table] [math] [close]: the measures named, or all.
+// scripts/bench ui [startup] [open] [stream] [feel] [table] [math] [close] [first]: the measures named, or all.
 // Targets of the table: shown in <= 50 ms, <= 20 MB.
 int main(int argc, char *argv[])
 {
@@ -587,7 +666,7 @@ int main(int argc, char *argv[])
     QStringList chosen = app.arguments().mid(1);
     if (chosen.isEmpty())
         chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"), QStringLiteral("feel"),
-                  QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close")};
+                  QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close"), QStringLiteral("first")};
     QTemporaryDir dir;
     Settings settings(dir.filePath(QStringLiteral("open")));
     if (const QString error = settings.addOverride(QStringLiteral("sandbox/enabled=false")); !error.isEmpty())
@@ -611,6 +690,8 @@ int main(int argc, char *argv[])
         measureMath(dir, figures);
     if (chosen.contains(QLatin1String("close")))
         measureClosing(dir, figures);
+    if (chosen.contains(QLatin1String("first")))
+        measureFirstWord(dir, figures);
 
     std::printf("%-36s %10s\n", "measure", "value");
     for (const auto &[label, value] : std::as_const(figures.rows))
