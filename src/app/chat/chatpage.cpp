@@ -75,7 +75,6 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
     });
 
     connect(m_session, &ConversationSession::stateChanged, this, &ChatPage::updateActions);
-    connect(m_session, &ConversationSession::stateChanged, this, &ChatPage::updateWorking);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ChatPage::rebuild);
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first, int last) { insertRows(first, last); });
