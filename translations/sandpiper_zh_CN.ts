@@ -346,6 +346,10 @@
         <source>Sandpiper refused what the sandbox reported:</source>
         <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
+    <message>
+        <source>You ran %1 · %2 s · %3</source>
+        <translation>你运行了 %1 · %2 秒 · %3</translation>
+    </message>
 </context>
 <context>
     <name>SandboxHealth</name>
@@ -452,6 +456,29 @@
     <message>
         <source>no keychain service, such as GNOME Keyring or KWallet, answers</source>
         <translation>没有钥匙串服务（例如 GNOME Keyring 或 KWallet）响应</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::AttachmentChip</name>
+    <message>
+        <source>%1 — in /mnt/data for the code</source>
+        <translation>%1 — 代码可在 /mnt/data 中使用</translation>
+    </message>
+    <message>
+        <source>Attached file %1</source>
+        <translation>附件 %1</translation>
+    </message>
+    <message>
+        <source>Attached file %1, %2</source>
+        <translation>附件 %1，%2</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Take %1 off this message</source>
+        <translation>从这条消息中移除 %1</translation>
     </message>
 </context>
 <context>
@@ -701,6 +728,18 @@
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
+    <message>
+        <source>The model is working</source>
+        <translation>模型正在工作</translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <source>The model is working on the answer</source>
+        <translation>模型正在生成回答</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ChatView</name>
@@ -891,10 +930,6 @@
         <translation>/%1（%2）：%3</translation>
     </message>
     <message>
-        <source>Attached: %1</source>
-        <translation>已添加附件：%1</translation>
-    </message>
-    <message>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
     </message>
@@ -905,6 +940,10 @@
     <message>
         <source>Image %1; press to take it off this message</source>
         <translation>图像 %1；按下将其从此消息中移除</translation>
+    </message>
+    <message>
+        <source>Files for the next message</source>
+        <translation>下一条消息的文件</translation>
     </message>
 </context>
 <context>
@@ -1648,10 +1687,6 @@
         <translation>Docker 状态</translation>
     </message>
     <message>
-        <source>Tokens used in this conversation</source>
-        <translation>此对话已使用的 token 数</translation>
-    </message>
-    <message>
         <source>Network in sandbox</source>
         <translation>沙箱联网</translation>
     </message>
@@ -1796,10 +1831,6 @@
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <source>No API key for %1 was found.</source>
-        <translation>未找到 %1 的 API 密钥。</translation>
-    </message>
-    <message>
         <source>%1 does not answer at %2.</source>
         <translation>%1 在 %2 没有响应。</translation>
     </message>
@@ -1839,10 +1870,6 @@
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
-    <message>
-        <source>%L1 tokens</source>
-        <translation>%L1 个 token</translation>
-    </message>
     <message numerus="yes">
         <source>%n code cell(s).</source>
         <translation>
@@ -1854,6 +1881,38 @@
         <translation>
             <numerusform>有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Context used by this conversation</source>
+        <translation>此对话使用的上下文</translation>
+    </message>
+    <message>
+        <source>&amp;Conversations</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Set up a provider…</source>
+        <translation>设置服务提供方(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Answers can come from a model on this computer or from a provider on the internet.</source>
+        <translation>回答可以来自本机上的模型，也可以来自互联网上的服务提供方。</translation>
+    </message>
+    <message>
+        <source>context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <source>%L1 tokens sent and received</source>
+        <translation>已发送和接收 %L1 个词元</translation>
+    </message>
+    <message>
+        <source>The provider counted %L1 tokens for this conversation&apos;s requests and answers; every request carries the system prompt, the tools&apos; descriptions and the history again.</source>
+        <translation>服务提供方为此对话的请求和回答计了 %L1 个词元；每次请求都会再次携带系统提示、工具说明和历史记录。</translation>
+    </message>
+    <message>
+        <source>Not sent: no provider can answer. %1</source>
+        <translation>未发送：没有可以回答的服务提供方。%1</translation>
     </message>
 </context>
 <context>
@@ -2709,6 +2768,26 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>interrupted: Sandpiper stopped while this was written</source>
         <translation>已中断：撰写此内容时 Sandpiper 已停止运行</translation>
     </message>
+    <message>
+        <source>Copy this message&apos;s text</source>
+        <translation>复制这条消息的文字</translation>
+    </message>
+    <message>
+        <source>Change this message and ask again; the messages after it are removed</source>
+        <translation>修改这条消息并重新提问；其后的消息将被删除</translation>
+    </message>
+    <message>
+        <source>Ask the model for another answer to the same question</source>
+        <translation>让模型对同一问题再给出一个回答</translation>
+    </message>
+    <message>
+        <source>Send the question again after the error</source>
+        <translation>出错后再次发送这个问题</translation>
+    </message>
+    <message>
+        <source>Attached files</source>
+        <translation>附件</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::NotebookExport</name>
@@ -2756,6 +2835,33 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>The prompt %1 could not be fetched: %2</source>
         <translation>无法获取提示模板 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ProviderProblemBar</name>
+    <message>
+        <source>Open &amp;settings…</source>
+        <translation>打开设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Provider problem</source>
+        <translation>服务提供方问题</translation>
+    </message>
+    <message>
+        <source>Why no answer can come</source>
+        <translation>为什么无法得到回答</translation>
+    </message>
+    <message>
+        <source>Open the settings to set up the provider</source>
+        <translation>打开设置以配置服务提供方</translation>
+    </message>
+    <message>
+        <source>&amp;Use %1</source>
+        <translation>使用 %1(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Continue this conversation with %1</source>
+        <translation>用 %1 继续此对话</translation>
     </message>
 </context>
 <context>
@@ -3170,6 +3276,21 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Saved “%1” in %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SessionManager</name>
+    <message>
+        <source>The provider &quot;%1&quot; is not one this version of Sandpiper knows.</source>
+        <translation>此版本的 Sandpiper 不认识服务提供方“%1”。</translation>
+    </message>
+    <message>
+        <source>%1 has no server address.</source>
+        <translation>%1 没有服务器地址。</translation>
+    </message>
+    <message>
+        <source>No API key for %1 was found.</source>
+        <translation>未找到 %1 的 API 密钥。</translation>
     </message>
 </context>
 <context>
@@ -3806,10 +3927,6 @@ X-Title: Sandpiper</translation>
         <translation>拒绝</translation>
     </message>
     <message>
-        <source>Reason (optional, sent to the model)</source>
-        <translation>原因（可选，将发送给模型）</translation>
-    </message>
-    <message>
         <source>Reason for denying</source>
         <translation>拒绝原因</translation>
     </message>
@@ -3882,6 +3999,18 @@ X-Title: Sandpiper</translation>
     <message>
         <source>%1 · not run</source>
         <translation>%1 · 未运行</translation>
+    </message>
+    <message>
+        <source>Why not? (optional)</source>
+        <translation>为什么不？（可选）</translation>
+    </message>
+    <message>
+        <source>The reason goes to the model with the denial. Enter denies.</source>
+        <translation>原因会随拒绝一起发给模型。按 Enter 拒绝。</translation>
+    </message>
+    <message>
+        <source>Run it (Ctrl+Enter)</source>
+        <translation>运行（Ctrl+Enter）</translation>
     </message>
 </context>
 <context>
@@ -4036,6 +4165,14 @@ X-Title: Sandpiper</translation>
     <message>
         <source>%1 · models: %2</source>
         <translation>%1 · 模型：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Back to the chat</source>
+        <translation>返回对话(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Back to the chat</source>
+        <translation>返回对话</translation>
     </message>
 </context>
 <context>
