@@ -60,6 +60,8 @@ QList<CallKey> ChatMessage::answeredCalls(const QList<ChatMessage> &messages)
         open.erase(found);
     }
     return answered;
+}
+
 QString ChatMessage::attachmentHeader()
 {
     return QStringLiteral("Attached files (in /mnt/data):\n");
