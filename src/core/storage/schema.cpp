@@ -178,6 +178,8 @@ QStringList callKeys()
         QStringLiteral("CREATE TRIGGER executions_lose_message AFTER DELETE ON messages BEGIN"
                        " UPDATE executions SET message_id = NULL, call_index = NULL WHERE message_id = old.id; END"),
     };
+}
+
 // Version 7: the files that go with a user's message, as a JSON array of {name, size}, and what
 // the model is told about them, apart from the user's words (issue 23: they were one text).
 QStringList messageAttachments()
