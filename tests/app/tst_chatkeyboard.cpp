@@ -1,6 +1,7 @@
 // The chat's own controls, as a person meets them (issue 23): one way to ask again, named for
 // what it does; every action reachable with Tab in reading order; the approval card runs with
 // Ctrl+Enter and denies with Enter in its reason; where the focus is can always be seen.
+#include "cardlookup.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -189,7 +190,7 @@ private Q_SLOTS:
         ask(window.get(), QStringLiteral("six times seven"));
         ToolCallCard *card = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT(
-            (card = window->chatView()->card(QStringLiteral("call_k"))) && card->isAwaitingApproval(), 20000);
+            (card = newestCard(window->chatView(), QStringLiteral("call_k"))) && card->isAwaitingApproval(), 20000);
         // The window's own focus: the offscreen platform may take the window's activation away
         // when a card appears.
         QTRY_VERIFY(card->isAncestorOf(window->focusWidget()));
@@ -219,7 +220,7 @@ private Q_SLOTS:
         QTest::keyClicks(window->composer()->editor(), QStringLiteral("and then"));
         ToolCallCard *card = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT(
-            (card = window->chatView()->card(QStringLiteral("call_d"))) && card->isAwaitingApproval(), 20000);
+            (card = newestCard(window->chatView(), QStringLiteral("call_d"))) && card->isAwaitingApproval(), 20000);
         QTest::qWait(100);
         // The window's own focus: the offscreen platform may take the window's activation away
         // when a card appears.

@@ -6,6 +6,7 @@
 // and one turn by keyboard alone, with the focus seen at every step. Each step's screenshot goes
 // to the folder person-path/ (SANDPIPER_PERSON_PATH_DIR), named NN-step-THEME.png.
 #include "dialogdriver.h"
+#include "cardlookup.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -203,7 +204,7 @@ class TestPersonPath : public QObject
     ToolCallCard *awaitingCard(const QString &callId)
     {
         ToolCallCard *card = nullptr;
-        waitUntil([&] { return (card = m_window->chatView()->card(callId)) && card->isAwaitingApproval(); }, 30000);
+        waitUntil([&] { return (card = newestCard(m_window->chatView(), callId)) && card->isAwaitingApproval(); }, 30000);
         return card;
     }
 
@@ -497,7 +498,7 @@ private Q_SLOTS:
         QTest::keyClick(m_window->composer()->editor(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                auto *card = m_window->chatView()->card(QStringLiteral("call_0"));
+                auto *card = newestCard(m_window->chatView(), QStringLiteral("call_0"));
                 return card && card->isAwaitingApproval() && card->isAncestorOf(QApplication::focusWidget());
             }(),
             30000);
