@@ -2,6 +2,7 @@
 // answers and in the user's messages, streamed or loaded; the user's messages keep their lines
 // and their code; the code to approve is seen whole; small formulas keep their thin strokes;
 // highlighted code reads on its background in light and dark.
+#include "cardlookup.h"
 #include "screenshot.h"
 
 #include <chat/chatview.h>
@@ -343,7 +344,7 @@ private Q_SLOTS:
         event.preview = code;
         chat.session->handle(event);
         QApplication::processEvents();
-        ToolCallCard *card = chat.view.card(QStringLiteral("call_0"));
+        ToolCallCard *card = newestCard(&chat.view, QStringLiteral("call_0"));
         QVERIFY(card);
         QTRY_VERIFY(card->isAwaitingApproval() && card->isExpanded());
         checkCodeBox(card->findChild<CodeEditor *>(), scrolls);
@@ -363,7 +364,7 @@ private Q_SLOTS:
         result.toolName = PythonTool::toolName();
         StoredChat chat;
         QVERIFY(chat.open({message(ChatMessage::Role::User, QStringLiteral("compute")), calls, result}));
-        ToolCallCard *card = chat.view.card(QStringLiteral("call_0"));
+        ToolCallCard *card = newestCard(&chat.view, QStringLiteral("call_0"));
         QVERIFY(card);
         QVERIFY(!card->isExpanded());
         QToolButton *header = nullptr;
