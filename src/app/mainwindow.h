@@ -1,5 +1,7 @@
 #pragma once
 
+#include "elidedlabel.h"
+
 #include <agent/agentevent.h>
 #include <llm/providerconfig.h>
 #include <sandbox/enginestatus.h>
@@ -29,7 +31,6 @@ class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
 class DesktopNotifier;
-class ElidedLabel;
 class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
