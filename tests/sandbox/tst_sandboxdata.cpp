@@ -8,6 +8,7 @@
 #include <agent/agentthread.h>
 #include <sandbox/sandboxsession.h>
 #include <session/conversationsession.h>
+#include <session/messagemodel.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
