@@ -344,7 +344,7 @@ private Q_SLOTS:
         event.preview = code;
         chat.session->handle(event);
         QApplication::processEvents();
-        ToolCallCard *card = newestCard(&chat.view, QStringLiteral("call_0"));
+        ToolCallCard *card = Test::newestCard(&chat.view, QStringLiteral("call_0"));
         QVERIFY(card);
         QTRY_VERIFY(card->isAwaitingApproval() && card->isExpanded());
         checkCodeBox(card->findChild<CodeEditor *>(), scrolls);
@@ -364,7 +364,7 @@ private Q_SLOTS:
         result.toolName = PythonTool::toolName();
         StoredChat chat;
         QVERIFY(chat.open({message(ChatMessage::Role::User, QStringLiteral("compute")), calls, result}));
-        ToolCallCard *card = newestCard(&chat.view, QStringLiteral("call_0"));
+        ToolCallCard *card = Test::newestCard(&chat.view, QStringLiteral("call_0"));
         QVERIFY(card);
         QVERIFY(!card->isExpanded());
         QToolButton *header = nullptr;

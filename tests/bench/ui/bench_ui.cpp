@@ -541,11 +541,11 @@ void measureStreamingFeel(Settings &settings, ConversationStore &store, Figures 
     QList<double> stretches;
     QElapsedTimer stretch;
     auto *dispatcher = QAbstractEventDispatcher::instance();
-    const auto awake = QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, [&] {
+    const auto awake = QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, dispatcher, [&] {
         if (!stretch.isValid())
             stretch.start();
     });
-    const auto asleep = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, [&] {
+    const auto asleep = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, dispatcher, [&] {
         if (stretch.isValid())
             stretches << double(stretch.nsecsElapsed()) / 1e6;
         stretch.invalidate();
@@ -558,7 +558,7 @@ void measureStreamingFeel(Settings &settings, ConversationStore &store, Figures 
     QElapsedTimer wall;
     const double before = threadCpuMs();
     wall.start();
-    QObject::connect(&tokens, &QTimer::timeout, [&] {
+    QObject::connect(&tokens, &QTimer::timeout, &tokens, [&] {
         delta.text = answer.mid(sent, 4);
         sent += delta.text.size();
         shown.session.handle(delta);
