@@ -2841,7 +2841,7 @@ Authorization: Bearer ${keychain:token}</translation>
     <name>Sandpiper::ProviderProblemBar</name>
     <message>
         <source>Open &amp;settings…</source>
-        <translation>打开设置(&amp;S)…</translation>
+        <translation>打开设置(&amp;s)…</translation>
     </message>
     <message>
         <source>Provider problem</source>
@@ -4173,6 +4173,10 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Back to the chat</source>
         <translation>返回对话</translation>
+    </message>
+    <message>
+        <source>Set up a provider</source>
+        <translation>设置服务提供方</translation>
     </message>
 </context>
 <context>

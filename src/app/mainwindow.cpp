@@ -143,7 +143,13 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     inspectorScroll->setFrameShape(QFrame::NoFrame);
     inspectorScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     inspectorScroll->setWidget(m_inspector);
+    inspectorScroll->setAccessibleName(tr("Code inspector"));
     m_inspectorDock->setWidget(inspectorScroll);
+    // Shown again after the window was narrow, the dock would come back as narrow as it was left.
+    connect(m_inspectorDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_inspectorDock->width() < 260)
+            resizeDocks({m_inspectorDock}, {std::min(380, width() / 3)}, Qt::Horizontal);
+    });
     m_inspectorDock->setAccessibleName(tr("Code inspector"));
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     resizeDocks({m_inspectorDock}, {380}, Qt::Horizontal);
@@ -242,6 +248,7 @@ MainWindow::~MainWindow()
     // Closing hides the dock, whose action then says so: no longer to this window, half gone.
     for (const Fold &fold : m_folds)
         disconnect(fold.action, nullptr, this, nullptr);
+    disconnect(m_inspectorDock, nullptr, this, nullptr);
 }
 
 QListView *MainWindow::conversationList() const

@@ -91,6 +91,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(page);
+    scroll->setAccessibleName(tr("Set up a provider"));
     auto *scrollLayout = new QVBoxLayout(this);
     scrollLayout->setContentsMargins(0, 0, 0, 0);
     scrollLayout->addWidget(scroll);

@@ -339,6 +339,7 @@ private Q_SLOTS:
         AgentEvent event;
         event.kind = AgentEvent::Kind::ToolCallProposed;
         event.call = pythonCall(QStringLiteral("call_0"), code);
+        event.key = CallKey{1, 0};
         chat.session->handle(event);
         event.kind = AgentEvent::Kind::ApprovalNeeded;
         event.preview = code;

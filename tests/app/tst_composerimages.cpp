@@ -297,6 +297,7 @@ private Q_SLOTS:
         AgentEvent proposed;
         proposed.kind = AgentEvent::Kind::ToolCallProposed;
         proposed.call = call;
+        proposed.key = CallKey{1, 0};
         session->handle(proposed);
         ExecutionResult result;
         result.status = ExecutionResult::Status::Ok;
@@ -304,6 +305,7 @@ private Q_SLOTS:
         AgentEvent finished;
         finished.kind = AgentEvent::Kind::ToolFinished;
         finished.call = call;
+        finished.key = proposed.key;
         finished.ran = finished.success = true;
         finished.result = result;
         session->handle(finished);

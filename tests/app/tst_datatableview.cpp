@@ -67,6 +67,7 @@ TurnItem finishedCall(const QString &code, const ExecutionResult &result)
     item.kind = TurnItem::Kind::ToolCall;
     item.call = {QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
                  QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson())};
+    item.callKey = CallKey{7, 0};
     item.toolState = TurnItem::ToolState::Finished;
     item.result = result;
     return item;
@@ -202,7 +203,8 @@ private Q_SLOTS:
         QSignalSpy requested(&card, &ToolCallCard::tableSaveRequested);
         button(views.first(), QStringLiteral("Save as Excel"))->click();
         QCOMPARE(requested.size(), 1);
-        QCOMPARE(requested.first(), (QVariantList{QStringLiteral("call_1"), 0, QStringLiteral("xlsx")}));
+        QCOMPARE(requested.first().at(0).value<CallKey>(), (CallKey{7, 0}));
+        QCOMPARE(requested.first().mid(1), (QVariantList{0, QStringLiteral("xlsx")}));
         card.showTableSaved(0, QStringLiteral("table-1.xlsx"), {});
         QCOMPARE(views.first()->findChildren<SandboxFileRow *>().size(), 1);
     }

@@ -512,6 +512,8 @@ private Q_SLOTS:
         {
             auto window = openWindow();
             QVERIFY(window);
+            // Wide enough for the list and the chat side by side (a narrow window folds the list).
+            window->resize(1280, 800);
             auto *splitter = window->findChild<QSplitter *>(QStringLiteral("mainSplitter"));
             QVERIFY(splitter);
             splitter->setSizes({320, 600});

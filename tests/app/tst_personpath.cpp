@@ -5,8 +5,8 @@
 // visible widget must lie inside the window, none cut short, and the window inside the screen;
 // and one turn by keyboard alone, with the focus seen at every step. Each step's screenshot goes
 // to the folder person-path/ (SANDPIPER_PERSON_PATH_DIR), named NN-step-THEME.png.
-#include "dialogdriver.h"
 #include "cardlookup.h"
+#include "dialogdriver.h"
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -181,6 +181,14 @@ class TestPersonPath : public QObject
         QVERIFY(image.save(m_shots + QLatin1Char('/') + name));
     }
 
+    // Under Xvfb without a window manager, a dialog that closes leaves no window active; a person
+    // would click the window before typing into it, and so does the path.
+    void activate()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+
     void click(QWidget *widget)
     {
         QVERIFY(widget);
@@ -204,7 +212,8 @@ class TestPersonPath : public QObject
     ToolCallCard *awaitingCard(const QString &callId)
     {
         ToolCallCard *card = nullptr;
-        waitUntil([&] { return (card = newestCard(m_window->chatView(), callId)) && card->isAwaitingApproval(); }, 30000);
+        waitUntil([&] { return (card = newestCard(m_window->chatView(), callId)) && card->isAwaitingApproval(); },
+                  30000);
         return card;
     }
 
@@ -372,6 +381,7 @@ private Q_SLOTS:
     // An image pasted with Ctrl+V shows as a thumbnail; its × takes it back.
     void paste()
     {
+        activate();
         QImage image(400, 240, QImage::Format_RGB32);
         image.fill(QColor(0x3d, 0x7b, 0xe0));
         auto *data = new QMimeData;
@@ -383,7 +393,7 @@ private Q_SLOTS:
         shot(QStringLiteral("pasted"));
         QToolButton *remove = nullptr;
         for (QToolButton *button : m_window->composer()->imageStrip()->findChildren<QToolButton *>()) {
-            if (button->isVisible() && button->accessibleName().startsWith(QLatin1String("Remove")))
+            if (button->isVisible() && button->accessibleName().startsWith(QLatin1String("Image")))
                 remove = button;
         }
         QVERIFY(remove);
@@ -394,6 +404,7 @@ private Q_SLOTS:
     // Away to a new chat while the answer streams, and back: the answer is there once, whole.
     void switchMidStream()
     {
+        activate();
         const qint64 first = m_window->currentConversation();
         m_server->enqueue(
             FS::slowText(QStringLiteral("one two three four five six seven eight"), 8, std::chrono::milliseconds(250)));
@@ -425,6 +436,7 @@ private Q_SLOTS:
     // Ctrl+F, a word, Down, Enter: the conversation that has it opens.
     void search()
     {
+        activate();
         QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
         QTRY_VERIFY(m_window->searchField()->hasFocus());
         QTest::keyClicks(m_window->searchField(), QStringLiteral("sine"));
@@ -440,6 +452,7 @@ private Q_SLOTS:
     // File › Export as Markdown from the keyboard's menu keys; the status bar says where it went.
     void exportFromTheMenu()
     {
+        activate();
         QTemporaryDir folder;
         const QString path = folder.filePath(QStringLiteral("conversation.md"));
         DialogDriver driver;
@@ -463,6 +476,7 @@ private Q_SLOTS:
     }
     void everySize()
     {
+        activate();
         QFETCH(QSize, size);
         m_window->move(0, 0);
         m_window->resize(size);
@@ -486,6 +500,7 @@ private Q_SLOTS:
     // One turn without the mouse, at 800×600: the focus is seen at every step.
     void keyboardOnly()
     {
+        activate();
         m_window->resize(800, 600);
         QTest::qWait(200);
         QTest::keyClick(m_window.get(), Qt::Key_L, Qt::ControlModifier);

@@ -535,6 +535,8 @@ private Q_SLOTS:
         StoredExecution execution;
         execution.conversationId = conversation->id;
         execution.code = QStringLiteral("plot()");
+        // A run of the user's: an export keeps it without a call of the model to hang it on.
+        execution.origin = StoredExecution::Origin::User;
         execution.result.status = ExecutionResult::Status::Ok;
         execution.result.figures = {QStringLiteral("figures/fig.png"), QStringLiteral("figures/leak.png"),
                                     QStringLiteral("../../../home/secret.png"), QStringLiteral("home/secret.png")};

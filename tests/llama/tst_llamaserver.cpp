@@ -10,6 +10,8 @@
 #include <agent/agentloop.h>
 #include <llm/contextbudget.h>
 
+#include <optional>
+
 #include <QDir>
 #include <QImage>
 #include <QTemporaryDir>
@@ -85,7 +87,17 @@ private Q_SLOTS:
         loop.send(QStringLiteral("hello"));
         QVERIFY(recorder.waitForTurn(1, 120000));
         QVERIFY2(recorder.end() == AgentEvent::End::Completed, qPrintable(server.logTail()));
-        const ContextUse use = recorder.ofKind(Kind::Context).constFirst().context;
+        // The window is asked for beside the first request (which is measured against an assumed
+        // one): it is known once the server has answered.
+        const auto fromProps = [&recorder] {
+            for (const AgentEvent &event : recorder.ofKind(Kind::Context)) {
+                if (event.context.windowSource == QLatin1String("/props"))
+                    return std::optional<ContextUse>(event.context);
+            }
+            return std::optional<ContextUse>();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(fromProps().has_value(), 20000);
+        const ContextUse use = *fromProps();
         QCOMPARE(use.window, 8192);
         QCOMPARE(use.windowSource, QStringLiteral("/props"));
 

@@ -187,6 +187,8 @@ private Q_SLOTS:
         ConversationSnapshot snapshot;
         StoredExecution execution;
         execution.code = QStringLiteral("1");
+        // A run of the user's: the export keeps it without a call of the model to hang it on.
+        execution.origin = StoredExecution::Origin::User;
         execution.result.status = ExecutionResult::Status::Ok;
         snapshot.executions = {execution};
         QJsonObject notebook = NotebookExport::toJson(snapshot, m_dir.path(), {});

@@ -576,7 +576,12 @@ private Q_SLOTS:
                  qPrintable(refusals(r)));
         QVERIFY2(refusals(r).contains(QLatin1String("100 MiB")), qPrintable(refusals(r)));
         // The 100 MB line was skipped, not kept.
+#ifndef __SANITIZE_ADDRESS__
+        // AddressSanitizer keeps freed memory in quarantine: the peak says nothing of the reader there.
         QVERIFY2(peakMemoryKiB() - memoryBefore < 40 * 1024, qPrintable(QString::number(peakMemoryKiB())));
+#else
+        Q_UNUSED(memoryBefore);
+#endif
         QCOMPARE(run(shared(), QStringLiteral("1 + 1")).value, QStringLiteral("2"));
     }
 

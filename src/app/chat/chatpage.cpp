@@ -6,6 +6,7 @@
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -176,6 +177,10 @@ void ChatPage::discard(QWidget *widget)
 {
     // The model changes while a widget's own signal is delivered (Retry resends and reloads the
     // conversation from the click on its button): the widget goes once that signal is done.
+    // The focus it holds (Retry, Regenerate, Edit were clicked) stays on the page: hidden, the
+    // widget would hand it to the next in the chain, and the page would scroll up to that.
+    if (widget->isAncestorOf(QApplication::focusWidget()))
+        setFocus(Qt::OtherFocusReason);
     m_layout->removeWidget(widget);
     widget->hide();
     widget->setParent(nullptr);
