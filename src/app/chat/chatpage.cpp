@@ -131,8 +131,10 @@ void ChatPage::insertRows(int first, int last)
         const int index = row - m_firstShown;
         m_layout->insertWidget(1 + index, widget);
         m_widgets.insert(index, widget);
-        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->isAwaitingApproval())
+        if (auto *card = qobject_cast<ToolCallCard *>(widget); card && card->isAwaitingApproval()) {
             card->takeFocusForApproval();
+            revealFocusIn(card);
+        }
     }
     updateActions();
     updateTabOrder();
@@ -157,9 +159,11 @@ void ChatPage::updateRows(int first, int last)
         QWidget *widget = m_widgets.value(row - m_firstShown);
         if (auto *message = qobject_cast<MessageWidget *>(widget))
             message->showMessage(item.message);
-        else if (auto *card = qobject_cast<ToolCallCard *>(widget))
+        else if (auto *card = qobject_cast<ToolCallCard *>(widget)) {
             card->showItem(item);
-        else if (auto *notice = qobject_cast<QLabel *>(widget))
+            if (card->isAwaitingApproval())
+                revealFocusIn(card);
+        } else if (auto *notice = qobject_cast<QLabel *>(widget))
             notice->setText(item.text);
         // A row that grew is laid out at once, not after its new text was painted where it was.
         if (widget)
@@ -171,6 +175,18 @@ void ChatPage::updateRows(int first, int last)
     QCoreApplication::sendPostedEvents(m_content, QEvent::LayoutRequest);
     QCoreApplication::sendPostedEvents(viewport(), QEvent::LayoutRequest);
     updateActions();
+}
+
+// A card that took the focus to ask is scrolled into view once it is laid out: the focus is
+// where the person can see it.
+void ChatPage::revealFocusIn(QWidget *widget)
+{
+    QTimer::singleShot(0, this, [this, widget = QPointer<QWidget>(widget)] {
+        QWidget *focus = widget ? widget->window()->focusWidget() : nullptr;
+        if (!focus || !widget->isAncestorOf(focus))
+            return;
+        ensureWidgetVisible(focus, 0, 40);
+    });
 }
 
 void ChatPage::discard(QWidget *widget)

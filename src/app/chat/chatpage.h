@@ -55,6 +55,7 @@ private:
     void discard(QWidget *widget);
     void updateActions();
     void updateTabOrder();
+    void revealFocusIn(QWidget *widget);
     void updateWorking();
     // Where the next item's widget goes in the layout: after the shown items, before the indicator.
     int endOfItems() const { return 1 + int(m_widgets.size()); }
