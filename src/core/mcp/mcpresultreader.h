@@ -1,7 +1,7 @@
 #pragma once
 
-#include "mcp/mcpresult.h"
 #include "mcp/mcpserverstatus.h"
+#include "tools/mcpresult.h"
 #include "tools/pythontool.h"
 #include "tools/tool.h"
 

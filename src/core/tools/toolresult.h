@@ -1,7 +1,7 @@
 #pragma once
 
-#include "mcp/mcpresult.h"
 #include "sandbox/executionresult.h"
+#include "tools/mcpresult.h"
 #include "tools/websource.h"
 
 #include <QJsonObject>
