@@ -1,4 +1,4 @@
-#include <tools/argumentrepair.h>
+#include <llm/argumentrepair.h>
 
 #include <QTest>
 

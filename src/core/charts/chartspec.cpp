@@ -1,7 +1,7 @@
 #include "charts/chartspec.h"
 
 #include "charts/chartspecvalidator.h"
-#include "tools/argumentrepair.h"
+#include "llm/argumentrepair.h"
 
 #include <QDateTime>
 #include <QHash>

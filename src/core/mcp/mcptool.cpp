@@ -1,7 +1,7 @@
 #include "mcp/mcptool.h"
 
+#include "llm/argumentrepair.h"
 #include "mcp/mcptoolbox.h"
-#include "tools/argumentrepair.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "tools/fetchtool.h"
 
-#include "tools/argumentrepair.h"
+#include "llm/argumentrepair.h"
 #include "tools/citationindex.h"
 #include "tools/htmltotext.h"
 #include "tools/webfetcher.h"

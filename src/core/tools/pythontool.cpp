@@ -1,7 +1,7 @@
 #include "tools/pythontool.h"
 
+#include "llm/argumentrepair.h"
 #include "sandbox/sandboxsession.h"
-#include "tools/argumentrepair.h"
 
 #include <QJsonArray>
 #include <QLocale>

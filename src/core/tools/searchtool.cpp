@@ -1,7 +1,7 @@
 #include "tools/searchtool.h"
 
+#include "llm/argumentrepair.h"
 #include "logging.h"
-#include "tools/argumentrepair.h"
 #include "tools/bravebackend.h"
 #include "tools/citationindex.h"
 #include "tools/duckduckgobackend.h"
