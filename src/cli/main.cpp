@@ -10,6 +10,7 @@
 #include "sandbox/dockercli.h"
 #include "sandbox/imagemanager.h"
 #include "sandbox/sandboxfolder.h"
+#include "session/agentsettings.h"
 #include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
@@ -260,7 +261,7 @@ int main(int argc, char *argv[])
                         .arg(providerId));
     if (!preset)
         return fail(QStringLiteral("unknown provider \"%1\"").arg(providerId));
-    AgentConfig config = settings.agent();
+    AgentConfig config = AgentSettings::read(settings);
     config.mcp = &mcp;
     config.provider = settings.provider(providerId);
     if (parser.isSet(modelOption))
@@ -325,7 +326,7 @@ int main(int argc, char *argv[])
         QObject::connect(&session, &ConversationSession::toolAllowedAlways, &app,
                          [&settings, &session](const QString &tool) {
                              McpTrust::allowAlways(settings, tool);
-                             session.setApprovals(settings.agent().approval);
+                             session.setApprovals(AgentSettings::read(settings).approval);
                          });
         QObject::connect(&printer, &CliSession::finished, &app, &QCoreApplication::quit);
         QObject::connect(&session, &ConversationSession::agentEvent, &app, [&refused](const AgentEvent &event) {

@@ -13,6 +13,7 @@
 #include <chat/messagewidget.h>
 #include <chat/toolcallcard.h>
 #include <math/mathrenderer.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -79,7 +80,7 @@ struct StoredChat {
             if (!store.appendMessage(conversation->id, stored))
                 return false;
         }
-        session = std::make_unique<ConversationSession>(conversation->id, &store, settings.agent());
+        session = std::make_unique<ConversationSession>(conversation->id, &store, AgentSettings::read(settings));
         (void)session->load();
         view.setSession(session.get());
         view.resize(900, 700);

@@ -5,6 +5,7 @@
 #include <chat/chatview.h>
 #include <chat/markdownview.h>
 #include <chat/messagewidget.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -249,7 +250,7 @@ private Q_SLOTS:
         QVERIFY(store.open());
         const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("stream"));
         QVERIFY(conversation);
-        ConversationSession session(conversation->id, &store, settings.agent());
+        ConversationSession session(conversation->id, &store, AgentSettings::read(settings));
         (void)session.load();
         ChatView view;
         view.setSession(&session);

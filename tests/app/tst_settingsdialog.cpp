@@ -8,6 +8,7 @@
 
 #include <composer.h>
 #include <mainwindow.h>
+#include <session/agentsettings.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <settingsdialog.h>
@@ -175,7 +176,7 @@ private Q_SLOTS:
         const ProviderConfig provider = reopened.provider();
         QCOMPARE(provider.contextWindows.value(QStringLiteral("qwen3-8b")), 16384);
         QCOMPARE(provider.imageModels.value(QStringLiteral("qwen3-8b")), true);
-        QCOMPARE(reopened.agent().imageMaxSide, 1024);
+        QCOMPARE(AgentSettings::read(reopened).imageMaxSide, 1024);
         QVERIFY(!provider.recoverTextToolCalls);
         QVERIFY(provider.sendReasoningBack);
         // Left as the preset has it, the switch follows the preset.

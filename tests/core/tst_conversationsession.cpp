@@ -5,6 +5,7 @@
 #include "settingsoverrides.h"
 
 #include <agent/agentthread.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <session/executionmodel.h>
 #include <session/messagemodel.h>
@@ -60,7 +61,7 @@ class TestConversationSession : public QObject
     std::unique_ptr<ConversationSession> newSession()
     {
         const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("fake-model"));
-        AgentConfig config = m_settings->agent();
+        AgentConfig config = AgentSettings::read(*m_settings);
         // As the session manager gives it: the folder is the one the files are attached to.
         config.sandbox =
             m_settings->sandbox(QString::number(conversation->id), m_store->conversationFolder(conversation->id));
@@ -140,7 +141,7 @@ private Q_SLOTS:
         QCOMPARE(session->lastAnswer(), QStringLiteral("Here are the visitors."));
 
         // What the store holds gives the same items when the conversation is opened again.
-        ConversationSession reopened(session->id(), m_store.get(), m_settings->agent());
+        ConversationSession reopened(session->id(), m_store.get(), AgentSettings::read(*m_settings));
         QVERIFY(reopened.load());
         QCOMPARE(reopened.messages()->rowCount(), 4);
         QCOMPARE(answersIn(reopened.messages()), answersIn(model));
@@ -463,7 +464,7 @@ private Q_SLOTS:
         QCOMPARE(shown.attachments, (QList<AttachedFile>{{QStringLiteral("sales.csv"), file.size()}}));
         QCOMPARE(session->state().title, QStringLiteral("Plot the revenue"));
 
-        ConversationSession reopened(session->id(), m_store.get(), m_settings->agent());
+        ConversationSession reopened(session->id(), m_store.get(), AgentSettings::read(*m_settings));
         QVERIFY(reopened.load());
         QCOMPARE(reopened.messages()->item(0).message.content, QStringLiteral("Plot the revenue"));
         QCOMPARE(reopened.messages()->item(0).message.attachments, shown.attachments);

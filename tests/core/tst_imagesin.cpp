@@ -11,6 +11,7 @@
 #include <llm/contextwindowprobe.h>
 #include <llm/modelimage.h>
 #include <sandbox/sandboxfolder.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
@@ -241,9 +242,9 @@ private Q_SLOTS:
         Settings settings(profile.path());
         settings.setValue(QStringLiteral("providers/ollama/image_models"), QStringLiteral("llava=yes"));
         QCOMPARE(settings.provider(QStringLiteral("ollama")).imageModels.value(QStringLiteral("llava")), true);
-        QCOMPARE(settings.agent().imageMaxSide, ModelImage::DefaultMaxSide);
+        QCOMPARE(AgentSettings::read(settings).imageMaxSide, ModelImage::DefaultMaxSide);
         settings.setValue(QStringLiteral("images/max_side"), 768);
-        QCOMPARE(settings.agent().imageMaxSide, 768);
+        QCOMPARE(AgentSettings::read(settings).imageMaxSide, 768);
     }
 
     void aVisionModelGetsTheImagesAsDataUrls()

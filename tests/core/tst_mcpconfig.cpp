@@ -5,6 +5,7 @@
 #include <mcp/mcpsecrets.h>
 #include <mcp/mcptoolname.h>
 #include <mcp/mcptrust.h>
+#include <session/agentsettings.h>
 #include <settings/settings.h>
 
 #include <QFile>
@@ -201,18 +202,19 @@ private Q_SLOTS:
         Settings settings(dir.path());
         const QString tool = QStringLiteral("everything__echo");
         QCOMPARE(McpTrust::policy(settings, tool), ApprovalPolicy::Ask);
-        QVERIFY(!settings.agent().approval.contains(tool));
+        QVERIFY(!AgentSettings::read(settings).approval.contains(tool));
         McpTrust::allowAlways(settings, tool);
-        QCOMPARE(settings.agent().approval.value(tool), ApprovalPolicy::Auto);
+        QCOMPARE(AgentSettings::read(settings).approval.value(tool), ApprovalPolicy::Auto);
         QVERIFY(McpTrust::allowedAlwaysSince(settings, tool).isValid());
         McpTrust::takeBack(settings, tool);
-        QCOMPARE(settings.agent().approval.value(tool), ApprovalPolicy::Ask);
+        QCOMPARE(AgentSettings::read(settings).approval.value(tool), ApprovalPolicy::Ask);
         QVERIFY(!McpTrust::allowedAlwaysSince(settings, tool).isValid());
         McpTrust::setPolicy(settings, tool, ApprovalPolicy::Never);
-        QCOMPARE(Settings(dir.path()).agent().approval.value(tool), ApprovalPolicy::Never);
+        QCOMPARE(AgentSettings::read(Settings(dir.path())).approval.value(tool), ApprovalPolicy::Never);
         // The command line sets them too.
         QCOMPARE(settings.addOverride(QStringLiteral("approval/files__read_file=auto")), QString());
-        QCOMPARE(settings.agent().approval.value(QStringLiteral("files__read_file")), ApprovalPolicy::Auto);
+        QCOMPARE(AgentSettings::read(settings).approval.value(QStringLiteral("files__read_file")),
+                 ApprovalPolicy::Auto);
         QCOMPARE(settings.mcpConfigFile(), dir.path() + QStringLiteral("/mcp.json"));
     }
 

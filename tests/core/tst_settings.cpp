@@ -1,5 +1,6 @@
 // Settings: every key survives a restart, overrides stay in memory, and a file Sandpiper
 // cannot trust is left alone while the defaults take over.
+#include <session/agentsettings.h>
 #include <settings/settings.h>
 
 #include <QFile>
@@ -178,7 +179,7 @@ private Q_SLOTS:
         settings.setValue(QStringLiteral("provider"), preset);
         settings.setValue(QStringLiteral("providers/%1/reasoning_back").arg(preset), setting);
         QCOMPARE(settings.provider().sendReasoningBack, sendBack);
-        QCOMPARE(settings.agent().provider.sendReasoningBack, sendBack);
+        QCOMPARE(AgentSettings::read(settings).provider.sendReasoningBack, sendBack);
     }
 
     void textToolCallsAndContextWindowsPerProvider()

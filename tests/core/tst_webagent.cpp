@@ -7,6 +7,7 @@
 #include "toolresults.h"
 
 #include <agent/agentloop.h>
+#include <session/agentsettings.h>
 #include <settings/settings.h>
 
 #include <QElapsedTimer>
@@ -209,7 +210,7 @@ private Q_SLOTS:
     {
         QTemporaryDir profile;
         Settings defaults(profile.path());
-        const AgentConfig standard = defaults.agent();
+        const AgentConfig standard = AgentSettings::read(defaults);
         QVERIFY(standard.webEnabled);
         QCOMPARE(standard.web.searchBackend, QStringLiteral("duckduckgo"));
         QCOMPARE(standard.web.duckDuckGoUrl, QStringLiteral("https://html.duckduckgo.com/html/"));
@@ -228,7 +229,7 @@ private Q_SLOTS:
               "network/allow_local=true", "fetch/max_bytes=1048576", "fetch/timeout_seconds=12",
               "approval/fetch_url=ask", "search/brave_url=http://127.0.0.1:9/b"})
             QCOMPARE(overridden.addOverride(QLatin1String(assignment)), QString());
-        const AgentConfig custom = overridden.agent();
+        const AgentConfig custom = AgentSettings::read(overridden);
         QCOMPARE(custom.web.searchBackend, QStringLiteral("searxng"));
         QCOMPARE(custom.web.searxngUrl, QStringLiteral("http://localhost:8888"));
         QCOMPARE(custom.web.maxResults, 8);
@@ -239,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(custom.approval.value(QStringLiteral("fetch_url")), ApprovalPolicy::Ask);
 
         QCOMPARE(overridden.addOverride(QStringLiteral("web/enabled=false")), QString());
-        QVERIFY(!overridden.agent().webEnabled);
+        QVERIFY(!AgentSettings::read(overridden).webEnabled);
         QVERIFY(!overridden.addOverride(QStringLiteral("network/allow_local=maybe")).isEmpty());
     }
 };

@@ -7,6 +7,7 @@
 
 #include <agent/agentthread.h>
 #include <sandbox/sandboxsession.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <settings/settings.h>
@@ -196,7 +197,7 @@ private Q_SLOTS:
         ConversationStore store(settings.dataDirectory());
         QVERIFY(store.open());
         const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("fake"));
-        AgentConfig agent = settings.agent();
+        AgentConfig agent = AgentSettings::read(settings);
         agent.sandbox = settings.sandbox(QStringLiteral("chat"), store.conversationFolder(conversation->id));
         {
             ConversationSession session(conversation->id, &store, agent);

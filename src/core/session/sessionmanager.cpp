@@ -3,6 +3,7 @@
 #include "llm/apikeystore.h"
 #include "llm/providerpresets.h"
 #include "mcp/mcptrust.h"
+#include "session/agentsettings.h"
 #include "session/conversationsession.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
@@ -50,7 +51,7 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
         if (auto saved = m_store->setConversationModel(id, conversation->provider, conversation->model); !saved)
             return saved.error();
     }
-    AgentConfig config = m_settings->agent();
+    AgentConfig config = AgentSettings::read(*m_settings);
     config.provider = providerFor(*conversation);
     config.sandbox = m_settings->sandbox(QString::number(id), m_store->conversationFolder(id));
     config.pythonEnabled = config.pythonEnabled && m_pythonAvailable;
@@ -236,7 +237,7 @@ void SessionManager::applySettings()
     const bool defaultChanged = defaults.id != m_appliedProvider || defaults.model != m_appliedModel;
     m_appliedProvider = defaults.id;
     m_appliedModel = defaults.model;
-    const AgentConfig agent = m_settings->agent();
+    const AgentConfig agent = AgentSettings::read(*m_settings);
     for (const auto &[id, session] : m_sessions) {
         auto conversation = m_store->conversation(id);
         if (!conversation)

@@ -413,42 +413,6 @@ QString Settings::defaultSystemPrompt() const
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).trimmed() : QString();
 }
 
-AgentConfig Settings::agent() const
-{
-    AgentConfig config;
-    config.provider = provider();
-    config.systemPrompt = string(QStringLiteral("agent/system_prompt"));
-    if (config.systemPrompt.isEmpty())
-        config.systemPrompt = defaultSystemPrompt();
-    config.maxToolRounds = std::max(1, integer(QStringLiteral("agent/max_tool_rounds")));
-    const auto policy = approvalPolicyFromName(string(QStringLiteral("approval/execute_python_code")));
-    config.approval.insert(QStringLiteral("execute_python_code"), policy.value_or(ApprovalPolicy::Ask));
-    config.limits.streamChars = std::max(200, integer(QStringLiteral("agent/output_chars")));
-    config.pythonEnabled = boolean(QStringLiteral("sandbox/enabled"));
-    config.prewarmSandbox = boolean(QStringLiteral("sandbox/prewarm"));
-    config.restoreKernelAutomatically = boolean(QStringLiteral("sandbox/restore_variables"));
-    config.modelTitles = boolean(QStringLiteral("agent/model_titles"));
-    config.imageMaxSide = std::clamp(integer(QStringLiteral("images/max_side")), 64, 8192);
-    config.chartsEnabled = boolean(QStringLiteral("charts/enabled"));
-    config.chartLimits.maxSeries = std::max(1, integer(QStringLiteral("charts/max_series")));
-    config.chartLimits.maxPoints = std::max(1, integer(QStringLiteral("charts/max_points")));
-    config.webEnabled = boolean(QStringLiteral("web/enabled"));
-    config.web = web();
-    // The web tools only read public pages and a chart only draws, so they run without asking
-    // unless the user says so.
-    for (const QString &tool :
-         {QStringLiteral("search_web"), QStringLiteral("fetch_url"), QStringLiteral("create_chart")}) {
-        const auto webPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool));
-        config.approval.insert(tool, webPolicy.value_or(ApprovalPolicy::Auto));
-    }
-    // MCP tools ask unless the user chose otherwise for each.
-    for (const QString &tool : mcpToolsWithPolicy()) {
-        if (const auto mcpPolicy = approvalPolicyFromName(string(QStringLiteral("approval/") + tool)))
-            config.approval.insert(tool, *mcpPolicy);
-    }
-    return config;
-}
-
 WebConfig Settings::web() const
 {
     WebConfig config;

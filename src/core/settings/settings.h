@@ -1,7 +1,9 @@
 #pragma once
 
-#include "agent/agentconfig.h"
+#include "llm/providerconfig.h"
 #include "sandbox/dockercli.h"
+#include "sandbox/sandboxconfig.h"
+#include "tools/webconfig.h"
 
 #include <QHash>
 #include <QVariant>
@@ -70,7 +72,6 @@ public:
     // The Docker engine chosen here (sandbox/engine); empty: the docker command's own choice.
     DockerCli::Engine engine() const;
     WebConfig web() const;
-    AgentConfig agent() const;
     QString defaultSystemPrompt() const;
 
 private:

@@ -13,6 +13,7 @@
 #include <composer.h>
 #include <mainwindow.h>
 #include <math/mathrenderer.h>
+#include <session/agentsettings.h>
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <session/sessionmanager.h>
@@ -277,7 +278,7 @@ struct ShownConversation {
     ChatView view;
 
     ShownConversation(Settings &settings, ConversationStore &store, qint64 id)
-        : session(id, &store, settings.agent())
+        : session(id, &store, AgentSettings::read(settings))
     {
         (void)session.load();
         view.setSession(&session);
