@@ -5,7 +5,7 @@
 #include "chat/codeeditor.h"
 #include "chat/datatableview.h"
 #include "chat/figureview.h"
-#include "tools/pythonpresenter.h"
+#include "presenters/pythonpresenter.h"
 
 #include <session/conversationsession.h>
 #include <session/executionmodel.h>

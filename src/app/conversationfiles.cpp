@@ -2,7 +2,7 @@
 
 #include "savelocation.h"
 
-#include "charts/chartwidget.h"
+#include "chartviews/chartwidget.h"
 #include "chat/highlighting.h"
 
 #include <charts/chartspec.h>

@@ -2,7 +2,7 @@
 // data, light and dark, into FOLDER/<type>-<theme>.png, for the documentation and for looking
 // at what changes to ChartWidget do. Without --window the charts go through
 // ChartWidget::renderToPng (what exports use); with it each is shown in a real window and grabbed.
-#include <charts/chartwidget.h>
+#include <chartviews/chartwidget.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 // ChartWidget offscreen: every chart type draws something, the theme follows the palette, the
 // legend hides and shows series, hovering names the values, and the exports write what they say.
-#include <charts/chartwidget.h>
+#include <chartviews/chartwidget.h>
 #include <storage/conversationexport.h>
 
 #include <QAbstractBarSeries>

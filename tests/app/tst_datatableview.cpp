@@ -4,7 +4,7 @@
 #include <chat/markdownview.h>
 #include <chat/sandboxfilerow.h>
 #include <chat/toolcallcard.h>
-#include <tools/pythonpresenter.h>
+#include <presenters/pythonpresenter.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

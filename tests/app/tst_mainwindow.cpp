@@ -8,7 +8,7 @@
 #include "uiwait.h"
 
 #include <agent/agentthread.h>
-#include <charts/chartwidget.h>
+#include <chartviews/chartwidget.h>
 #include <chat/chatview.h>
 #include <chat/figureview.h>
 #include <chat/markdownview.h>

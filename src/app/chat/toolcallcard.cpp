@@ -3,7 +3,7 @@
 #include "chat/codeeditor.h"
 #include "chat/datatableview.h"
 #include "flowlayout.h"
-#include "tools/toolpresenter.h"
+#include "presenters/toolpresenter.h"
 
 #include <QApplication>
 #include <QDateTime>

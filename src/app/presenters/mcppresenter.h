@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tools/toolpresenter.h"
+#include "presenters/toolpresenter.h"
 
 namespace Sandpiper {
 

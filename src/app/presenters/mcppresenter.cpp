@@ -1,4 +1,4 @@
-#include "tools/mcppresenter.h"
+#include "presenters/mcppresenter.h"
 
 #include "chat/figureview.h"
 #include "chat/sandboxfilerow.h"

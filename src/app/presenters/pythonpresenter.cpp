@@ -1,4 +1,4 @@
-#include "tools/pythonpresenter.h"
+#include "presenters/pythonpresenter.h"
 
 #include "chat/datatableview.h"
 #include "chat/figureview.h"

@@ -1,6 +1,6 @@
-#include "charts/chartwidget.h"
+#include "chartviews/chartwidget.h"
 
-#include "charts/chartformat.h"
+#include "chartviews/chartformat.h"
 #include "savelocation.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
-#include "tools/chartpresenter.h"
+#include "presenters/chartpresenter.h"
 
-#include "charts/chartwidget.h"
+#include "chartviews/chartwidget.h"
 
 #include <charts/chartspec.h>
 

@@ -1,4 +1,4 @@
-#include "tools/webpresenter.h"
+#include "presenters/webpresenter.h"
 
 #include <QLabel>
 #include <QUrl>

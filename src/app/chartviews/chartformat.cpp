@@ -1,6 +1,6 @@
-#include "charts/chartformat.h"
+#include "chartviews/chartformat.h"
 
-#include "charts/chartwidget.h"
+#include "chartviews/chartwidget.h"
 
 #include <QBarCategoryAxis>
 #include <QDateTimeAxis>

@@ -1,9 +1,9 @@
-#include "tools/toolpresenter.h"
+#include "presenters/toolpresenter.h"
 
-#include "tools/chartpresenter.h"
-#include "tools/mcppresenter.h"
-#include "tools/pythonpresenter.h"
-#include "tools/webpresenter.h"
+#include "presenters/chartpresenter.h"
+#include "presenters/mcppresenter.h"
+#include "presenters/pythonpresenter.h"
+#include "presenters/webpresenter.h"
 
 #include <mcp/mcptoolname.h>
 #include <tools/charttool.h>
