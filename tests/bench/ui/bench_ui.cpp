@@ -131,12 +131,12 @@ qint64 createLongConversation(ConversationStore &store, int messages, int figure
             const QString callId = QStringLiteral("call_%1").arg(i);
             assistant.toolCalls = {
                 {callId, QStringLiteral("execute_python_code"), QStringLiteral("{\"code\": \"plot()\"}")}};
-            const auto answer = store.appendMessage(conversation->id, assistant);
+            const auto stored = store.appendMessage(conversation->id, assistant);
             const QString name = QStringLiteral("figures/f%1.png").arg(figuresLeft);
             figure.save(folder + QLatin1Char('/') + name);
             StoredExecution execution;
             execution.conversationId = conversation->id;
-            execution.call = {answer ? answer->id : 0, 0};
+            execution.call = {stored ? stored->id : 0, 0};
             execution.toolCallId = callId;
             execution.code = QStringLiteral("plot()");
             execution.result.status = ExecutionResult::Status::Ok;
@@ -666,7 +666,7 @@ int main(int argc, char *argv[])
     QStringList chosen = app.arguments().mid(1);
     if (chosen.isEmpty())
         chosen = {QStringLiteral("startup"), QStringLiteral("open"), QStringLiteral("stream"), QStringLiteral("feel"),
-                  QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close"), QStringLiteral("first")};
+                  QStringLiteral("table"),   QStringLiteral("math"), QStringLiteral("close"),  QStringLiteral("first")};
     QTemporaryDir dir;
     Settings settings(dir.filePath(QStringLiteral("open")));
     if (const QString error = settings.addOverride(QStringLiteral("sandbox/enabled=false")); !error.isEmpty())
