@@ -721,10 +721,6 @@
         <translation>编辑并重新发送</translation>
     </message>
     <message>
-        <source>Resending drops the messages after this one. Continue?</source>
-        <translation>重新发送将丢弃此消息之后的所有消息。是否继续？</translation>
-    </message>
-    <message>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>

@@ -17,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -197,23 +198,22 @@ void CodeInspector::setSession(ConversationSession *session)
         connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
                 [this](const QModelIndex &current) {
                     showRow(current.row());
-                    if (current.isValid())
+                    if (current.isValid() && !m_selectingQuietly)
                         Q_EMIT callActivated(current.data(ExecutionModel::CallKeyRole).value<CallKey>());
                 });
         connect(executions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
             if (topLeft.row() == m_row)
                 refreshSelected();
         });
-        connect(executions, &QAbstractItemModel::rowsInserted, this,
-                [this, executions] { m_list->setCurrentIndex(executions->index(0)); });
+        connect(executions, &QAbstractItemModel::rowsInserted, this, [this] { selectQuietly(0); });
         connect(executions, &QAbstractItemModel::modelReset, this, [this, executions] {
             m_row = -1;
             showRow(executions->rowCount() > 0 ? 0 : -1);
             if (executions->rowCount() > 0)
-                m_list->setCurrentIndex(executions->index(0));
+                selectQuietly(0);
         });
         if (executions->rowCount() > 0) {
-            m_list->setCurrentIndex(executions->index(0));
+            selectQuietly(0);
             return;
         }
     }
@@ -224,7 +224,13 @@ void CodeInspector::selectCall(const CallKey &key)
 {
     const int row = model() ? model()->rowOf(key) : -1;
     if (row >= 0 && row != m_list->currentIndex().row())
-        m_list->setCurrentIndex(model()->index(row));
+        selectQuietly(row);
+}
+
+void CodeInspector::selectQuietly(int row)
+{
+    const QScopedValueRollback quiet(m_selectingQuietly, true);
+    m_list->setCurrentIndex(model()->index(row));
 }
 
 CallKey CodeInspector::selectedCall() const

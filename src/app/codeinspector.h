@@ -51,6 +51,8 @@ Q_SIGNALS:
 
 private:
     void showRow(int row);
+    // Selects ROW without telling the chat: only the user's choice of a run scrolls the chat to it.
+    void selectQuietly(int row);
     void refreshSelected();
     void showTables(const ExecutionResult &result, const CallKey &key);
     // Shows the parts that have something to show, and the empty state when nothing ran.
@@ -78,6 +80,7 @@ private:
     QPushButton *m_restartButton;
     int m_row = -1;
     bool m_editing = false;
+    bool m_selectingQuietly = false;
 };
 
 } // namespace Sandpiper

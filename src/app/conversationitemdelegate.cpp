@@ -157,8 +157,9 @@ QSize ConversationItemDelegate::sizeHint(const QStyleOptionViewItem &option, con
     int height = QFontMetrics(titleFont(option, searching)).height();
     if (searching)
         height += lineGap + snippetLines * QFontMetrics(option.font).lineSpacing();
-    const int width = QStyledItemDelegate::sizeHint(option, index).width() + markColumn;
-    return {width + 2 * padding, height + 2 * padding};
+    // Rows take the list's width and paint the title elided to it: a width of the whole title
+    // would let the list scroll sideways.
+    return {markColumn + 2 * padding, height + 2 * padding};
 }
 
 } // namespace Sandpiper

@@ -40,6 +40,8 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     m_list->setModel(m_model);
     m_list->setItemDelegate(new ConversationItemDelegate(m_list));
     m_list->setAccessibleName(tr("Conversations"));
+    // Long titles end in "…" with the whole one in the tooltip: the list never scrolls sideways.
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->installEventFilter(this);
 
     auto *layout = new QVBoxLayout(this);

@@ -16,6 +16,7 @@
 #include "prompttemplates.h"
 #include "providerproblembar.h"
 #include "savedfilenotice.h"
+#include "savelocation.h"
 #include "settingsdialog.h"
 #include "welcomepage.h"
 
@@ -570,9 +571,11 @@ void MainWindow::importConversation()
 
 void MainWindow::chooseFilesToAttach()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Attach files"));
-    if (!paths.isEmpty())
-        attachFiles(paths);
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Attach files"), SaveLocation::folder());
+    if (paths.isEmpty())
+        return;
+    SaveLocation::remember(paths.constFirst());
+    attachFiles(paths);
 }
 
 void MainWindow::attachFiles(const QStringList &paths)

@@ -15,7 +15,7 @@ QString &lastFolder()
 
 } // namespace
 
-QString SaveLocation::suggest(const QString &fileName, QStandardPaths::StandardLocation fallback)
+QString SaveLocation::folder(QStandardPaths::StandardLocation fallback)
 {
     // A dialog told to start in a folder that does not exist starts in the working folder: a
     // fresh account may have no Documents yet.
@@ -24,7 +24,12 @@ QString SaveLocation::suggest(const QString &fileName, QStandardPaths::StandardL
         folder = QStandardPaths::writableLocation(fallback);
     if (!QFileInfo(folder).isDir())
         folder = QDir::homePath();
-    return QDir(folder).filePath(fileName);
+    return folder;
+}
+
+QString SaveLocation::suggest(const QString &fileName, QStandardPaths::StandardLocation fallback)
+{
+    return QDir(folder(fallback)).filePath(fileName);
 }
 
 void SaveLocation::remember(const QString &path)

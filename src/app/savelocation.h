@@ -11,6 +11,8 @@ namespace Sandpiper {
 class SaveLocation
 {
 public:
+    // That folder, for a dialog that opens the user's files.
+    static QString folder(QStandardPaths::StandardLocation fallback = QStandardPaths::DocumentsLocation);
     // FILENAME in that folder, for a dialog's suggestion.
     static QString suggest(const QString &fileName,
                            QStandardPaths::StandardLocation fallback = QStandardPaths::DocumentsLocation);

@@ -290,12 +290,14 @@ QWidget *SettingsDialog::buildSandboxTab()
     auto *imageRow = new QHBoxLayout;
     imageRow->addWidget(m_image, 1);
     imageRow->addWidget(m_buildButton);
-    auto *engineRow = new QHBoxLayout;
-    engineRow->addWidget(m_engineStatus, 1);
-    engineRow->addWidget(m_engineButton);
     form->addRow(tr("&Engine:"), m_engine);
     form->addRow(QString(), m_engineError);
+    // The status has a row of its own: beside the button, its wrapped lines were cut off.
+    auto *engineRow = new QHBoxLayout;
+    engineRow->addWidget(m_engineButton);
+    engineRow->addStretch(1);
     form->addRow(QString(), engineRow);
+    form->addRow(QString(), m_engineStatus);
     // A row of several widgets has no buddy of its own: the label names the field.
     auto *imageLabel = new QLabel(tr("&Image:"));
     imageLabel->setBuddy(m_image);

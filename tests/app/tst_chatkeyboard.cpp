@@ -9,6 +9,7 @@
 #include "uiwait.h"
 
 #include <agent/agentthread.h>
+#include <chat/chatpage.h>
 #include <chat/chatview.h>
 #include <chat/messagewidget.h>
 #include <chat/toolcallcard.h>
@@ -23,6 +24,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -126,6 +128,45 @@ private Q_SLOTS:
         QTRY_VERIFY((regenerate = visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate"))));
         QVERIFY(!regenerate->toolTip().isEmpty());
         QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry")));
+    }
+
+    // Regenerate pressed from the keyboard at the end of a long conversation: the answer is
+    // asked again where the person is looking; the page does not jump to the top with the focus.
+    void regenerateKeepsThePlace()
+    {
+        QStringList paragraphs;
+        for (int line = 0; line < 40; ++line)
+            paragraphs << QStringLiteral("Line %1 of a long answer.").arg(line);
+        const QString longAnswer = paragraphs.join(QStringLiteral("\n\n"));
+        for (int turn = 0; turn < 3; ++turn)
+            m_server->enqueue(FS::openAiText(longAnswer));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Asked again.")));
+        auto window = openWindow();
+        QVERIFY(window);
+        for (int turn = 0; turn < 3; ++turn) {
+            ask(window.get(), QStringLiteral("question %1").arg(turn));
+            QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
+                                         lastMessage(window.get())->message().content == longAnswer &&
+                                         !window->currentSession()->isBusy(),
+                                     20000);
+        }
+        QScrollBar *scroll = window->chatView()->page()->verticalScrollBar();
+        QTRY_VERIFY(scroll->maximum() > 0);
+        QTRY_COMPARE(scroll->value(), scroll->maximum());
+        QPushButton *regenerate = nullptr;
+        QTRY_VERIFY((regenerate = visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate"))));
+        regenerate->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(regenerate, Qt::Key_Space);
+        QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
+                                     lastMessage(window.get())->message().content == QLatin1String("Asked again.") &&
+                                     !window->currentSession()->isBusy(),
+                                 20000);
+        QTRY_COMPARE(scroll->value(), scroll->maximum());
+        QVERIFY(scroll->value() > 0);
+        // The keyboard stays in the chat, where it was.
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY2(focus && (focus == window->chatView()->page() || window->chatView()->page()->isAncestorOf(focus)),
+                 focus ? focus->metaObject()->className() : "no focus");
     }
 
     // From the message box, Shift+Tab walks up the conversation and Tab down, through each

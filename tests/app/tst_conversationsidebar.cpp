@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -291,6 +292,28 @@ private Q_SLOTS:
             sidebar.list()->setCurrentIndex(marks.index(0, 0));
             saveScreenshot(sidebar.list(), QStringLiteral("sidebar-marks-%1-%2.png").arg(width).arg(theme));
         }
+    }
+
+    // A title longer than the list is wide ends in "…" (the tooltip has all of it); the list
+    // does not scroll sideways to show it.
+    void aLongTitleIsCutShortNotScrolled()
+    {
+        const auto lengthy = m_store->createConversation(QString(), QString());
+        const QString title =
+            QStringList(4, QStringLiteral("A very long title about the quarterly revenue of every region"))
+                .join(QStringLiteral(", "));
+        QVERIFY(m_store->renameConversation(lengthy->id, title).ok());
+        ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+        sidebar.resize(240, 400);
+        sidebar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
+        sidebar.refresh();
+        QTRY_COMPARE(sidebar.model()->rowCount(), 3);
+        QCoreApplication::processEvents();
+        QVERIFY(!sidebar.list()->horizontalScrollBar()->isVisible());
+        QCOMPARE(sidebar.list()->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(sidebar.model()->index(0, 0).data(Qt::ToolTipRole).toString().startsWith(title));
+        QVERIFY(m_store->deleteConversation(lengthy->id).ok());
     }
 };
 

@@ -16,6 +16,7 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -143,6 +144,22 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(notice->message().startsWith(QStringLiteral("Saved “penguins.ipynb”")), 30000);
         QVERIFY2(notice->message().contains(QLatin1String("0 code cell")), qPrintable(notice->message()));
         QVERIFY(window.statusBar()->currentMessage().isEmpty()); // nothing covers the note
+
+        // The attach dialog starts there too, not in the folder the app was started from.
+        driver.then<QFileDialog>([&startedIn](QFileDialog *dialog) {
+            startedIn = dialog->directory().absolutePath();
+            QMetaObject::invokeMethod(dialog, "reject", Qt::QueuedConnection);
+        });
+        startedIn.clear();
+        QPushButton *attach = nullptr;
+        for (QPushButton *button : window.findChildren<QPushButton *>()) {
+            if (button->text().startsWith(QLatin1String("Attach")))
+                attach = button;
+        }
+        QVERIFY(attach);
+        attach->click();
+        QTRY_VERIFY(driver.done());
+        QCOMPARE(startedIn, documents);
 
         // Without a file manager on the bus, Show in folder opens the folder.
         notice->showButton()->click();

@@ -314,6 +314,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QLatin1String("trivial execution")), 60000);
         QVERIFY2(status->text().startsWith(QLatin1String("the default engine: on this machine, answers in ")),
                  qPrintable(status->text()));
+        // All of it shows, however many lines it wraps to.
+        QTRY_VERIFY(status->height() >= status->heightForWidth(status->width()));
         const QString remote = qEnvironmentVariable("SANDPIPER_REMOTE_DOCKER_HOST");
         if (remote.isEmpty())
             return;

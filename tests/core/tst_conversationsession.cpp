@@ -174,6 +174,34 @@ private Q_SLOTS:
         QCOMPARE(session->messages()->item(0).message.content, question);
     }
 
+    // A rate limit tried again shows a notice while it waits; the answer takes it away. Its
+    // text reads as two sentences whatever the server's reason ends with.
+    void aRetryNoticeGoesWhenTheRetryAnswers()
+    {
+        set({QStringLiteral("network/max_retries=2")});
+        m_server->enqueue(FS::httpError(429, QStringLiteral("Rate limit reached"), 0));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Here it is.")));
+        auto session = newSession();
+        QVERIFY(session);
+        QStringList retryNotices;
+        connect(session->messages(), &QAbstractItemModel::rowsInserted, this,
+                [&](const QModelIndex &, int first, int last) {
+                    for (int row = first; row <= last; ++row) {
+                        const TurnItem &item = session->messages()->item(row);
+                        if (item.kind == TurnItem::Kind::Notice && item.level == TurnItem::NoticeLevel::Retrying)
+                            retryNotices << item.text;
+                    }
+                });
+        session->send(QStringLiteral("hello"));
+        QVERIFY(waitIdle(session.get()));
+        QCOMPARE(retryNotices.size(), 1);
+        QVERIFY2(retryNotices.constFirst().contains(QLatin1String("Rate limit reached. Trying again in")),
+                 qPrintable(retryNotices.constFirst()));
+        QCOMPARE(session->lastAnswer(), QStringLiteral("Here it is."));
+        for (int row = 0; row < session->messages()->rowCount(); ++row)
+            QVERIFY(session->messages()->item(row).kind != TurnItem::Kind::Notice);
+    }
+
     void textIsAppliedOncePerFrame()
     {
         auto session = newSession();

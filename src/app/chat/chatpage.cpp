@@ -291,10 +291,7 @@ void ChatPage::updateTabOrder()
 
 void ChatPage::editAndResend(qint64 messageId, const QString &text)
 {
-    const auto answer = QMessageBox::question(this, tr("Edit and resend"),
-                                              tr("Resending drops the messages after this one. Continue?"));
-    if (answer != QMessageBox::Yes)
-        return;
+    // The edit dialog already said that the later messages go; its OK is the consent.
     if (auto resent = m_session->resendFrom(messageId, text); !resent)
         QMessageBox::warning(this, tr("Edit and resend"), resent.error().message);
 }

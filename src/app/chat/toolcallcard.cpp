@@ -303,8 +303,9 @@ void ToolCallCard::showApproval(bool visible)
 void ToolCallCard::takeFocusForApproval()
 {
     // Run takes the focus, so that Enter runs, unless the user is typing (the next message, a
-    // search): their next key must not run code they have not read.
-    const QWidget *focus = QApplication::focusWidget();
+    // search): their next key must not run code they have not read. The window's own focus
+    // counts, active or not: a window that lost its activation a moment ago has a typist still.
+    const QWidget *focus = window()->focusWidget();
     const auto *line = qobject_cast<const QLineEdit *>(focus);
     const auto *plain = qobject_cast<const QPlainTextEdit *>(focus);
     const auto *rich = qobject_cast<const QTextEdit *>(focus);

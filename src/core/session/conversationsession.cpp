@@ -442,6 +442,17 @@ void ConversationSession::addNotice(TurnItem::NoticeLevel level, const QString &
     m_messages->append(std::move(notice));
 }
 
+void ConversationSession::dropRetryNotices()
+{
+    if (!std::exchange(m_retryNoticeShown, false))
+        return;
+    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
+        const TurnItem &item = m_messages->item(row);
+        if (item.kind == TurnItem::Kind::Notice && item.level == TurnItem::NoticeLevel::Retrying)
+            m_messages->remove(row);
+    }
+}
+
 void ConversationSession::flushFrame()
 {
     m_frame.stop();
@@ -483,10 +494,12 @@ void ConversationSession::handle(const AgentEvent &event)
         setPhase(SessionState::Phase::Waiting);
         break;
     case Kind::TextDelta:
+        dropRetryNotices();
         m_pendingText += event.text;
         setPhase(SessionState::Phase::Writing);
         break;
     case Kind::ReasoningDelta:
+        dropRetryNotices();
         m_pendingReasoning += event.text;
         setPhase(SessionState::Phase::Thinking);
         break;
@@ -505,6 +518,7 @@ void ConversationSession::handle(const AgentEvent &event)
         });
         break;
     case Kind::ToolCallProposed:
+        dropRetryNotices();
         if (m_messages->rowOfCall(event.key) < 0) {
             TurnItem call;
             call.kind = TurnItem::Kind::ToolCall;
@@ -557,6 +571,7 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::Retrying:
         addNotice(TurnItem::NoticeLevel::Retrying, event.text);
+        m_retryNoticeShown = true;
         setPhase(SessionState::Phase::Retrying);
         break;
     case Kind::Error: {
@@ -735,6 +750,9 @@ void ConversationSession::applyToolFinished(const AgentEvent &event)
 void ConversationSession::finishTurn(const AgentEvent &event)
 {
     dropUnsentMessage(); // a turn that ended before the message was kept (stopped at once)
+    // A turn that failed keeps them: they tell how often it was tried.
+    if (event.end == AgentEvent::End::Completed)
+        dropRetryNotices();
     // An answer stopped before it said anything is not kept; one that said something is.
     if (const int streaming = m_messages->streamingRow(); streaming >= 0) {
         if (m_messages->item(streaming).message.content.isEmpty() &&

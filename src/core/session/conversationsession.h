@@ -144,6 +144,8 @@ private:
     void finishTurn(const AgentEvent &event);
     // Takes away the user's message shown at send() that the agent did not keep.
     void dropUnsentMessage();
+    // Takes away the "trying again" notices once the request they announced has answered.
+    void dropRetryNotices();
 
     const qint64 m_id;
     ConversationStore *m_store;
@@ -155,6 +157,8 @@ private:
     QElapsedTimer m_turnTimer;
     // The item of the user's message, shown at send() until the agent adds it to the history.
     qint64 m_sentKey = 0;
+    // Whether a "trying again" notice shows that an answer should take away.
+    bool m_retryNoticeShown = false;
 
     struct PendingOutput {
         CallKey call;
