@@ -11,6 +11,7 @@
 #include <storage/conversationstore.h>
 
 #include <QApplication>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -218,6 +219,25 @@ private Q_SLOTS:
         compareDocuments(*streamed.document(), *whole.document());
         QCOMPARE(streamed.codeBlocks(), whole.codeBlocks());
         QCOMPARE(streamed.formulas(), whole.formulas());
+    }
+
+    // An answer that ends in a code block with a long line stays as wide as the view: the line
+    // wraps, and the view does not scroll sideways to its end, away from the words before it.
+    void aLongCodeLineWrapsInsteadOfScrollingTheAnswer()
+    {
+        const QString markdown = QStringLiteral("Here is the call you need:\n\n```python\nresult = compute(") +
+                                 QStringLiteral("argument, ").repeated(15) + QStringLiteral("last)\n```\n");
+        MarkdownView view;
+        view.resize(400, 100);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setStreamingMarkdown(markdown);
+        view.setMarkdownText(markdown);
+        QCoreApplication::processEvents();
+        QVERIFY2(view.document()->size().width() <= view.viewport()->width() + 1,
+                 qPrintable(QString::number(view.document()->size().width())));
+        QCOMPARE(view.horizontalScrollBar()->value(), 0);
+        QCOMPARE(view.horizontalScrollBar()->maximum(), 0);
     }
 
     // What is shown part way reads as that part rendered at once.

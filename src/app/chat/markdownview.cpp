@@ -616,6 +616,9 @@ void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList
         if (isCode) {
             QTextBlockFormat format = block.blockFormat();
             format.setBackground(background);
+            // A long line wraps: kept whole, it made the answer wider than the view, which
+            // scrolled sideways to the line's end and hid everything else.
+            format.setNonBreakableLines(false);
             QTextCursor(block).setBlockFormat(format);
         }
     }
