@@ -69,11 +69,8 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
             [this](const QString &text) { emitEvent(AgentEvent::Kind::Notice, text); });
     connect(m_client, &ChatClient::retrying, this,
             [this](int attempt, int maxAttempts, qint64 delayMs, const QString &reason) {
-                // Servers' reasons do not always end a sentence; the notice reads as two.
-                const bool ended = reason.endsWith(QLatin1Char('.')) || reason.endsWith(QLatin1Char('!')) ||
-                                   reason.endsWith(QLatin1Char('?'));
                 emitEvent(AgentEvent::Kind::Retrying, tr("%1 Trying again in %2 s (%3 of %4).")
-                                                          .arg(ended ? reason : reason + QLatin1Char('.'))
+                                                          .arg(reason)
                                                           .arg(double(delayMs) / 1000.0, 0, 'f', 1)
                                                           .arg(attempt)
                                                           .arg(maxAttempts));

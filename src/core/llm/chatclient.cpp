@@ -47,6 +47,17 @@ std::optional<std::chrono::milliseconds> parseRetryAfter(const QByteArray &value
     return std::nullopt;
 }
 
+// Words from outside (a server's message, Qt's error string) end a sentence, so that the
+// sentence that follows them in a message reads as one of its own.
+QString asSentence(QString text)
+{
+    text = text.trimmed();
+    static const QString endings = QStringLiteral(".!?…");
+    if (!text.isEmpty() && !endings.contains(text.back()))
+        text += QLatin1Char('.');
+    return text;
+}
+
 } // namespace
 
 QString providerErrorMessage(const QByteArray &body)
@@ -58,21 +69,21 @@ QString providerErrorMessage(const QByteArray &body)
         if (error.isObject()) {
             const QString message = error.toObject().value(QLatin1String("message")).toString();
             if (!message.isEmpty())
-                return message;
+                return asSentence(message);
         }
         if (error.isString())
-            return error.toString();
+            return asSentence(error.toString());
         for (const char *key : {"message", "detail"}) {
             const QString message = object.value(QLatin1String(key)).toString();
             if (!message.isEmpty())
-                return message;
+                return asSentence(message);
         }
     }
     // Not JSON: an HTML error page or plain text from a proxy; keep it short.
     QString text = QString::fromUtf8(body).simplified();
     if (text.size() > 300)
         text = text.left(300) + QStringLiteral("…");
-    return text;
+    return asSentence(text);
 }
 
 ChatClient::ChatClient(ProviderConfig config, QObject *parent)
@@ -146,9 +157,9 @@ QString ChatClient::describeNetworkError(QNetworkReply *reply) const
     case QNetworkReply::HostNotFoundError:
         return tr("The host %1 was not found. Check the base URL and your network.").arg(url.host());
     case QNetworkReply::SslHandshakeFailedError:
-        return tr("The secure connection to %1 failed: %2").arg(where, reply->errorString());
+        return tr("The secure connection to %1 failed: %2").arg(where, asSentence(reply->errorString()));
     default:
-        return tr("Network error talking to %1: %2").arg(where, reply->errorString());
+        return tr("Network error talking to %1: %2").arg(where, asSentence(reply->errorString()));
     }
 }
 
@@ -386,12 +397,12 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
                                 ? reply->errorString()
                                 : tr("the stream ended before the answer was finished");
         response.error = {ChatError::Kind::Stream,
-                          tr("The connection broke while the answer was streaming: %1").arg(why), status};
+                          tr("The connection broke while the answer was streaming: %1").arg(asSentence(why)), status};
     }
     if (response.ok() && !accumulator.error().isEmpty()) {
         const auto overflow = ContextOverflow::fromMessage(accumulator.error());
         response.error = {overflow ? ChatError::Kind::ContextExceeded : ChatError::Kind::Stream,
-                          tr("The provider reported an error: %1").arg(accumulator.error()), status,
+                          tr("The provider reported an error: %1").arg(asSentence(accumulator.error())), status,
                           overflow.value_or(ContextOverflow{})};
     }
 

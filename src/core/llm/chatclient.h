@@ -101,7 +101,8 @@ private:
     bool m_usageOptionRefused = false;
 };
 
-// The provider's own explanation in an error body ({"error": {"message": ...}} and variants).
+// The provider's own explanation in an error body ({"error": {"message": ...}} and variants),
+// ending a sentence.
 QString providerErrorMessage(const QByteArray &body);
 
 } // namespace Sandpiper
