@@ -433,22 +433,19 @@ void ConversationSession::setPhase(SessionState::Phase phase)
         changeState([phase](SessionState &state) { state.phase = phase; });
 }
 
-void ConversationSession::addNotice(TurnItem::NoticeLevel level, const QString &text)
+qint64 ConversationSession::addNotice(TurnItem::NoticeLevel level, const QString &text)
 {
     TurnItem notice;
     notice.kind = TurnItem::Kind::Notice;
     notice.level = level;
     notice.text = text;
-    m_messages->append(std::move(notice));
+    return m_messages->item(m_messages->append(std::move(notice))).key;
 }
 
 void ConversationSession::dropRetryNotices()
 {
-    if (!std::exchange(m_retryNoticeShown, false))
-        return;
-    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
-        const TurnItem &item = m_messages->item(row);
-        if (item.kind == TurnItem::Kind::Notice && item.level == TurnItem::NoticeLevel::Retrying)
+    for (const qint64 key : std::exchange(m_retryNotices, {})) {
+        if (const int row = m_messages->rowOfKey(key); row >= 0)
             m_messages->remove(row);
     }
 }
@@ -570,8 +567,7 @@ void ConversationSession::handle(const AgentEvent &event)
             addNotice(TurnItem::NoticeLevel::Info, event.context.leftOut);
         break;
     case Kind::Retrying:
-        addNotice(TurnItem::NoticeLevel::Retrying, event.text);
-        m_retryNoticeShown = true;
+        m_retryNotices << addNotice(TurnItem::NoticeLevel::Retrying, event.text);
         setPhase(SessionState::Phase::Retrying);
         break;
     case Kind::Error: {
@@ -753,6 +749,7 @@ void ConversationSession::finishTurn(const AgentEvent &event)
     // A turn that failed keeps them: they tell how often it was tried.
     if (event.end == AgentEvent::End::Completed)
         dropRetryNotices();
+    m_retryNotices.clear();
     // An answer stopped before it said anything is not kept; one that said something is.
     if (const int streaming = m_messages->streamingRow(); streaming >= 0) {
         if (m_messages->item(streaming).message.content.isEmpty() &&

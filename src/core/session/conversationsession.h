@@ -136,7 +136,8 @@ private:
     // The row of the call that the tool message MESSAGE answers, -1 if none.
     int answeredCall(const ChatMessage &message) const;
     void applyToolFinished(const AgentEvent &event);
-    void addNotice(TurnItem::NoticeLevel level, const QString &text);
+    // Returns the notice's key.
+    qint64 addNotice(TurnItem::NoticeLevel level, const QString &text);
     void setPhase(SessionState::Phase phase);
     void changeState(const std::function<void(SessionState &)> &change);
     // Applies the text and output that collected since the last frame.
@@ -157,8 +158,8 @@ private:
     QElapsedTimer m_turnTimer;
     // The item of the user's message, shown at send() until the agent adds it to the history.
     qint64 m_sentKey = 0;
-    // Whether a "trying again" notice shows that an answer should take away.
-    bool m_retryNoticeShown = false;
+    // The "trying again" notices of this turn, by key: an answer takes them away.
+    QList<qint64> m_retryNotices;
 
     struct PendingOutput {
         CallKey call;
