@@ -399,7 +399,8 @@ private Q_SLOTS:
 
     void switchingConversationsMidStreamShowsTheAnswerOnce()
     {
-        m_server->enqueue(FS::slowText(QStringLiteral("One two three four five six seven eight nine ten."), 20, 60ms));
+        // Slow enough to be still answering after the switch on a busy machine (1.2 s was not).
+        m_server->enqueue(FS::slowText(QStringLiteral("One two three four five six seven eight nine ten."), 20, 250ms));
         auto window = openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("count to ten"));
