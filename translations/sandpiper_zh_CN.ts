@@ -307,44 +307,8 @@
         <translation>Python</translation>
     </message>
     <message>
-        <source>stopped by Sandpiper</source>
-        <translation>已被 Sandpiper 停止</translation>
-    </message>
-    <message>
-        <source>timed out</source>
-        <translation>已超时</translation>
-    </message>
-    <message>
         <source>Ran %1 · %2 s · %3</source>
         <translation>已运行 %1 · %2 秒 · %3</translation>
-    </message>
-    <message>
-        <source>Note: %1</source>
-        <translation>注意：%1</translation>
-    </message>
-    <message>
-        <source>SVG image</source>
-        <translation>SVG 图像</translation>
-    </message>
-    <message>
-        <source>(an SVG image that could not be drawn)</source>
-        <translation>（无法绘制的 SVG 图像）</translation>
-    </message>
-    <message>
-        <source>Warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>And %1 more figures that were not kept: too many for one run.</source>
-        <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
-    </message>
-    <message>
-        <source>And %1 more files; they are in the conversation&apos;s folder.</source>
-        <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
-    </message>
-    <message>
-        <source>Sandpiper refused what the sandbox reported:</source>
-        <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
     </message>
     <message>
         <source>You ran %1 · %2 s · %3</source>
@@ -807,14 +771,6 @@
         <translation>值</translation>
     </message>
     <message>
-        <source>Tables</source>
-        <translation>表格</translation>
-    </message>
-    <message>
-        <source>Figures</source>
-        <translation>图像</translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -829,18 +785,6 @@
     <message>
         <source>(run by you)</source>
         <translation>（由你运行）</translation>
-    </message>
-    <message>
-        <source>Files: %1</source>
-        <translation>文件：%1</translation>
-    </message>
-    <message>
-        <source>%1 more figures were not kept: too many for one run.</source>
-        <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
-    </message>
-    <message>
-        <source>Refused by Sandpiper: %1</source>
-        <translation>被 Sandpiper 拒绝：%1</translation>
     </message>
     <message>
         <source>No code has run yet</source>
@@ -1394,6 +1338,53 @@
 %4</source>
         <translation>%1 · %2 秒 · %3
 %4</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ExecutionResultView</name>
+    <message>
+        <source>SVG image</source>
+        <translation>SVG 图像</translation>
+    </message>
+    <message>
+        <source>(an SVG image that could not be drawn)</source>
+        <translation>（无法绘制的 SVG 图像）</translation>
+    </message>
+    <message>
+        <source>And %1 more figures that were not kept: too many for one run.</source>
+        <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
+    </message>
+    <message>
+        <source>And %1 more files; they are in the conversation&apos;s folder.</source>
+        <translation>另有 %1 个文件；它们在对话的文件夹中。</translation>
+    </message>
+    <message>
+        <source>stopped by Sandpiper</source>
+        <translation>已被 Sandpiper 停止</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <source>Figures</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>Sandpiper refused what the sandbox reported:</source>
+        <translation>Sandpiper 拒绝了沙箱报告的以下内容：</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>注意</translation>
     </message>
 </context>
 <context>

@@ -3,14 +3,11 @@
 #include "flowlayout.h"
 
 #include "chat/codeeditor.h"
-#include "chat/datatableview.h"
-#include "chat/figureview.h"
-#include "presenters/pythonpresenter.h"
+#include "chat/executionresultview.h"
 
 #include <session/conversationsession.h>
 #include <session/executionmodel.h>
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QLocale>
@@ -18,7 +15,6 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScopedValueRollback>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -66,11 +62,7 @@ CodeInspector::CodeInspector(QWidget *parent)
     , m_stdout(nullptr)
     , m_stderr(nullptr)
     , m_value(new QTextBrowser)
-    , m_tables(new QWidget)
-    , m_figures(new QWidget)
-    , m_figureLayout(new QHBoxLayout(m_figures))
-    , m_figureScroll(new QScrollArea)
-    , m_files(new QLabel)
+    , m_producedArea(new QVBoxLayout)
     , m_editButton(new QPushButton(tr("Edit and run")))
     , m_restartButton(new QPushButton(tr("Restart kernel")))
 {
@@ -90,15 +82,10 @@ CodeInspector::CodeInspector(QWidget *parent)
     // The value comes from the sandbox and is shown as plain text; should rich text ever reach
     // this view, it loads none of the files of this computer that it names.
     m_value->document()->setResourceProvider([](const QUrl &) { return QVariant(QByteArray()); });
-    // Errors and names come from the sandbox too, and are shown as they are, never as HTML.
+    // Errors come from the sandbox too, and are shown as they are, never as HTML.
     m_status->setTextFormat(Qt::PlainText);
-    m_files->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_status->setAccessibleName(tr("Execution status"));
-    m_files->setWordWrap(true);
-    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_figureLayout->setContentsMargins(0, 0, 0, 0);
-    m_figureLayout->addStretch();
     m_editButton->setAccessibleName(tr("Edit the code and run it in the same sandbox"));
     m_restartButton->setAccessibleName(tr("Restart the Python kernel"));
     m_editButton->setEnabled(false);
@@ -131,17 +118,7 @@ CodeInspector::CodeInspector(QWidget *parent)
     layout->addWidget(m_outputPart, 2);
     layout->addWidget(m_errorPart, 1);
     layout->addWidget(m_valuePart, 1);
-    auto *tableLayout = new QVBoxLayout(m_tables);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    m_tables->setAccessibleName(tr("Tables"));
-    layout->addWidget(m_tables);
-    m_figureScroll->setWidget(m_figures);
-    m_figureScroll->setWidgetResizable(true);
-    m_figureScroll->setFixedHeight(170);
-    m_figureScroll->setAccessibleName(tr("Figures"));
-    m_figureScroll->hide();
-    layout->addWidget(m_figureScroll);
-    layout->addWidget(m_files);
+    layout->addLayout(m_producedArea);
     // The buttons wrap in a narrow inspector instead of widening it.
     auto *buttons = new FlowLayout;
     buttons->addWidget(m_editButton);
@@ -240,7 +217,7 @@ CallKey CodeInspector::selectedCall() const
 
 int CodeInspector::figureCount() const
 {
-    return int(m_figures->findChildren<FigureView *>().size());
+    return m_produced ? m_produced->figureCount() : 0;
 }
 
 void CodeInspector::showRow(int row)
@@ -256,16 +233,13 @@ void CodeInspector::showRow(int row)
 void CodeInspector::refreshSelected()
 {
     const auto parts = qScopeGuard([this] { showParts(); });
-    qDeleteAll(m_figures->findChildren<FigureView *>());
-    m_figureScroll->hide();
-    qDeleteAll(m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly));
+    delete std::exchange(m_produced, nullptr);
     if (!model() || m_row < 0 || m_row >= model()->rowCount()) {
         m_status->setText(tr("Choose a run in the list to see its code and what it printed."));
         m_code->clear();
         m_stdout->clear();
         m_stderr->clear();
         m_value->clear();
-        m_files->clear();
         return;
     }
     const ExecutionModel::Item &item = model()->item(m_row);
@@ -276,13 +250,12 @@ void CodeInspector::refreshSelected()
         m_stdout->setPlainText(item.liveStdout);
         m_stderr->setPlainText(item.liveStderr);
         m_value->clear();
-        m_files->clear();
         return;
     }
     const ExecutionResult &r = *item.result;
     QString status =
         tr("%1 in %2 s")
-            .arg(ExecutionModel::statusLabel(r.status), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
+            .arg(ExecutionResultView::statusText(r), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
     if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
         status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
     if (!r.stopReason.isEmpty())
@@ -294,21 +267,7 @@ void CodeInspector::refreshSelected()
     m_stderr->setPlainText(r.traceback.isEmpty() ? r.standardError : r.standardError + r.traceback);
     // Never live HTML: a table shows as a table below, the value as its text.
     m_value->setPlainText(r.value);
-    showTables(r, item.call);
-    for (const QString &figure : r.figures) {
-        auto *view = new FigureView(m_session->folder(), figure, 220);
-        connect(view, &FigureView::showToModelRequested, this, &CodeInspector::imageShowRequested);
-        m_figureLayout->insertWidget(m_figureLayout->count() - 1, view);
-    }
-    m_figureScroll->setVisible(!r.figures.isEmpty());
-    QStringList notes;
-    if (!r.files.isEmpty())
-        notes << tr("Files: %1").arg(r.files.join(QStringLiteral(", ")));
-    if (r.figuresNotKept > 0)
-        notes << tr("%1 more figures were not kept: too many for one run.").arg(r.figuresNotKept);
-    if (!r.refused.isEmpty())
-        notes << tr("Refused by Sandpiper: %1").arg(r.refused.join(QLatin1Char(' ')));
-    m_files->setText(notes.join(QLatin1Char('\n')));
+    showProduced(r, item.call);
 }
 
 void CodeInspector::showParts()
@@ -320,27 +279,22 @@ void CodeInspector::showParts()
     m_outputPart->setVisible(!m_stdout->document()->isEmpty());
     m_errorPart->setVisible(!m_stderr->document()->isEmpty());
     m_valuePart->setVisible(!m_value->document()->isEmpty());
-    m_tables->setVisible(!m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly).isEmpty());
-    m_files->setVisible(!m_files->text().isEmpty());
 }
 
-void CodeInspector::showTables(const ExecutionResult &result, const CallKey &key)
+void CodeInspector::showProduced(const ExecutionResult &result, const CallKey &key)
 {
-    PythonPresenter::addTables(result, key, m_session->folder(), static_cast<QVBoxLayout *>(m_tables->layout()),
-                               nullptr);
-    const QList<DataTableView *> views = m_tables->findChildren<DataTableView *>(Qt::FindDirectChildrenOnly);
-    for (int index = 0; index < views.size(); ++index) {
-        DataTableView *view = views.at(index);
-        connect(view, &DataTableView::saveRequested, this, [this, key, index](const QString &format) {
-            if (m_session)
-                m_session->exportTable(key, index, format);
-        });
-        connect(m_session, &ConversationSession::tableExported, view,
-                [view, key, index](const CallKey &call, int table, const QString &fileName, const QString &error) {
-                    if (call == key && table == index)
-                        view->showSaved(fileName, error);
-                });
-    }
+    m_produced = new ExecutionResultView(result, m_session->folder(), ExecutionResultView::Place::Inspector);
+    m_producedArea->addWidget(m_produced);
+    connect(m_produced, &ExecutionResultView::imageShowRequested, this, &CodeInspector::imageShowRequested);
+    connect(m_produced, &ExecutionResultView::tableSaveRequested, this, [this, key](int index, const QString &format) {
+        if (m_session)
+            m_session->exportTable(key, index, format);
+    });
+    connect(m_session, &ConversationSession::tableExported, m_produced,
+            [view = m_produced, key](const CallKey &call, int table, const QString &fileName, const QString &error) {
+                if (call == key)
+                    view->showTableSaved(table, fileName, error);
+            });
 }
 
 } // namespace Sandpiper

@@ -5,27 +5,27 @@
 #include <QPointer>
 #include <QWidget>
 
-class QHBoxLayout;
 class QLabel;
 class QListView;
 class QPlainTextEdit;
 class QPushButton;
-class QScrollArea;
 class QSplitter;
 class QTextBrowser;
+class QVBoxLayout;
 
 namespace Sandpiper {
 
 class CodeEditor;
 class ConversationSession;
 class ExecutionModel;
+class ExecutionResultView;
 struct ExecutionResult;
 
 // The side panel: every piece of code that ran in the conversation and what it printed,
 // newest first, live while it runs (the session's execution model); "Edit and run" sends a
 // changed version to the same sandbox, "Restart kernel" starts afresh. Before any code ran it
-// says what will appear here; a run shows only the parts it has (output, errors, value, tables,
-// figures, files).
+// says what will appear here; a run shows only the parts it has (output, errors, value, and
+// what it produced: see ExecutionResultView).
 class CodeInspector : public QWidget
 {
     Q_OBJECT
@@ -54,7 +54,8 @@ private:
     // Selects ROW without telling the chat: only the user's choice of a run scrolls the chat to it.
     void selectQuietly(int row);
     void refreshSelected();
-    void showTables(const ExecutionResult &result, const CallKey &key);
+    // What the run produced (tables, figures, files, notices), as its card in the chat shows it.
+    void showProduced(const ExecutionResult &result, const CallKey &key);
     // Shows the parts that have something to show, and the empty state when nothing ran.
     void showParts();
 
@@ -71,11 +72,8 @@ private:
     QWidget *m_outputPart;
     QWidget *m_errorPart;
     QWidget *m_valuePart;
-    QWidget *m_tables; // DataTableViews of the selected execution
-    QWidget *m_figures;
-    QHBoxLayout *m_figureLayout;
-    QScrollArea *m_figureScroll; // shown only for a run with figures
-    QLabel *m_files;
+    QVBoxLayout *m_producedArea;
+    ExecutionResultView *m_produced = nullptr; // of the selected execution, once it finished
     QPushButton *m_editButton;
     QPushButton *m_restartButton;
     int m_row = -1;

@@ -199,7 +199,7 @@ void ToolCallCard::showItem(const TurnItem &item)
         setHeader(m_presenter.finishedHeader(item));
         setOutput(m_presenter.resultText(item));
         if (!std::exchange(m_resultShown, true))
-            m_presenter.addResultWidgets(item, m_folder, m_attachments, this);
+            m_presenter.addResultWidgets(item, *this);
         break;
     case State::NotRun:
         showApproval(false);
@@ -239,6 +239,11 @@ void ToolCallCard::showLiveLine(const QString &output)
     if (m_liveLine->text() != line)
         m_liveLine->setText(line);
     m_liveLine->setVisible(!line.isEmpty());
+}
+
+void ToolCallCard::addResultWidget(QWidget *widget, Qt::Alignment alignment)
+{
+    m_attachments->addWidget(widget, 0, alignment);
 }
 
 void ToolCallCard::showTableSaved(int tableIndex, const QString &fileName, const QString &error)

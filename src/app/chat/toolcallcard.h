@@ -35,12 +35,16 @@ public:
     // The call this card shows (see CallKey); its id is the server's, repeated across answers.
     const CallKey &callKey() const { return m_callKey; }
     const QString &callId() const { return m_callId; }
+    // The conversation's folder on this machine, where the call's files are.
+    const QString &conversationFolder() const { return m_folder; }
     // Shows the call as ITEM has it now.
     void showItem(const TurnItem &item);
     void setExpanded(bool expanded);
     bool isExpanded() const;
     bool isAwaitingApproval() const { return m_state == TurnItem::ToolState::AwaitingApproval; }
     void setSelected(bool selected);
+    // Adds WIDGET below the call, to what it produced (see ToolPresenter::addResultWidgets).
+    void addResultWidget(QWidget *widget, Qt::Alignment alignment = {});
     // An export asked for with tableSaveRequested() ended (see DataTableView::showSaved).
     void showTableSaved(int tableIndex, const QString &fileName, const QString &error);
     // Run takes the focus unless the user is typing (see ChatPage: once the card is on the page).

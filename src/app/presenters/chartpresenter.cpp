@@ -1,10 +1,9 @@
 #include "presenters/chartpresenter.h"
 
 #include "chartviews/chartwidget.h"
+#include "chat/toolcallcard.h"
 
 #include <charts/chartspec.h>
-
-#include <QVBoxLayout>
 
 namespace Sandpiper {
 
@@ -13,13 +12,13 @@ QString ChartPresenter::title(const ToolCall &) const
     return tr("chart");
 }
 
-void ChartPresenter::addResultWidgets(const TurnItem &item, const QString &, QVBoxLayout *layout, QWidget *) const
+void ChartPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card) const
 {
     const auto *chart = std::get_if<ChartResult>(&item.result);
     if (!chart)
         return; // the model was told what was wrong; the card says so
     if (const auto spec = ChartSpec::fromJson(chart->spec))
-        layout->addWidget(new ChartWidget(*spec));
+        card.addResultWidget(new ChartWidget(*spec));
 }
 
 } // namespace Sandpiper

@@ -11,8 +11,7 @@ class ChartPresenter : public ToolPresenter
 
 public:
     QString title(const ToolCall &call) const override;
-    void addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
-                          QWidget *card) const override;
+    void addResultWidgets(const TurnItem &item, ToolCallCard &card) const override;
 };
 
 } // namespace Sandpiper

@@ -2,6 +2,7 @@
 
 #include "chat/figureview.h"
 #include "chat/sandboxfilerow.h"
+#include "chat/toolcallcard.h"
 
 #include <mcp/mcpresultreader.h>
 #include <mcp/mcptoolname.h>
@@ -9,7 +10,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QUrl>
-#include <QVBoxLayout>
 
 namespace Sandpiper {
 
@@ -42,16 +42,17 @@ QString McpPresenter::resultText(const TurnItem &item) const
     return text.isEmpty() ? item.modelText : text;
 }
 
-void McpPresenter::addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout, QWidget *) const
+void McpPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card) const
 {
+    const QString &folder = card.conversationFolder();
     // A stored conversation keeps the model's text, which names the files it saved.
     const auto *live = std::get_if<McpResult>(&item.result);
     const McpResult result = live ? *live : McpResultReader::fromModelText(item.modelText);
     for (const QString &image : result.images)
-        layout->addWidget(new FigureView(folder, image, 480), 0, Qt::AlignLeft);
+        card.addResultWidget(new FigureView(folder, image, 480), Qt::AlignLeft);
     for (const McpResultFile &file : result.files) {
         if (!file.path.isEmpty()) {
-            layout->addWidget(new SandboxFileRow(folder, file.path));
+            card.addResultWidget(new SandboxFileRow(folder, file.path));
             continue;
         }
         const QUrl url(file.uri);
@@ -70,7 +71,7 @@ void McpPresenter::addResultWidgets(const TurnItem &item, const QString &folder,
         label->setOpenExternalLinks(true);
         label->setTextInteractionFlags(Qt::TextBrowserInteraction);
         label->setAccessibleName(tr("Resource %1").arg(file.name));
-        layout->addWidget(label);
+        card.addResultWidget(label);
     }
 }
 

@@ -19,8 +19,7 @@ public:
     bool isEditable() const override { return true; }
     QString approvalNote(const ToolCall &call) const override;
     QString resultText(const TurnItem &item) const override;
-    void addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
-                          QWidget *card) const override;
+    void addResultWidgets(const TurnItem &item, ToolCallCard &card) const override;
 };
 
 } // namespace Sandpiper

@@ -62,6 +62,6 @@ QString ToolPresenter::resultText(const TurnItem &item) const
     return item.modelText;
 }
 
-void ToolPresenter::addResultWidgets(const TurnItem &, const QString &, QVBoxLayout *, QWidget *) const {}
+void ToolPresenter::addResultWidgets(const TurnItem &, ToolCallCard &) const {}
 
 } // namespace Sandpiper

@@ -5,10 +5,9 @@
 #include <QCoreApplication>
 #include <QString>
 
-class QVBoxLayout;
-class QWidget;
-
 namespace Sandpiper {
+
+class ToolCallCard;
 
 // How the chat shows the calls of one tool: the card's title, how the arguments read, what
 // the result looks like. One presenter per tool, found by the tool's own name constant; the
@@ -39,10 +38,8 @@ public:
     virtual QString finishedHeader(const TurnItem &item) const;
     // The text under the header of a call that ran or did not.
     virtual QString resultText(const TurnItem &item) const;
-    // Widgets for what the call produced (figures, files, a chart, sources), added to LAYOUT.
-    // FOLDER is the conversation's folder on this machine.
-    virtual void addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
-                                  QWidget *card) const;
+    // Widgets for what the call produced (figures, files, a chart, sources), added to CARD.
+    virtual void addResultWidgets(const TurnItem &item, ToolCallCard &card) const;
 };
 
 } // namespace Sandpiper

@@ -1,8 +1,9 @@
 #include "presenters/webpresenter.h"
 
+#include "chat/toolcallcard.h"
+
 #include <QLabel>
 #include <QUrl>
-#include <QVBoxLayout>
 
 namespace Sandpiper {
 
@@ -11,7 +12,7 @@ QString WebPresenter::title(const ToolCall &) const
     return m_kind == Kind::Search ? tr("web search") : tr("page reader");
 }
 
-void WebPresenter::addResultWidgets(const TurnItem &item, const QString &, QVBoxLayout *layout, QWidget *) const
+void WebPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card) const
 {
     const auto *web = std::get_if<WebResult>(&item.result);
     if (!web)
@@ -29,13 +30,13 @@ void WebPresenter::addResultWidgets(const TurnItem &item, const QString &, QVBox
         label->setOpenExternalLinks(true);
         label->setTextInteractionFlags(Qt::TextBrowserInteraction);
         label->setAccessibleName(tr("Source %1: %2").arg(source.number).arg(source.title));
-        layout->addWidget(label);
+        card.addResultWidget(label);
     }
     if (!web->userNote.isEmpty()) {
         auto *label = new QLabel(web->userNote);
         label->setWordWrap(true);
         label->setForegroundRole(QPalette::PlaceholderText);
-        layout->addWidget(label);
+        card.addResultWidget(label);
     }
 }
 

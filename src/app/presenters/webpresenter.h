@@ -17,8 +17,7 @@ public:
     {}
 
     QString title(const ToolCall &call) const override;
-    void addResultWidgets(const TurnItem &item, const QString &folder, QVBoxLayout *layout,
-                          QWidget *card) const override;
+    void addResultWidgets(const TurnItem &item, ToolCallCard &card) const override;
 
 private:
     Kind m_kind;
