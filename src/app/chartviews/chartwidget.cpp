@@ -1,12 +1,12 @@
 #include "chartviews/chartwidget.h"
 
+#include "chartviews/chartcontents.h"
 #include "chartviews/chartformat.h"
 #include "savelocation.h"
 
+#include <QAbstractBarSeries>
 #include <QAction>
 #include <QAreaSeries>
-#include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QBarSet>
 #include <QClipboard>
 #include <QContextMenuEvent>
@@ -14,7 +14,6 @@
 #include <QFileDialog>
 #include <QGraphicsLayout>
 #include <QGuiApplication>
-#include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -26,10 +25,8 @@
 #include <QPieSlice>
 #include <QRegularExpression>
 #include <QScatterSeries>
-#include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -44,7 +41,6 @@ constexpr int inlineHeight = 320; // tall enough to read, short enough to scroll
 constexpr double zoomStep = 1.25;
 constexpr double hiddenAlpha = 0.3;
 constexpr double smallestLabelledSlice = 0.03; // thinner slices are named by the legend and the tooltip
-constexpr int markerPointsUpTo = 60;           // more points than this and a line shows no markers
 
 } // namespace
 
@@ -64,12 +60,8 @@ ChartWidget::ChartWidget(const ChartSpec &spec, QWidget *parent)
     if (m_spec.type == ChartSpec::Type::Line || m_spec.type == ChartSpec::Type::Scatter)
         chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 
-    if (m_spec.isPie())
-        buildPieChart();
-    else if (m_spec.isBar())
-        buildBarChart();
-    else
-        buildXYChart();
+    m_contents = ChartContents::build(m_spec, chart());
+    connectHover();
     m_hidden = QList<bool>(m_spec.isPie() ? m_spec.categories.size() : m_spec.series.size(), false);
     chart()->legend()->setVisible(m_spec.isPie() || m_spec.series.size() > 1);
     connectLegend();
@@ -109,120 +101,34 @@ QSize ChartWidget::minimumSizeHint() const
     return {240, 200};
 }
 
-void ChartWidget::buildXYChart()
+void ChartWidget::connectHover()
 {
-    for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
-        QList<QPointF> points;
-        points.reserve(m_spec.series[i].points.size());
-        for (const QPointF &point : std::as_const(m_spec.series[i].points)) {
-            points << QPointF(m_spec.xKind == ChartSpec::XKind::DateTime ? ChartFormat::axisDateTime(point.x())
-                                                                         : point.x(),
-                              point.y());
-        }
-        QAbstractSeries *series = nullptr;
-        QXYSeries *pointSeries = nullptr;
-        if (m_spec.type == ChartSpec::Type::Area) {
-            auto *upper = new QLineSeries;
-            upper->append(points);
-            auto *area = new QAreaSeries(upper);
-            upper->setParent(area); // an area series leaves its lines to whoever made them
-            connect(area, &QAreaSeries::hovered, this,
-                    [this, i](const QPointF &point, bool state) { showPointToolTip(i, point, state); });
-            series = area;
-            pointSeries = upper;
-        } else {
-            QXYSeries *xy = nullptr;
-            if (m_spec.type == ChartSpec::Type::Scatter) {
-                auto *scatter = new QScatterSeries;
-                scatter->setMarkerSize(9);
-                xy = scatter;
-            } else {
-                auto *line = new QLineSeries;
-                line->setPointsVisible(points.size() <= markerPointsUpTo);
-                xy = line;
-            }
-            xy->append(points);
-            connect(xy, &QXYSeries::hovered, this,
-                    [this, i](const QPointF &point, bool state) { showPointToolTip(i, point, state); });
-            series = xy;
-            pointSeries = xy;
-        }
-        series->setName(ChartFormat::seriesName(m_spec, i));
-        chart()->addSeries(series);
-        m_xySeries << series;
-        m_pointSeries << pointSeries;
+    for (qsizetype i = 0; i < m_contents.xySeries.size(); ++i) {
+        const auto show = [this, i](const QPointF &point, bool state) {
+            showPointToolTip(i, point, state);
+        };
+        if (auto *area = qobject_cast<QAreaSeries *>(m_contents.xySeries[i]))
+            connect(area, &QAreaSeries::hovered, this, show);
+        else
+            connect(m_contents.pointSeries[i], &QXYSeries::hovered, this, show);
     }
-
-    QAbstractAxis *xAxis = ChartFormat::xAxis(m_spec);
-    QValueAxis *yAxis = ChartFormat::valueAxis(m_spec);
-    chart()->addAxis(xAxis, Qt::AlignBottom);
-    chart()->addAxis(yAxis, Qt::AlignLeft);
-    for (QAbstractSeries *series : std::as_const(m_xySeries)) {
-        series->attachAxis(xAxis);
-        series->attachAxis(yAxis);
+    if (m_contents.bars) {
+        connect(m_contents.bars, &QAbstractBarSeries::hovered, this, [this](bool status, int index, QBarSet *set) {
+            showToolTip(toolTipText(m_contents.barSets.indexOf(set), index), status);
+        });
     }
-}
-
-void ChartWidget::buildBarChart()
-{
-    QAbstractBarSeries *bars = nullptr;
-    if (m_spec.type == ChartSpec::Type::StackedBar)
-        bars = new QStackedBarSeries;
-    else if (m_spec.type == ChartSpec::Type::HorizontalBar)
-        bars = new QHorizontalBarSeries;
-    else
-        bars = new QBarSeries;
-    for (qsizetype i = 0; i < m_spec.series.size(); ++i) {
-        auto *set = new QBarSet(ChartFormat::seriesName(m_spec, i));
-        for (const QPointF &point : std::as_const(m_spec.series[i].points))
-            set->append(point.y());
-        bars->append(set);
-        m_barSets << set;
+    if (m_contents.pie) {
+        connect(m_contents.pie, &QPieSeries::hovered, this, [this](QPieSlice *slice, bool state) {
+            slice->setExploded(state);
+            showToolTip(toolTipText(0, m_contents.slices.indexOf(slice)), state);
+        });
     }
-    connect(bars, &QAbstractBarSeries::hovered, this, [this](bool status, int index, QBarSet *set) {
-        showToolTip(toolTipText(m_barSets.indexOf(set), index), status);
-    });
-    chart()->addSeries(bars);
-
-    auto *categoryAxis = new QBarCategoryAxis;
-    categoryAxis->append(m_spec.categories);
-    categoryAxis->setTitleText(ChartFormat::axisTitle(m_spec.xTitle, m_spec.xUnit));
-    QValueAxis *values = ChartFormat::valueAxis(m_spec);
-    const bool horizontal = m_spec.type == ChartSpec::Type::HorizontalBar;
-    // Read from the top down, like a table.
-    categoryAxis->setReverse(horizontal);
-    chart()->addAxis(categoryAxis, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
-    chart()->addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
-    bars->attachAxis(categoryAxis);
-    bars->attachAxis(values);
-}
-
-void ChartWidget::buildPieChart()
-{
-    auto *pie = new QPieSeries;
-    if (m_spec.type == ChartSpec::Type::Donut) {
-        pie->setHoleSize(0.45);
-        pie->setPieSize(0.8);
-    } else {
-        pie->setPieSize(0.75);
-    }
-    const ChartSeries &values = m_spec.series.first();
-    for (qsizetype i = 0; i < m_spec.categories.size(); ++i) {
-        QPieSlice *slice = pie->append(m_spec.categories[i], values.points.value(i).y());
-        slice->setExplodeDistanceFactor(0.06);
-        m_slices << slice;
-    }
-    connect(pie, &QPieSeries::hovered, this, [this](QPieSlice *slice, bool state) {
-        slice->setExploded(state);
-        showToolTip(toolTipText(0, m_slices.indexOf(slice)), state);
-    });
-    chart()->addSeries(pie);
 }
 
 void ChartWidget::updatePieLabels()
 {
-    for (qsizetype i = 0; i < m_slices.size(); ++i) {
-        QPieSlice *slice = m_slices[i];
+    for (qsizetype i = 0; i < m_contents.slices.size(); ++i) {
+        QPieSlice *slice = m_contents.slices[i];
         slice->setLabel(tr("%1 %2%", "pie slice label: name, percentage")
                             .arg(m_spec.categories[i], QLocale().toString(slice->percentage() * 100, 'f', 1)));
         slice->setLabelVisible(!m_hidden.value(i) && slice->percentage() >= smallestLabelledSlice);
@@ -288,19 +194,19 @@ void ChartWidget::applyTheme()
     }
 
     // The theme also brings its own colours; the spec's win where it has them.
-    for (qsizetype i = 0; i < m_xySeries.size(); ++i) {
+    for (qsizetype i = 0; i < m_contents.xySeries.size(); ++i) {
         const QColor custom = ChartFormat::specColor(m_spec.series[i].color);
-        if (auto *area = qobject_cast<QAreaSeries *>(m_xySeries[i])) {
+        if (auto *area = qobject_cast<QAreaSeries *>(m_contents.xySeries[i])) {
             QColor fill = custom.isValid() ? custom : area->color();
             QPen border(fill, 2);
             area->setPen(border);
             fill.setAlphaF(0.45); // overlapping areas stay visible through each other
             area->setColor(fill);
-        } else if (auto *scatter = qobject_cast<QScatterSeries *>(m_xySeries[i])) {
+        } else if (auto *scatter = qobject_cast<QScatterSeries *>(m_contents.xySeries[i])) {
             if (custom.isValid())
                 scatter->setColor(custom);
             scatter->setBorderColor(scatter->color().darker(125));
-        } else if (auto *line = qobject_cast<QLineSeries *>(m_xySeries[i])) {
+        } else if (auto *line = qobject_cast<QLineSeries *>(m_contents.xySeries[i])) {
             QPen pen = line->pen();
             pen.setWidthF(2.5);
             if (custom.isValid())
@@ -308,24 +214,24 @@ void ChartWidget::applyTheme()
             line->setPen(pen);
         }
     }
-    for (qsizetype i = 0; i < m_barSets.size(); ++i) {
+    for (qsizetype i = 0; i < m_contents.barSets.size(); ++i) {
         const QColor custom = ChartFormat::specColor(m_spec.series[i].color);
         if (custom.isValid())
-            m_barSets[i]->setColor(custom);
-        m_barSets[i]->setBorderColor(Qt::transparent);
+            m_contents.barSets[i]->setColor(custom);
+        m_contents.barSets[i]->setBorderColor(Qt::transparent);
     }
     const QColor labelColor = chart()->legend()->labelColor();
     const QBrush background = chart()->backgroundBrush();
     const QColor gap = background.gradient() && !background.gradient()->stops().isEmpty()
                            ? background.gradient()->stops().constFirst().second
                            : background.color();
-    for (qsizetype i = 0; i < m_slices.size(); ++i) {
+    for (qsizetype i = 0; i < m_contents.slices.size(); ++i) {
         const QColor custom = ChartFormat::specColor(m_spec.colors.value(i));
-        m_slices[i]->setColor(custom.isValid() ? custom : ChartFormat::sliceColor(i));
-        m_slices[i]->setBorderColor(gap);
-        m_slices[i]->setBorderWidth(2);
-        m_slices[i]->setLabelColor(labelColor);
-        m_slices[i]->setLabelFont(base);
+        m_contents.slices[i]->setColor(custom.isValid() ? custom : ChartFormat::sliceColor(i));
+        m_contents.slices[i]->setBorderColor(gap);
+        m_contents.slices[i]->setBorderWidth(2);
+        m_contents.slices[i]->setLabelColor(labelColor);
+        m_contents.slices[i]->setLabelFont(base);
     }
     updatePieLabels();
     for (qsizetype i = 0; i < m_markers.size(); ++i)
@@ -340,12 +246,12 @@ void ChartWidget::styleEntry(qsizetype entry)
         return;
     QColor color;
     if (m_spec.isPie())
-        color = m_slices.value(entry)->color();
+        color = m_contents.slices.value(entry)->color();
     else if (m_spec.isBar())
-        color = m_barSets.value(entry)->color();
-    else if (auto *area = qobject_cast<QAreaSeries *>(m_xySeries.value(entry)))
+        color = m_contents.barSets.value(entry)->color();
+    else if (auto *area = qobject_cast<QAreaSeries *>(m_contents.xySeries.value(entry)))
         color = area->borderColor();
-    else if (auto *xy = qobject_cast<QXYSeries *>(m_xySeries.value(entry)))
+    else if (auto *xy = qobject_cast<QXYSeries *>(m_contents.xySeries.value(entry)))
         color = xy->color();
     QColor label = chart()->legend()->labelColor();
     if (m_hidden.value(entry)) {
@@ -364,16 +270,16 @@ void ChartWidget::setEntryVisible(qsizetype entry, bool visible)
         return;
     m_hidden[entry] = !visible;
     if (m_spec.isPie()) {
-        m_slices[entry]->setValue(visible ? m_spec.series.first().points.value(entry).y() : 0);
+        m_contents.slices[entry]->setValue(visible ? m_spec.series.first().points.value(entry).y() : 0);
         updatePieLabels();
     } else if (m_spec.isBar()) {
         // A bar set cannot be hidden by itself; without values it takes no room in a stack and
         // the value axis no longer counts it.
         const QList<QPointF> &points = m_spec.series[entry].points;
         for (qsizetype i = 0; i < points.size(); ++i)
-            m_barSets[entry]->replace(i, visible ? points[i].y() : 0);
+            m_contents.barSets[entry]->replace(i, visible ? points[i].y() : 0);
     } else {
-        m_xySeries[entry]->setVisible(visible);
+        m_contents.xySeries[entry]->setVisible(visible);
     }
     styleEntry(entry);
 }
@@ -381,11 +287,11 @@ void ChartWidget::setEntryVisible(qsizetype entry, bool visible)
 QString ChartWidget::toolTipText(qsizetype series, qsizetype point) const
 {
     if (m_spec.isPie()) {
-        if (point < 0 || point >= m_slices.size())
+        if (point < 0 || point >= m_contents.slices.size())
             return {};
         return tr("%1\n%2 (%3%)", "pie slice tooltip: name, value, percentage")
             .arg(m_spec.categories[point], ChartFormat::yText(m_spec, m_spec.series.first().points[point].y()),
-                 QLocale().toString(m_slices[point]->percentage() * 100, 'f', 1));
+                 QLocale().toString(m_contents.slices[point]->percentage() * 100, 'f', 1));
     }
     return ChartFormat::pointText(m_spec, series, point);
 }
@@ -397,8 +303,8 @@ void ChartWidget::showPointToolTip(qsizetype series, const QPointF &position, bo
         return;
     }
     // The line reports where on it the mouse is; the tooltip names the nearest data point.
-    QAbstractSeries *chartSeries = m_xySeries.value(series);
-    const QXYSeries *points = m_pointSeries.value(series);
+    QAbstractSeries *chartSeries = m_contents.xySeries.value(series);
+    const QXYSeries *points = m_contents.pointSeries.value(series);
     if (!chartSeries || !points)
         return;
     const QPointF target = chart()->mapToPosition(position, chartSeries);

@@ -1,17 +1,12 @@
 #pragma once
 
-#include "charts/chartspec.h"
+#include "chartviews/chartcontents.h"
 
 #include <QChartView>
 #include <QList>
 
-class QAbstractSeries;
 class QAction;
-class QBarSet;
 class QLegendMarker;
-class QPieSlice;
-class QValueAxis;
-class QXYSeries;
 
 namespace Sandpiper {
 
@@ -72,9 +67,8 @@ protected:
     void focusOutEvent(QFocusEvent *event) override;
 
 private:
-    void buildXYChart();
-    void buildBarChart();
-    void buildPieChart();
+    // Tooltips (and a pie slice that moves out) for what the mouse is over.
+    void connectHover();
     void connectLegend();
     void createActions();
     void applyTheme();
@@ -88,10 +82,7 @@ private:
     ChartSpec m_spec;
     bool m_dark = false;
     QList<bool> m_hidden;
-    QList<QAbstractSeries *> m_xySeries; // line, scatter and area charts: one per spec series
-    QList<QXYSeries *> m_pointSeries;    // the series holding the points (an area's upper line)
-    QList<QBarSet *> m_barSets;
-    QList<QPieSlice *> m_slices;
+    ChartContents m_contents;
     QList<QLegendMarker *> m_markers;
     QAction *m_zoomInAction = nullptr;
     QAction *m_zoomOutAction = nullptr;
