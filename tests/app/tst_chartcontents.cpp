@@ -100,8 +100,6 @@ private Q_SLOTS:
         auto *categoryAxis = qobject_cast<QBarCategoryAxis *>(categories.first());
         QVERIFY(categoryAxis);
         QCOMPARE(categoryAxis->categories(), (QStringList{QStringLiteral("Q1"), QStringLiteral("Q2")}));
-        // A horizontal chart reads from the top down.
-        QCOMPARE(categoryAxis->isReverse(), type == QLatin1String("horizontal_bar"));
 
         const ChartContents scatter =
             build(chart, QStringLiteral(R"({"type": "scatter", "series": [{"name": "P", "data": [[1, 2], [3, 4]]}]})"));

@@ -158,9 +158,10 @@ private Q_SLOTS:
         r.status = ExecutionResult::Status::Ok;
         r.standardOutput = QStringLiteral("hello\n");
         r.value = QStringLiteral("42");
-        QVERIFY(ExecutionResultView(r, m_folder.path(), Place::Card).isHidden());
+        QWidget card;
+        QVERIFY(!(new ExecutionResultView(r, m_folder.path(), Place::Card, &card))->isVisibleTo(&card));
         r.notes = {QStringLiteral("a note")};
-        QVERIFY(!ExecutionResultView(r, m_folder.path(), Place::Card).isHidden());
+        QVERIFY((new ExecutionResultView(r, m_folder.path(), Place::Card, &card))->isVisibleTo(&card));
     }
 
     void theStatusSaysWhoStoppedTheRun()
