@@ -423,6 +423,65 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::AppearanceSettingsPage</name>
+    <message>
+        <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
+        <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>System size</source>
+        <translation>系统字号</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>Chat font size</source>
+        <translation>对话字号</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Desktop notifications</source>
+        <translation>桌面通知</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Chat &amp;font size:</source>
+        <translation>对话字号(&amp;f)：</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A new language shows after a restart.</source>
+        <translation>新语言将在重新启动后生效。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::AttachmentChip</name>
     <message>
         <source>%1 — in /mnt/data for the code</source>
@@ -1260,6 +1319,49 @@
     <message>
         <source>&amp;Quit Anyway</source>
         <translation>仍然退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::EngineService</name>
+    <message>
+        <source>%1; no trivial execution ran (is the image there?).</source>
+        <translation>%1；没有运行简单执行（镜像在吗？）。</translation>
+    </message>
+    <message>
+        <source>%1; a trivial execution in a fresh sandbox takes %2 ms.</source>
+        <translation>%1；在新沙箱中运行一次简单执行需要 %2 毫秒。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Sending %1 from this machine to %2 (docker save | docker load)…</source>
+        <translation>正在将 %1 从本机发送到 %2（docker save | docker load）…</translation>
+    </message>
+    <message>
+        <source>The image %1 was sent to %2 and is ready.</source>
+        <translation>镜像 %1 已发送到 %2，可以使用。</translation>
+    </message>
+    <message>
+        <source>Not sent: %1 Building it there instead.</source>
+        <translation>未发送：%1 改为在那里构建。</translation>
+    </message>
+    <message>
+        <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
+        <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
+    </message>
+    <message>
+        <source>Building %1 from %2 on %3…</source>
+        <translation>正在 %3 上从 %2 构建 %1…</translation>
+    </message>
+    <message>
+        <source>The image %1 is ready.</source>
+        <translation>镜像 %1 已就绪。</translation>
+    </message>
+    <message>
+        <source>The build failed: %1</source>
+        <translation>构建失败：%1</translation>
     </message>
 </context>
 <context>
@@ -2852,6 +2954,159 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::ProviderSettingsPage</name>
+    <message>
+        <source>Run tool &amp;calls the model writes as text</source>
+        <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
+    </message>
+    <message>
+        <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
+        <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
+    </message>
+    <message>
+        <source>T&amp;est connection</source>
+        <translation>测试连接(&amp;e)</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Leave empty to keep the current key</source>
+        <translation>留空则保留当前密钥</translation>
+    </message>
+    <message>
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <source>One per line, such as
+X-Title: Sandpiper</source>
+        <translation>每行一个，例如
+X-Title: Sandpiper</translation>
+    </message>
+    <message>
+        <source>As the server says</source>
+        <translation>按服务器所报</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>Context window of this model</source>
+        <translation>此模型的上下文窗口</translation>
+    </message>
+    <message>
+        <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
+        <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
+    </message>
+    <message>
+        <source>This model takes images</source>
+        <translation>此模型接受图像</translation>
+    </message>
+    <message>
+        <source>Text only</source>
+        <translation>仅文本</translation>
+    </message>
+    <message>
+        <source>Whether this model takes images</source>
+        <translation>此模型是否接受图像</translation>
+    </message>
+    <message>
+        <source>Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a model has vision. Say it here for other servers, or when the answer is wrong. A message with images to a text-only model is not sent.</source>
+        <translation>Sandpiper 会询问 llama.cpp（/props）、Ollama（/api/show）和 LM Studio 模型是否支持视觉。对于其他服务器，或当回答有误时，请在此说明。带图像的消息不会发送给仅支持文本的模型。</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Longest side of images sent to the model, in pixels</source>
+        <translation>发送给模型的图像的最长边（像素）</translation>
+    </message>
+    <message>
+        <source>Larger images are scaled down to this before they are sent; the files in the conversation&apos;s folder stay as they are.</source>
+        <translation>更大的图像在发送前会缩小到此尺寸；对话文件夹中的文件保持不变。</translation>
+    </message>
+    <message>
+        <source>Run tool calls written as text</source>
+        <translation>运行以文本形式写出的工具调用</translation>
+    </message>
+    <message>
+        <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
+        <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
+    </message>
+    <message>
+        <source>Send reasoning back between tool rounds</source>
+        <translation>在工具轮次之间回传推理</translation>
+    </message>
+    <message>
+        <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
+        <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Pro&amp;vider:</source>
+        <translation>服务商(&amp;v)：</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;k)：</translation>
+    </message>
+    <message>
+        <source>Default &amp;model:</source>
+        <translation>默认模型(&amp;m)：</translation>
+    </message>
+    <message>
+        <source>Extra &amp;headers:</source>
+        <translation>额外请求头(&amp;h)：</translation>
+    </message>
+    <message>
+        <source>Context &amp;window:</source>
+        <translation>上下文窗口(&amp;w)：</translation>
+    </message>
+    <message>
+        <source>I&amp;mages:</source>
+        <translation>图像(&amp;m)：</translation>
+    </message>
+    <message>
+        <source>Images &amp;up to:</source>
+        <translation>图像最大(&amp;u)：</translation>
+    </message>
+    <message>
+        <source>https://example.com/v1</source>
+        <translation>https://example.com/v1</translation>
+    </message>
+    <message>
+        <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
+        <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::SandboxFigure</name>
     <message>
         <source>The figure “%1” is %2 × %3 pixels, larger than the %4 × %4 pixels Sandpiper shows.</source>
@@ -3239,6 +3494,193 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::SandboxSettingsPage</name>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k engine</source>
+        <translation>检查引擎(&amp;k)</translation>
+    </message>
+    <message>
+        <source>&amp;Build image</source>
+        <translation>构建镜像(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Allow &amp;network access in new conversations</source>
+        <translation>在新对话中允许网络访问(&amp;n)</translation>
+    </message>
+    <message>
+        <source>Restore variables a&amp;utomatically when a kernel is new</source>
+        <translation>内核为新时自动恢复变量(&amp;u)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove all sandbox containers</source>
+        <translation>删除所有沙箱容器(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Sandbox image</source>
+        <translation>沙箱镜像</translation>
+    </message>
+    <message>
+        <source>Build the sandbox image</source>
+        <translation>构建沙箱镜像</translation>
+    </message>
+    <message>
+        <source>Image build progress</source>
+        <translation>镜像构建进度</translation>
+    </message>
+    <message>
+        <source>Show build &amp;log</source>
+        <translation>显示构建日志(&amp;l)</translation>
+    </message>
+    <message>
+        <source>Show build log</source>
+        <translation>显示构建日志</translation>
+    </message>
+    <message>
+        <source>Image build log</source>
+        <translation>镜像构建日志</translation>
+    </message>
+    <message>
+        <source>Memory limit</source>
+        <translation>内存上限</translation>
+    </message>
+    <message>
+        <source>As Docker writes it, such as 512m or 2g.</source>
+        <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPU 数</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Execution timeout in seconds</source>
+        <translation>执行超时（秒）</translation>
+    </message>
+    <message>
+        <source>Network access by default</source>
+        <translation>默认允许网络访问</translation>
+    </message>
+    <message>
+        <source>Restore variables automatically</source>
+        <translation>自动恢复变量</translation>
+    </message>
+    <message>
+        <source>After a restart, an idle stop or a crash, the conversation&apos;s earlier successful cells run again before the model&apos;s next code. Cells that write files are left out; “Restore variables” asks about them.</source>
+        <translation>在重启、空闲停止或崩溃之后，对话中之前成功的单元格会在模型的下一段代码之前重新运行。写入文件的单元格会被略过；“恢复变量”会就它们询问你。</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Stop idle sandboxes after minutes</source>
+        <translation>空闲多少分钟后停止沙箱</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Disk space for a conversation&apos;s files in MiB</source>
+        <translation>对话文件可占用的磁盘空间（MiB）</translation>
+    </message>
+    <message>
+        <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
+        <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
+    </message>
+    <message>
+        <source>Figures kept per run</source>
+        <translation>每次运行保留的图数</translation>
+    </message>
+    <message>
+        <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
+        <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
+    </message>
+    <message>
+        <source>Docker engine</source>
+        <translation>Docker 引擎</translation>
+    </message>
+    <message>
+        <source>Where new sandboxes start: the engine the docker command is set up for (DOCKER_HOST, &quot;docker context use&quot;), one of its contexts, or an address you type (ssh://user@host, tcp://host:2376). A remote engine gets the conversation&apos;s files copied in and out; sandboxes that run keep their engine.</source>
+        <translation>新沙箱在哪里启动：docker 命令所配置的引擎（DOCKER_HOST、“docker context use”）、它的某个上下文，或您输入的地址（ssh://user@host、tcp://host:2376）。远程引擎会来回复制对话的文件；正在运行的沙箱保留其引擎。</translation>
+    </message>
+    <message>
+        <source>As the docker command is set up</source>
+        <translation>按 docker 命令的配置</translation>
+    </message>
+    <message>
+        <source>Docker engine status</source>
+        <translation>Docker 引擎状态</translation>
+    </message>
+    <message>
+        <source>Check the Docker engine</source>
+        <translation>检查 Docker 引擎</translation>
+    </message>
+    <message>
+        <source>Remove all sandbox containers</source>
+        <translation>删除所有沙箱容器</translation>
+    </message>
+    <message>
+        <source>&amp;Engine:</source>
+        <translation>引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Image:</source>
+        <translation>镜像(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Memory:</source>
+        <translation>内存(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;CPUs:</source>
+        <translation>CPU 数(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Timeout per run:</source>
+        <translation>每次运行的超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Stop when idle &amp;after:</source>
+        <translation>空闲多久后停止(&amp;a)：</translation>
+    </message>
+    <message>
+        <source>&amp;Files per conversation:</source>
+        <translation>每个对话的文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Fi&amp;gures per run:</source>
+        <translation>每次运行的图数(&amp;g)：</translation>
+    </message>
+    <message>
+        <source>Context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <source>Context %1 (%2)</source>
+        <translation>上下文 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Removing…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <source>Sandbox containers removed: %1.</source>
+        <translation>已删除的沙箱容器：%1。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::SavedFileNotice</name>
     <message>
         <source>Saved file</source>
@@ -3329,408 +3771,9 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
-    <message>
-        <source>Provider</source>
-        <translation>服务商</translation>
-    </message>
-    <message>
-        <source>Base URL</source>
-        <translation>基础 URL</translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation>API 密钥</translation>
-    </message>
-    <message>
-        <source>Leave empty to keep the current key</source>
-        <translation>留空则保留当前密钥</translation>
-    </message>
-    <message>
-        <source>Default model</source>
-        <translation>默认模型</translation>
-    </message>
-    <message>
-        <source>Extra headers</source>
-        <translation>额外请求头</translation>
-    </message>
-    <message>
-        <source>One per line, such as
-X-Title: Sandpiper</source>
-        <translation>每行一个，例如
-X-Title: Sandpiper</translation>
-    </message>
-    <message>
-        <source>As the server says</source>
-        <translation>按服务器所报</translation>
-    </message>
-    <message>
-        <source> tokens</source>
-        <translation> 个词元</translation>
-    </message>
-    <message>
-        <source>Context window of this model</source>
-        <translation>此模型的上下文窗口</translation>
-    </message>
-    <message>
-        <source>How many tokens this model can take in. Sandpiper asks the server; set it here when the server does not say, or says more than it uses (Ollama without num_ctx). Longer conversations are shortened to fit, never changed.</source>
-        <translation>此模型能接收多少词元。Sandpiper 会询问服务器；当服务器没有说明，或所报数值大于实际使用值（未设置 num_ctx 的 Ollama）时，请在此设置。更长的对话会被缩短以适应窗口，但绝不会被修改。</translation>
-    </message>
-    <message>
-        <source>This model takes images</source>
-        <translation>此模型接受图像</translation>
-    </message>
-    <message>
-        <source>Text only</source>
-        <translation>仅文本</translation>
-    </message>
-    <message>
-        <source>Whether this model takes images</source>
-        <translation>此模型是否接受图像</translation>
-    </message>
-    <message>
-        <source>Sandpiper asks llama.cpp (/props), Ollama (/api/show) and LM Studio whether a model has vision. Say it here for other servers, or when the answer is wrong. A message with images to a text-only model is not sent.</source>
-        <translation>Sandpiper 会询问 llama.cpp（/props）、Ollama（/api/show）和 LM Studio 模型是否支持视觉。对于其他服务器，或当回答有误时，请在此说明。带图像的消息不会发送给仅支持文本的模型。</translation>
-    </message>
-    <message>
-        <source> px</source>
-        <translation> 像素</translation>
-    </message>
-    <message>
-        <source>Longest side of images sent to the model, in pixels</source>
-        <translation>发送给模型的图像的最长边（像素）</translation>
-    </message>
-    <message>
-        <source>Larger images are scaled down to this before they are sent; the files in the conversation&apos;s folder stay as they are.</source>
-        <translation>更大的图像在发送前会缩小到此尺寸；对话文件夹中的文件保持不变。</translation>
-    </message>
-    <message>
-        <source>Run tool &amp;calls the model writes as text</source>
-        <translation>运行模型以文本形式写出的工具调用(&amp;c)</translation>
-    </message>
-    <message>
-        <source>Run tool calls written as text</source>
-        <translation>运行以文本形式写出的工具调用</translation>
-    </message>
-    <message>
-        <source>Local servers often pass a model&apos;s tool calls on as text (&lt;tool_call&gt;, [TOOL_CALLS], …). Sandpiper recognises them and runs them like any other call.</source>
-        <translation>本地服务器经常把模型的工具调用作为文本传递（&lt;tool_call&gt;、[TOOL_CALLS] 等）。Sandpiper 会识别它们，并像其他调用一样运行。</translation>
-    </message>
-    <message>
-        <source>Send the model&apos;s reas&amp;oning back between tool rounds</source>
-        <translation>在工具轮次之间回传模型的推理(&amp;o)</translation>
-    </message>
-    <message>
-        <source>Send reasoning back between tool rounds</source>
-        <translation>在工具轮次之间回传推理</translation>
-    </message>
-    <message>
-        <source>Some models (gpt-oss on llama.cpp or vLLM) need their earlier reasoning of the same answer; some providers (DeepSeek) refuse it.</source>
-        <translation>有些模型（在 llama.cpp 或 vLLM 上运行的 gpt-oss）需要同一回答中先前的推理；有些提供商（DeepSeek）则会拒绝它。</translation>
-    </message>
-    <message>
-        <source>T&amp;est connection</source>
-        <translation>测试连接(&amp;e)</translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation>测试连接</translation>
-    </message>
-    <message>
-        <source>Pro&amp;vider:</source>
-        <translation>服务商(&amp;v)：</translation>
-    </message>
-    <message>
-        <source>&amp;Base URL:</source>
-        <translation>基础 URL(&amp;B)：</translation>
-    </message>
-    <message>
-        <source>API &amp;key:</source>
-        <translation>API 密钥(&amp;k)：</translation>
-    </message>
-    <message>
-        <source>Default &amp;model:</source>
-        <translation>默认模型(&amp;m)：</translation>
-    </message>
-    <message>
-        <source>Extra &amp;headers:</source>
-        <translation>额外请求头(&amp;h)：</translation>
-    </message>
-    <message>
-        <source>Context &amp;window:</source>
-        <translation>上下文窗口(&amp;w)：</translation>
-    </message>
-    <message>
-        <source>I&amp;mages:</source>
-        <translation>图像(&amp;m)：</translation>
-    </message>
-    <message>
-        <source>Images &amp;up to:</source>
-        <translation>图像最大(&amp;u)：</translation>
-    </message>
-    <message>
-        <source>Sandbox image</source>
-        <translation>沙箱镜像</translation>
-    </message>
-    <message>
-        <source>&amp;Build image</source>
-        <translation>构建镜像(&amp;B)</translation>
-    </message>
-    <message>
-        <source>Build the sandbox image</source>
-        <translation>构建沙箱镜像</translation>
-    </message>
-    <message>
-        <source>Image build progress</source>
-        <translation>镜像构建进度</translation>
-    </message>
-    <message>
-        <source>Show build &amp;log</source>
-        <translation>显示构建日志(&amp;l)</translation>
-    </message>
-    <message>
-        <source>Show build log</source>
-        <translation>显示构建日志</translation>
-    </message>
-    <message>
-        <source>Image build log</source>
-        <translation>镜像构建日志</translation>
-    </message>
-    <message>
-        <source>Memory limit</source>
-        <translation>内存上限</translation>
-    </message>
-    <message>
-        <source>As Docker writes it, such as 512m or 2g.</source>
-        <translation>按 Docker 的写法，例如 512m 或 2g。</translation>
-    </message>
-    <message>
-        <source>CPUs</source>
-        <translation>CPU 数</translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation> 秒</translation>
-    </message>
-    <message>
-        <source>Execution timeout in seconds</source>
-        <translation>执行超时（秒）</translation>
-    </message>
-    <message>
-        <source>Allow &amp;network access in new conversations</source>
-        <translation>在新对话中允许网络访问(&amp;n)</translation>
-    </message>
-    <message>
-        <source>Network access by default</source>
-        <translation>默认允许网络访问</translation>
-    </message>
-    <message>
-        <source>Restore variables a&amp;utomatically when a kernel is new</source>
-        <translation>内核为新时自动恢复变量(&amp;u)</translation>
-    </message>
-    <message>
-        <source>Restore variables automatically</source>
-        <translation>自动恢复变量</translation>
-    </message>
-    <message>
-        <source>After a restart, an idle stop or a crash, the conversation&apos;s earlier successful cells run again before the model&apos;s next code. Cells that write files are left out; “Restore variables” asks about them.</source>
-        <translation>在重启、空闲停止或崩溃之后，对话中之前成功的单元格会在模型的下一段代码之前重新运行。写入文件的单元格会被略过；“恢复变量”会就它们询问你。</translation>
-    </message>
-    <message>
-        <source> min</source>
-        <translation> 分钟</translation>
-    </message>
-    <message>
-        <source>Stop idle sandboxes after minutes</source>
-        <translation>空闲多少分钟后停止沙箱</translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation> MiB</translation>
-    </message>
-    <message>
-        <source>No limit</source>
-        <translation>不限</translation>
-    </message>
-    <message>
-        <source>Disk space for a conversation&apos;s files in MiB</source>
-        <translation>对话文件可占用的磁盘空间（MiB）</translation>
-    </message>
-    <message>
-        <source>What the files of one conversation (uploads, figures, what the code writes) may take. Code that writes more is stopped, and larger uploads are refused; the files stay. 0 means no limit.</source>
-        <translation>一个对话的文件（上传、图表、代码写入的内容）可占用的空间。写入更多内容的代码会被停止，更大的上传会被拒绝；文件会保留。0 表示不限。</translation>
-    </message>
-    <message>
-        <source>Figures kept per run</source>
-        <translation>每次运行保留的图数</translation>
-    </message>
-    <message>
-        <source>Figures beyond this number in one run are counted but neither saved nor shown.</source>
-        <translation>一次运行中超过此数量的图只计数，既不保存也不显示。</translation>
-    </message>
-    <message>
-        <source>Not checked yet.</source>
-        <translation>尚未检查。</translation>
-    </message>
-    <message>
-        <source>Docker engine status</source>
-        <translation>Docker 引擎状态</translation>
-    </message>
-    <message>
-        <source>Chec&amp;k engine</source>
-        <translation>检查引擎(&amp;k)</translation>
-    </message>
-    <message>
-        <source>Check the Docker engine</source>
-        <translation>检查 Docker 引擎</translation>
-    </message>
-    <message>
-        <source>&amp;Remove all sandbox containers</source>
-        <translation>删除所有沙箱容器(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Remove all sandbox containers</source>
-        <translation>删除所有沙箱容器</translation>
-    </message>
-    <message>
-        <source>&amp;Image:</source>
-        <translation>镜像(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>&amp;Memory:</source>
-        <translation>内存(&amp;M)：</translation>
-    </message>
-    <message>
-        <source>&amp;CPUs:</source>
-        <translation>CPU 数(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>&amp;Timeout per run:</source>
-        <translation>每次运行的超时(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Stop when idle &amp;after:</source>
-        <translation>空闲多久后停止(&amp;a)：</translation>
-    </message>
-    <message>
-        <source>&amp;Files per conversation:</source>
-        <translation>每个对话的文件(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>Fi&amp;gures per run:</source>
-        <translation>每次运行的图数(&amp;g)：</translation>
-    </message>
-    <message>
-        <source>Run &amp;Python:</source>
-        <translation>运行 Python(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>Search the &amp;web:</source>
-        <translation>搜索网络(&amp;w)：</translation>
-    </message>
-    <message>
-        <source>&amp;Fetch pages:</source>
-        <translation>获取网页(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>Draw &amp;charts:</source>
-        <translation>绘制图表(&amp;c)：</translation>
-    </message>
-    <message>
-        <source>Ask every time</source>
-        <translation>每次都询问</translation>
-    </message>
-    <message>
-        <source>Run without asking</source>
-        <translation>直接运行，不询问</translation>
-    </message>
-    <message>
-        <source>Never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <source>Approval for %1</source>
-        <translation>%1 的批准方式</translation>
-    </message>
-    <message>
-        <source>Maximum tool rounds per answer</source>
-        <translation>每次回答的最大工具调用轮数</translation>
-    </message>
-    <message>
-        <source>Maximum tool &amp;rounds:</source>
-        <translation>最大工具调用轮数(&amp;r)：</translation>
-    </message>
-    <message>
-        <source>Web search backend</source>
-        <translation>网络搜索后端</translation>
-    </message>
-    <message>
-        <source>Search &amp;backend:</source>
-        <translation>搜索后端(&amp;b)：</translation>
-    </message>
-    <message>
-        <source>SearXNG URL</source>
-        <translation>SearXNG URL</translation>
-    </message>
-    <message>
-        <source>Sear&amp;XNG URL:</source>
-        <translation>SearXNG URL(&amp;X)：</translation>
-    </message>
-    <message>
-        <source>Follow the system</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>深色</translation>
-    </message>
-    <message>
-        <source>Theme</source>
-        <translation>主题</translation>
-    </message>
-    <message>
-        <source>System size</source>
-        <translation>系统字号</translation>
-    </message>
-    <message>
-        <source> pt</source>
-        <translation> pt</translation>
-    </message>
-    <message>
-        <source>Chat font size</source>
-        <translation>对话字号</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <source>&amp;Theme:</source>
-        <translation>主题(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Chat &amp;font size:</source>
-        <translation>对话字号(&amp;f)：</translation>
-    </message>
-    <message>
-        <source>&amp;Language:</source>
-        <translation>语言(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>&amp;Notify me when an answer that took over 10 s ends in the background</source>
-        <translation>耗时超过 10 秒的回答在后台完成时通知我(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Desktop notifications</source>
-        <translation>桌面通知</translation>
-    </message>
-    <message>
-        <source>A new language shows after a restart.</source>
-        <translation>新语言将在重新启动后生效。</translation>
-    </message>
+</context>
+<context>
+    <name>Sandpiper::SystemPromptSettingsPage</name>
     <message>
         <source>System prompt</source>
         <translation>系统提示词</translation>
@@ -3746,90 +3789,6 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Reset the system prompt to the default</source>
         <translation>将系统提示词恢复为默认值</translation>
-    </message>
-    <message>
-        <source>https://example.com/v1</source>
-        <translation>https://example.com/v1</translation>
-    </message>
-    <message>
-        <source>The keychain is not available (%1): the key is used until you quit Sandpiper and will not be remembered. Press OK to continue.</source>
-        <translation>钥匙串不可用（%1）：该密钥只在 Sandpiper 本次运行期间使用，退出后不会保存。按“确定”继续。</translation>
-    </message>
-    <message>
-        <source>Testing…</source>
-        <translation>正在测试…</translation>
-    </message>
-    <message>
-        <source>Checking %1…</source>
-        <translation>正在检查 %1…</translation>
-    </message>
-    <message>
-        <source>%1; a trivial execution in a fresh sandbox takes %2 ms.</source>
-        <translation>%1；在新沙箱中运行一次简单执行需要 %2 毫秒。</translation>
-    </message>
-    <message>
-        <source>%1; no trivial execution ran (is the image there?).</source>
-        <translation>%1；没有运行简单执行（镜像在吗？）。</translation>
-    </message>
-    <message>
-        <source>Sending %1 from this machine to %2 (docker save | docker load)…</source>
-        <translation>正在将 %1 从本机发送到 %2（docker save | docker load）…</translation>
-    </message>
-    <message>
-        <source>The image %1 was sent to %2 and is ready.</source>
-        <translation>镜像 %1 已发送到 %2，可以使用。</translation>
-    </message>
-    <message>
-        <source>Not sent: %1 Building it there instead.</source>
-        <translation>未发送：%1 改为在那里构建。</translation>
-    </message>
-    <message>
-        <source>No sandbox folder with a Dockerfile was found next to Sandpiper (../share/sandpiper/sandbox). Reinstall Sandpiper or build the image by hand.</source>
-        <translation>在 Sandpiper 旁边没有找到包含 Dockerfile 的沙箱文件夹（../share/sandpiper/sandbox）。请重新安装 Sandpiper，或手动构建镜像。</translation>
-    </message>
-    <message>
-        <source>Building %1 from %2 on %3…</source>
-        <translation>正在 %3 上从 %2 构建 %1…</translation>
-    </message>
-    <message>
-        <source>The image %1 is ready.</source>
-        <translation>镜像 %1 已就绪。</translation>
-    </message>
-    <message>
-        <source>The build failed: %1</source>
-        <translation>构建失败：%1</translation>
-    </message>
-    <message>
-        <source>Removing…</source>
-        <translation>正在删除…</translation>
-    </message>
-    <message>
-        <source>Sandbox containers removed: %1.</source>
-        <translation>已删除的沙箱容器：%1。</translation>
-    </message>
-    <message>
-        <source>Docker engine</source>
-        <translation>Docker 引擎</translation>
-    </message>
-    <message>
-        <source>Where new sandboxes start: the engine the docker command is set up for (DOCKER_HOST, &quot;docker context use&quot;), one of its contexts, or an address you type (ssh://user@host, tcp://host:2376). A remote engine gets the conversation&apos;s files copied in and out; sandboxes that run keep their engine.</source>
-        <translation>新沙箱在哪里启动：docker 命令所配置的引擎（DOCKER_HOST、“docker context use”）、它的某个上下文，或您输入的地址（ssh://user@host、tcp://host:2376）。远程引擎会来回复制对话的文件；正在运行的沙箱保留其引擎。</translation>
-    </message>
-    <message>
-        <source>As the docker command is set up</source>
-        <translation>按 docker 命令的配置</translation>
-    </message>
-    <message>
-        <source>&amp;Engine:</source>
-        <translation>引擎(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Context %1</source>
-        <translation>上下文 %1</translation>
-    </message>
-    <message>
-        <source>Context %1 (%2)</source>
-        <translation>上下文 %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -3998,6 +3957,65 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Run it (Ctrl+Enter)</source>
         <translation>运行（Ctrl+Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ToolSettingsPage</name>
+    <message>
+        <source>Run &amp;Python:</source>
+        <translation>运行 Python(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Search the &amp;web:</source>
+        <translation>搜索网络(&amp;w)：</translation>
+    </message>
+    <message>
+        <source>&amp;Fetch pages:</source>
+        <translation>获取网页(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Draw &amp;charts:</source>
+        <translation>绘制图表(&amp;c)：</translation>
+    </message>
+    <message>
+        <source>Ask every time</source>
+        <translation>每次都询问</translation>
+    </message>
+    <message>
+        <source>Run without asking</source>
+        <translation>直接运行，不询问</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation>%1 的批准方式</translation>
+    </message>
+    <message>
+        <source>Maximum tool rounds per answer</source>
+        <translation>每次回答的最大工具调用轮数</translation>
+    </message>
+    <message>
+        <source>Maximum tool &amp;rounds:</source>
+        <translation>最大工具调用轮数(&amp;r)：</translation>
+    </message>
+    <message>
+        <source>Web search backend</source>
+        <translation>网络搜索后端</translation>
+    </message>
+    <message>
+        <source>Search &amp;backend:</source>
+        <translation>搜索后端(&amp;b)：</translation>
+    </message>
+    <message>
+        <source>SearXNG URL</source>
+        <translation>SearXNG URL</translation>
+    </message>
+    <message>
+        <source>Sear&amp;XNG URL:</source>
+        <translation>SearXNG URL(&amp;X)：</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
 #include "clisession.h"
+#include "enginecommands.h"
 #include "mcplisting.h"
 
 #include "agent/agentthread.h"
@@ -158,9 +159,27 @@ int main(int argc, char *argv[])
         QStringLiteral("export-notebook"),
         QStringLiteral("Write the conversation given with --conversation as a Jupyter notebook to FILE and exit."),
         QStringLiteral("FILE"));
+    const QCommandLineOption checkEngineOption(
+        QStringLiteral("check-engine"),
+        QStringLiteral("Check the engine of the settings (sandbox/engine): print where it is, how fast it answers and "
+                       "how long a trivial execution of the sandbox image takes, and exit: 0 when it ran, 1 "
+                       "otherwise."));
+    const QCommandLineOption listEnginesOption(
+        QStringLiteral("list-engines"),
+        QStringLiteral("Print the docker command's contexts, which sandbox/engine can name, one per line "
+                       "(NAME<TAB>endpoint), and exit."));
+    const QCommandLineOption buildImageOption(
+        QStringLiteral("build-image"),
+        QStringLiteral("Put the sandbox image (sandbox/image) on the engine: sent from this machine to a remote "
+                       "engine when this one has it, else built there; then exit: 0 when it is there."));
+    const QCommandLineOption removeLeftoversOption(
+        QStringLiteral("remove-leftovers"),
+        QStringLiteral("Remove the sandbox containers of Sandpiper processes that no longer run (crashes), print "
+                       "how many, and exit."));
     parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
                        newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption,
-                       imageOption, exportNotebookOption});
+                       imageOption, exportNotebookOption, checkEngineOption, listEnginesOption, buildImageOption,
+                       removeLeftoversOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -195,6 +214,17 @@ int main(int argc, char *argv[])
             return fail(QStringLiteral("--approve takes ask, auto or never"));
         overrideSetting(QStringLiteral("approval/execute_python_code"), parser.value(approveOption));
     }
+
+    // The engine's chores need no provider, conversation or message.
+    const QString sandboxImage = settings.string(QStringLiteral("sandbox/image"));
+    if (parser.isSet(checkEngineOption))
+        return EngineCommands::check(sandboxImage);
+    if (parser.isSet(listEnginesOption))
+        return EngineCommands::listContexts();
+    if (parser.isSet(buildImageOption))
+        return EngineCommands::provideImage(sandboxImage);
+    if (parser.isSet(removeLeftoversOption))
+        return EngineCommands::removeLeftovers();
 
     if (parser.isSet(exportNotebookOption)) {
         if (!parser.isSet(conversationOption))

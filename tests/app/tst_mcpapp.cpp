@@ -18,10 +18,10 @@
 #include <mainwindow.h>
 #include <mcp/mcpserverregistry.h>
 #include <mcp/mcptrust.h>
-#include <mcpsettingspage.h>
 #include <session/conversationsession.h>
 #include <settings/settings.h>
 #include <settingsdialog.h>
+#include <settingspages/mcpsettingspage.h>
 #include <storage/conversationstore.h>
 
 #include <QAbstractItemView>

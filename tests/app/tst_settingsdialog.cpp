@@ -5,6 +5,7 @@
 #include "fakestreams.h"
 #include "screenshot.h"
 #include "settingsoverrides.h"
+#include "widgetlookup.h"
 
 #include <composer.h>
 #include <mainwindow.h>
@@ -44,15 +45,6 @@ quint16 closedPort()
     QTcpServer server;
     server.listen(QHostAddress::LocalHost);
     return server.serverPort();
-}
-
-template<typename T> T *findNamed(QWidget *parent, const QString &accessibleName)
-{
-    for (T *widget : parent->findChildren<T *>()) {
-        if (widget->accessibleName() == accessibleName)
-            return widget;
-    }
-    return nullptr;
 }
 
 void checkAccessibleNames(QWidget *root)

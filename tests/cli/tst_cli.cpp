@@ -712,6 +712,58 @@ private Q_SLOTS:
         QCOMPARE(toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_1")),
                  QStringLiteral("Echo: from the cli"));
     }
+
+    // The engine's chores from the terminal, as the settings' Sandbox tab has them.
+    void checksTheEngine()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QStringList profile{QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                                  QStringLiteral("sandbox/image=") + sandboxImage()};
+        const Run r = run(profile + QStringList{QStringLiteral("--check-engine")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QLatin1String("; a trivial execution in a fresh sandbox takes ")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: Checking ")), qPrintable(r.err));
+
+        const Run listed = run(profile + QStringList{QStringLiteral("--list-engines")});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(listed.out.startsWith(QLatin1String("default\t")) || listed.out.contains(QLatin1String("\ndefault\t")),
+                 qPrintable(listed.out));
+    }
+
+    void anEngineThatDoesNotAnswerFailsTheCheck()
+    {
+        const Run r =
+            run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                 QStringLiteral("sandbox/engine=") + silentEngineAddress(), QStringLiteral("--check-engine")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QLatin1String(": does not answer (")), qPrintable(r.out));
+    }
+
+    // A remote engine is sent the image when this machine has it; otherwise it builds it, here
+    // in vain: nothing listens there.
+    void buildsTheImageOnTheEngine()
+    {
+        const Run r = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                           QStringLiteral("sandbox/engine=") + silentEngineAddress(), QStringLiteral("--set"),
+                           QStringLiteral("sandbox/image=sandpiper-test-cli:absent"), QStringLiteral("--build-image")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: Sending sandpiper-test-cli:absent from this machine")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("\nNot sent: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: The build failed: ")), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void removesTheContainersLeftBehind()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString left = startOwnedContainer(deadPid);
+        QVERIFY(!left.isEmpty());
+        const Run r = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--remove-leftovers")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QLatin1String("leftover sandbox containers removed: ")), qPrintable(r.out));
+        QVERIFY(!containerExists(left));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

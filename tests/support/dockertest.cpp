@@ -3,6 +3,8 @@
 #include <sandbox/dockercli.h>
 
 #include <QCoroTask>
+#include <QHostInfo>
+#include <QTcpServer>
 
 namespace Sandpiper::Test {
 
@@ -36,6 +38,28 @@ QString remoteEngineUnavailableReason()
     if (remoteDockerHost().isEmpty())
         return QStringLiteral("no remote engine: SANDPIPER_REMOTE_DOCKER_HOST is not set (scripts/test starts one)");
     return dockerUnavailableReason();
+}
+
+QString silentEngineAddress()
+{
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost);
+    return QStringLiteral("tcp://127.0.0.1:%1").arg(server.serverPort());
+}
+
+QString startOwnedContainer(qint64 ownerPid)
+{
+    const auto started = QCoro::waitFor(DockerCli::run(
+        {QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--network"), QStringLiteral("none"),
+         QStringLiteral("--label"),
+         QStringLiteral("sandpiper.owner=%1:%2").arg(QHostInfo::localHostName()).arg(ownerPid), sandboxImage(),
+         QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("import time; time.sleep(300)")}));
+    return started.ok() ? QString::fromUtf8(started.standardOutput).trimmed() : QString();
+}
+
+bool containerExists(const QString &id)
+{
+    return QCoro::waitFor(DockerCli::run({QStringLiteral("container"), QStringLiteral("inspect"), id})).ok();
 }
 
 } // namespace Sandpiper::Test

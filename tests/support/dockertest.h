@@ -17,6 +17,18 @@ QString remoteDockerHost();
 // Empty when that engine and Docker are usable, else why not.
 QString remoteEngineUnavailableReason();
 
+// An engine address where nothing listens: tcp://127.0.0.1:PORT.
+QString silentEngineAddress();
+
+// Starts an idle container of the sandbox image labelled as a Sandpiper process of this machine
+// with OWNERPID made it: this process's pid for a live owner, a pid no process has for one that
+// crashed. Its id; empty when it did not start.
+QString startOwnedContainer(qint64 ownerPid);
+// Whether the container ID is still there, running or not.
+bool containerExists(const QString &id);
+// A pid no process has: above the largest the kernel gives.
+constexpr qint64 deadPid = 4'194'304 + 1000;
+
 } // namespace Sandpiper::Test
 
 // A test that needs something the machine lacks (REASON says what, empty when nothing) fails in

@@ -1,6 +1,7 @@
 #include "mcpsettingspage.h"
 
 #include "mcpserverdialog.h"
+#include "settingsform.h"
 
 #include <mcp/mcpserverregistry.h>
 #include <mcp/mcptoolname.h>
@@ -27,7 +28,7 @@ namespace Sandpiper {
 
 namespace {
 
-const QString errorStyle = QStringLiteral("color: #b3261e;");
+const QString errorStyle = SettingsForm::errorStyle();
 
 QPushButton *button(const QString &text, const QString &accessibleName)
 {

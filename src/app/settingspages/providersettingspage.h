@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QWidget>
+
+#include <QCoroTask>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace Sandpiper {
+
+class Settings;
+
+// The settings' Providers tab: the provider and its address, key, default model and extra
+// headers; what the model in the field takes (its context window, images) and how its tool calls
+// and reasoning are handled (issue 12); the longest side of images sent; and a connection test
+// that fills in the server's models. The key goes to the keychain (storeKey()), never to the
+// settings.
+class ProviderSettingsPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ProviderSettingsPage(Settings *settings, QWidget *parent = nullptr);
+
+    QComboBox *presetPicker() const { return m_preset; }
+    QLineEdit *baseUrlField() const { return m_baseUrl; }
+    QLineEdit *apiKeyField() const { return m_apiKey; }
+    QComboBox *modelPicker() const { return m_model; }
+    QPlainTextEdit *headersField() const { return m_headers; }
+    QPushButton *testButton() const { return m_testButton; }
+    QLabel *testResult() const { return m_testResult; }
+    QLabel *baseUrlError() const { return m_baseUrlError; }
+    QLabel *apiKeyNote() const { return m_apiKeyNote; }
+
+    // False, with the reason shown, when the base URL is not one; a valid one is written out
+    // whole in the field.
+    bool check();
+    // Writes the fields to the settings, the key aside.
+    void save();
+    // Whether a key was typed that storeKey() has not handed over yet.
+    bool hasNewKey() const;
+    // Writes the typed key to the keychain for the provider and says so with apiKeyEntered().
+    // False when the keychain refused it: the page says the key lasts for this run only.
+    QCoro::Task<bool> storeKey();
+    void testConnection();
+
+Q_SIGNALS:
+    // A key was typed in for PROVIDERID; REMEMBERED is false when the keychain refused it and
+    // it lives in memory for this session only.
+    void apiKeyEntered(const QString &providerId, const QString &key, bool remembered);
+    void connectionTested(bool ok);
+    // Something on this page the user must see now.
+    void needsAttention();
+
+private:
+    void buildForm();
+    void loadProvider(const QString &providerId);
+    // The context window and image choice of the model in the field, as set for it.
+    void loadModelChoices();
+    QString currentProviderId() const;
+    QCoro::Task<> runConnectionTest();
+
+    Settings *m_settings;
+    QComboBox *m_preset;
+    QLineEdit *m_baseUrl;
+    QLabel *m_baseUrlError;
+    QLineEdit *m_apiKey;
+    QLabel *m_apiKeyNote;
+    QComboBox *m_model;
+    QPlainTextEdit *m_headers;
+    // Local models as they are (issue 12): the model's context window, tool calls written as
+    // text, reasoning sent back between tool rounds.
+    QSpinBox *m_contextWindow;
+    QComboBox *m_modelImages;
+    QSpinBox *m_imageSide;
+    QCheckBox *m_textToolCalls;
+    QCheckBox *m_reasoningBack;
+    QPushButton *m_testButton;
+    QLabel *m_testResult;
+    // The key already handed over for this provider, so a second OK does not store it again.
+    QString m_keyHandled;
+};
+
+} // namespace Sandpiper
