@@ -79,7 +79,7 @@ private Q_SLOTS:
         m_server->setRoute("GET", "/props", FS::llamaCppProps(32768, false));
         QVERIFY(writeImage(QStringLiteral("photo.png")));
         const QString refusal = QCoro::waitFor(m_preparer->imagesRefusal(model(), {QStringLiteral("photo.png")}));
-        QVERIFY2(refusal.contains(QLatin1String("“test-model” does not take images")), qPrintable(refusal));
+        QVERIFY2(refusal.contains(QStringLiteral("“test-model” does not take images")), qPrintable(refusal));
     }
 
     void aVisionModelTakesReadableImagesOnly()
