@@ -367,14 +367,6 @@
         <translation>在发送消息之前已停止。</translation>
     </message>
     <message>
-        <source>The model “%1” does not take images, so the message was not sent. Choose a model with vision, or, if this one has it, say so in Settings → Provider → Images. Your text and the images are back in the message box; the images are in /mnt/data for the code either way.</source>
-        <translation>模型“%1”不接受图像，因此消息没有发送。请选择支持视觉的模型；如果此模型支持，请在“设置 → 提供商 → 图像”中说明。你的文字和图像已放回消息框；无论如何，图像都在 /mnt/data 中供代码使用。</translation>
-    </message>
-    <message>
-        <source>%1 The message was not sent: remove that image and send again.</source>
-        <translation>%1 消息没有发送：请移除该图像后再发送。</translation>
-    </message>
-    <message>
         <source>Wait for the current answer to finish, or stop it, before sending.</source>
         <translation>请等待当前回答完成或将其停止，然后再发送。</translation>
     </message>
@@ -383,16 +375,8 @@
         <translation>沙箱没有写入该文件。</translation>
     </message>
     <message>
-        <source>the kernel had stopped</source>
-        <translation>内核已停止</translation>
-    </message>
-    <message>
         <source>Wait for the current answer to finish before restoring the variables.</source>
         <translation>请等当前回答结束后再恢复变量。</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Wait for the current answer to finish before running code.</source>
@@ -401,10 +385,6 @@
     <message>
         <source>Python is not available: the sandbox is switched off.</source>
         <translation>Python 不可用：沙箱已关闭。</translation>
-    </message>
-    <message>
-        <source>The model did not take the images. Sandpiper now sends this conversation to “%1” without them; they stay in the conversation and in /mnt/data. Send again to go on, or choose a model with vision.</source>
-        <translation>模型没有接受这些图像。Sandpiper 现在向“%1”发送此对话时不再附带它们；它们仍保留在对话和 /mnt/data 中。请再次发送以继续，或选择支持视觉的模型。</translation>
     </message>
     <message>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
@@ -502,6 +482,21 @@
     <message>
         <source>Take %1 off this message</source>
         <translation>从这条消息中移除 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::AttachmentPreparer</name>
+    <message>
+        <source>The model “%1” does not take images, so the message was not sent. Choose a model with vision, or, if this one has it, say so in Settings → Provider → Images. Your text and the images are back in the message box; the images are in /mnt/data for the code either way.</source>
+        <translation>模型“%1”不接受图像，因此消息没有发送。请选择支持视觉的模型；如果此模型支持，请在“设置 → 提供商 → 图像”中说明。你的文字和图像已放回消息框；无论如何，图像都在 /mnt/data 中供代码使用。</translation>
+    </message>
+    <message>
+        <source>%1 The message was not sent: remove that image and send again.</source>
+        <translation>%1 消息没有发送：请移除该图像后再发送。</translation>
+    </message>
+    <message>
+        <source>The model did not take the images. Sandpiper now sends this conversation to “%1” without them; they stay in the conversation and in /mnt/data. Send again to go on, or choose a model with vision.</source>
+        <translation>模型没有接受这些图像。Sandpiper 现在向“%1”发送此对话时不再附带它们；它们仍保留在对话和 /mnt/data 中。请再次发送以继续，或选择支持视觉的模型。</translation>
     </message>
 </context>
 <context>
@@ -1735,6 +1730,17 @@
     <message>
         <source>Run &amp;all again</source>
         <translation>全部重新运行(&amp;a)</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::KernelRestorer</name>
+    <message>
+        <source>the kernel had stopped</source>
+        <translation>内核已停止</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -2,23 +2,25 @@
 
 #include "agent/agentconfig.h"
 #include "agent/agentevent.h"
-#include "agent/kernelrestore.h"
 #include "tools/toolregistry.h"
 
 #include <QObject>
 #include <QPointer>
-#include <QSet>
 
 #include <QCoroTask>
 
 namespace Sandpiper {
 
+class AttachmentPreparer;
 class ChatClient;
+class KernelRestorer;
 class McpToolbox;
 class ContextBudget;
 class ConversationStore;
 class SandboxSession;
 class StreamingWriter;
+class TitleWriter;
+class ToolCallRunner;
 
 // The tool-calling loop of one conversation: sends the history with the tool declarations,
 // streams the answer, runs the calls the model asks for (after approval where the policy
@@ -85,76 +87,36 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void event(const Sandpiper::AgentEvent &event);
-    // Internal: wakes the approval wait.
-    void decisionMade();
 
 private:
-    struct Decision {
-        enum class Kind { Approve, Deny } kind = Kind::Approve;
-        QString reason;
-        std::optional<QString> editedArguments;
-    };
-
     QCoro::Task<> runTurn(QString text, QStringList attachments = {}, QStringList images = {});
-    // Why IMAGES cannot go to the current model, for the user; empty when they can.
-    QCoro::Task<QString> imagesRefusal(QStringList images);
-    // Image NAME of the conversation's folder as a data URL, prepared once per conversation;
-    // empty with ERROR set when it cannot be sent.
-    QString imageUrl(const QString &name, QString *error);
-    QCoro::Task<QString> describeAttachments(QStringList attachments);
     QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
     QCoro::Task<> restoreKernelTask(bool rerunWritingCells);
-    QCoro::Task<KernelRestore> replay(bool rerunWritingCells);
-    // The kernel is gone: if earlier cells defined something, restoring it is offered.
-    void kernelStopped();
-    QCoro::Task<> improveTitle(ChatMessage question, QString answer);
-    QCoro::Task<ChatMessage> runToolCall(ToolCall call, CallKey key);
-    QCoro::Task<std::optional<Decision>> waitForDecision(CallKey key);
-    ApprovalPolicy policyFor(const Tool &tool) const;
     QList<ChatMessage> requestMessages();
     // Returns the message as the history holds it (with its row in the store).
     const ChatMessage &addMessage(ChatMessage message);
     void save(ChatMessage &message);
-    void saveExecution(const CallKey &key, const ToolCall &call, RunOrigin origin, const QString &code,
-                       const ExecutionResult &result);
     void reportStoreError(const QString &message);
     void emitEvent(AgentEvent::Kind kind, QString text = {});
-    ChatMessage toolMessage(const ToolCall &call, const QString &content) const;
 
     AgentConfig m_config;
     ConversationStore *m_store;
     qint64 m_conversationId;
     ChatClient *m_client;
-    ChatClient *m_titleClient = nullptr; // created for the first model-written title
-    ContextBudget *m_budget;             // fits every request into the model's context window
-    QPointer<StreamingWriter> m_writer;  // the answer streaming in, when there is a store
+    ContextBudget *m_budget;            // fits every request into the model's context window
+    QPointer<StreamingWriter> m_writer; // the answer streaming in, when there is a store
     QPointer<SandboxSession> m_sandbox;
+    KernelRestorer *m_restorer = nullptr; // with the sandbox
     McpToolbox *m_mcp = nullptr;
+    TitleWriter *m_titles = nullptr; // when the model writes titles of stored conversations
     ToolRegistry m_tools;
+    ToolCallRunner *m_runner;
+    AttachmentPreparer *m_attachments;
     QList<ChatMessage> m_history;
-    QHash<CallKey, Decision> m_decisions;
-    QHash<QString, QString> m_imageUrls; // by file name
-    QSet<QString> m_alwaysAllowed;
-    // The call whose tool runs now, for its live output and progress.
-    struct Running {
-        CallKey key;
-        ToolCall call;
-    } m_running;
     bool m_busy = false;
     bool m_cancelled = false;
     bool m_storeErrorShown = false;
-    bool m_kernelAlive = false;
-    // Restoring the kernel: the conversation's successful code, oldest first; whether the
-    // kernel lacks what it defined, why, and what the model has been told.
-    QList<StoredExecution> m_replayable;
-    bool m_restorePending = false;
-    bool m_restoring = false;
-    bool m_ignoreNextStop = false; // the user restarted the kernel
-    bool m_codeSinceNew = false;   // the kernel ran code since it started
-    bool m_lossTold = false;       // the model knows the variables are gone
-    QString m_lostReason;
-    QString m_restoreNote; // a replay the user asked for, for the next result of code
 };
 
 } // namespace Sandpiper
