@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>Sandpiper::ConversationActions</name>
+    <message numerus="yes">
+        <source>%n code cell(s).</source>
+        <translation>
+            <numerusform>%n code cell.</numerusform>
+            <numerusform>%n code cells.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <translation>
+            <numerusform>%n figure was missing or refused; the notebook names it in its place.</numerusform>
+            <numerusform>%n figures were missing or refused; the notebook names them in their place.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ConversationItemDelegate</name>
     <message numerus="yes">
         <source>%n match(es)</source>
@@ -87,23 +104,6 @@
         <translation>
             <numerusform>%n of the cells writes files in /mnt/data. Running it again may overwrite or duplicate those files.</numerusform>
             <numerusform>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::MainWindow</name>
-    <message numerus="yes">
-        <source>%n code cell(s).</source>
-        <translation>
-            <numerusform>%n code cell.</numerusform>
-            <numerusform>%n code cells.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
-        <translation>
-            <numerusform>%n figure was missing or refused; the notebook names it in its place.</numerusform>
-            <numerusform>%n figures were missing or refused; the notebook names them in their place.</numerusform>
         </translation>
     </message>
 </context>

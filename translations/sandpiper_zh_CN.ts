@@ -500,6 +500,49 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::Attachments</name>
+    <message>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <source>Attach file</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <source>%1 could not be attached: %2</source>
+        <translation>无法添加附件 %1：%2</translation>
+    </message>
+    <message>
+        <source>Add image</source>
+        <translation>添加图像</translation>
+    </message>
+    <message>
+        <source>%1 is attached as a file, not shown to the model: %2</source>
+        <translation>%1 已作为文件附加，没有显示给模型：%2</translation>
+    </message>
+    <message>
+        <source>Paste image</source>
+        <translation>粘贴图像</translation>
+    </message>
+    <message>
+        <source>The pasted image could not be saved for sending.</source>
+        <translation>无法保存粘贴的图像以供发送。</translation>
+    </message>
+    <message>
+        <source>The pasted image could not be attached: %1</source>
+        <translation>无法附加粘贴的图像：%1</translation>
+    </message>
+    <message>
+        <source>Show to the model</source>
+        <translation>显示给模型</translation>
+    </message>
+    <message>
+        <source>%1 goes to the model with your next message.</source>
+        <translation>%1 将随你的下一条消息发送给模型。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ChartWidget</name>
     <message>
         <source>%1 (%2)</source>
@@ -995,6 +1038,64 @@
     <message>
         <source>Sandpiper left out of the request what it could; what remains (the system prompt, the tool declarations and the last message) is still too long. Give the model a larger context window on the server, or send a shorter message.</source>
         <translation>Sandpiper 已从请求中省略了所有能省略的内容；剩下的部分（系统提示词、工具声明和最后一条消息）仍然太长。请在服务器上为模型提供更大的上下文窗口，或发送更短的消息。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ContextUsageLabel</name>
+    <message>
+        <source>Context used by this conversation</source>
+        <translation>此对话使用的上下文</translation>
+    </message>
+    <message>
+        <source>context %1 / %2</source>
+        <translation>上下文 %1 / %2</translation>
+    </message>
+    <message>
+        <source>context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <source>%L1 tokens sent and received</source>
+        <translation>已发送和接收 %L1 个词元</translation>
+    </message>
+    <message>
+        <source>The provider counted %L1 tokens for this conversation&apos;s requests and answers; every request carries the system prompt, the tools&apos; descriptions and the history again.</source>
+        <translation>服务提供方为此对话的请求和回答计了 %L1 个词元；每次请求都会再次携带系统提示、工具说明和历史记录。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ConversationActions</name>
+    <message>
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
+        <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Exporting the notebook…</source>
+        <translation>正在导出笔记本…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n code cell(s).</source>
+        <translation>
+            <numerusform>%n 个代码单元格。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
+        <translation>
+            <numerusform>有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1762,24 +1863,8 @@
         <translation>模型</translation>
     </message>
     <message>
-        <source>Rename conversation</source>
-        <translation>重命名对话</translation>
-    </message>
-    <message>
-        <source>Delete conversation</source>
-        <translation>删除对话</translation>
-    </message>
-    <message>
-        <source>Sandbox status</source>
-        <translation>沙箱状态</translation>
-    </message>
-    <message>
         <source>Provider and model</source>
         <translation>服务商和模型</translation>
-    </message>
-    <message>
-        <source>Docker state</source>
-        <translation>Docker 状态</translation>
     </message>
     <message>
         <source>Network in sandbox</source>
@@ -1858,128 +1943,16 @@
         <translation>打开对话</translation>
     </message>
     <message>
-        <source>context %1 / %2</source>
-        <translation>上下文 %1 / %2</translation>
-    </message>
-    <message>
-        <source>Python: running</source>
-        <translation>Python：运行中</translation>
-    </message>
-    <message>
         <source>%1 — Sandpiper</source>
         <translation>%1 — Sandpiper</translation>
-    </message>
-    <message>
-        <source>Title:</source>
-        <translation>标题：</translation>
-    </message>
-    <message>
-        <source>Delete this conversation, its files and its figures? This cannot be undone.</source>
-        <translation>要删除此对话及其文件和图像吗？此操作无法撤销。</translation>
-    </message>
-    <message>
-        <source>Exporting the notebook…</source>
-        <translation>正在导出笔记本…</translation>
-    </message>
-    <message>
-        <source>Attach files</source>
-        <translation>添加附件</translation>
-    </message>
-    <message>
-        <source>Attach file</source>
-        <translation>添加附件</translation>
-    </message>
-    <message>
-        <source>%1 could not be attached: %2</source>
-        <translation>无法添加附件 %1：%2</translation>
-    </message>
-    <message>
-        <source>Add image</source>
-        <translation>添加图像</translation>
-    </message>
-    <message>
-        <source>%1 is attached as a file, not shown to the model: %2</source>
-        <translation>%1 已作为文件附加，没有显示给模型：%2</translation>
-    </message>
-    <message>
-        <source>Paste image</source>
-        <translation>粘贴图像</translation>
-    </message>
-    <message>
-        <source>The pasted image could not be saved for sending.</source>
-        <translation>无法保存粘贴的图像以供发送。</translation>
-    </message>
-    <message>
-        <source>The pasted image could not be attached: %1</source>
-        <translation>无法附加粘贴的图像：%1</translation>
-    </message>
-    <message>
-        <source>Show to the model</source>
-        <translation>显示给模型</translation>
-    </message>
-    <message>
-        <source>%1 goes to the model with your next message.</source>
-        <translation>%1 将随你的下一条消息发送给模型。</translation>
     </message>
     <message>
         <source>The last answer was copied.</source>
         <translation>已复制最后一条回答。</translation>
     </message>
     <message>
-        <source>%1 does not answer at %2.</source>
-        <translation>%1 在 %2 没有响应。</translation>
-    </message>
-    <message>
-        <source>an empty address</source>
-        <translation>空地址</translation>
-    </message>
-    <message>
-        <source>%1 (remote, %2 ms)</source>
-        <translation>%1（远程，%2 毫秒）</translation>
-    </message>
-    <message>
-        <source>Python: off</source>
-        <translation>Python：已关闭</translation>
-    </message>
-    <message>
-        <source>Docker: checking…</source>
-        <translation>Docker：正在检查…</translation>
-    </message>
-    <message>
-        <source>The answer failed.</source>
-        <translation>回答失败。</translation>
-    </message>
-    <message>
-        <source>The answer is ready.</source>
-        <translation>回答已完成。</translation>
-    </message>
-    <message>
-        <source>Docker: ready</source>
-        <translation>Docker：就绪</translation>
-    </message>
-    <message>
-        <source>Docker: unavailable</source>
-        <translation>Docker：不可用</translation>
-    </message>
-    <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n code cell(s).</source>
-        <translation>
-            <numerusform>%n 个代码单元格。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n figure(s) were missing or refused; the notebook names them in their place.</source>
-        <translation>
-            <numerusform>有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Context used by this conversation</source>
-        <translation>此对话使用的上下文</translation>
     </message>
     <message>
         <source>&amp;Conversations</source>
@@ -1992,18 +1965,6 @@
     <message>
         <source>Answers can come from a model on this computer or from a provider on the internet.</source>
         <translation>回答可以来自本机上的模型，也可以来自互联网上的服务提供方。</translation>
-    </message>
-    <message>
-        <source>context %1</source>
-        <translation>上下文 %1</translation>
-    </message>
-    <message>
-        <source>%L1 tokens sent and received</source>
-        <translation>已发送和接收 %L1 个词元</translation>
-    </message>
-    <message>
-        <source>The provider counted %L1 tokens for this conversation&apos;s requests and answers; every request carries the system prompt, the tools&apos; descriptions and the history again.</source>
-        <translation>服务提供方为此对话的请求和回答计了 %L1 个词元；每次请求都会再次携带系统提示、工具说明和历史记录。</translation>
     </message>
     <message>
         <source>Not sent: no provider can answer. %1</source>
@@ -2885,6 +2846,17 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::ModelLister</name>
+    <message>
+        <source>%1 does not answer at %2.</source>
+        <translation>%1 在 %2 没有响应。</translation>
+    </message>
+    <message>
+        <source>an empty address</source>
+        <translation>空地址</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::NotebookExport</name>
     <message>
         <source>Untitled conversation</source>
@@ -3687,6 +3659,41 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::SandboxStatus</name>
+    <message>
+        <source>Docker state</source>
+        <translation>Docker 状态</translation>
+    </message>
+    <message>
+        <source>Sandbox status</source>
+        <translation>沙箱状态</translation>
+    </message>
+    <message>
+        <source>Python: off</source>
+        <translation>Python：已关闭</translation>
+    </message>
+    <message>
+        <source>Docker: checking…</source>
+        <translation>Docker：正在检查…</translation>
+    </message>
+    <message>
+        <source>Docker: unavailable</source>
+        <translation>Docker：不可用</translation>
+    </message>
+    <message>
+        <source>Python: running</source>
+        <translation>Python：运行中</translation>
+    </message>
+    <message>
+        <source>Docker: ready</source>
+        <translation>Docker：就绪</translation>
+    </message>
+    <message>
+        <source>%1 (remote, %2 ms)</source>
+        <translation>%1（远程，%2 毫秒）</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::SavedFileNotice</name>
     <message>
         <source>Saved file</source>
@@ -4022,6 +4029,21 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Sear&amp;XNG URL:</source>
         <translation>SearXNG URL(&amp;X)：</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::TurnNotifier</name>
+    <message>
+        <source>Sandpiper</source>
+        <translation>Sandpiper</translation>
+    </message>
+    <message>
+        <source>The answer failed.</source>
+        <translation>回答失败。</translation>
+    </message>
+    <message>
+        <source>The answer is ready.</source>
+        <translation>回答已完成。</translation>
     </message>
 </context>
 <context>

@@ -1,31 +1,32 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "attachments.h"
 #include "chat/chatview.h"
 #include "chat/markdownview.h"
 #include "codeinspector.h"
 #include "composer.h"
-#include "conversationfiles.h"
+#include "contextusagelabel.h"
+#include "conversationactions.h"
 #include "conversationlistmodel.h"
 #include "conversationsidebar.h"
-#include "desktopnotifier.h"
 #include "elidedlabel.h"
 #include "enginefilesonquit.h"
 #include "focusring.h"
 #include "kernelrestorebar.h"
+#include "modellister.h"
+#include "panelfolds.h"
 #include "prompttemplates.h"
 #include "providerproblembar.h"
+#include "sandboxstatus.h"
 #include "savedfilenotice.h"
-#include "savelocation.h"
 #include "settingsdialog.h"
+#include "turnnotifier.h"
 #include "welcomepage.h"
 
-#include <llm/chatclient.h>
-#include <llm/modelimage.h>
 #include <llm/providerpresets.h>
 #include <logging.h>
 #include <math/mathrenderer.h>
-#include <sandbox/sandboxsession.h>
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <session/sessionmanager.h>
@@ -37,53 +38,32 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QInputDialog>
-#include <QLabel>
+#include <QImage>
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeDatabase>
 #include <QResizeEvent>
-#include <QScopedValueRollback>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <QCoroTask>
 
-using namespace std::chrono_literals;
-
 namespace Sandpiper {
-
-namespace {
-
-// "3.1k" for a token count in the status bar.
-QString compactCount(qint64 count)
-{
-    return count < 1000 ? QLocale().toString(count) : QLocale().toString(double(count) / 1000.0, 'f', 1) + u'k';
-}
-
-} // namespace
 
 MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
-    , m_store(store)
     , m_sessions(new SessionManager(settings, store, this))
     , m_sidebar(new ConversationSidebar(store, m_sessions))
     , m_splitter(new QSplitter)
-    , m_banner(new QLabel)
     , m_chat(new ChatView)
     , m_welcome(new WelcomePage(settings))
     , m_centreStack(new QStackedWidget)
@@ -93,16 +73,21 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_inspector(new CodeInspector)
     , m_inspectorDock(new QDockWidget(tr("Code inspector")))
     , m_providerLabel(new ElidedLabel)
-    , m_dockerLabel(new ElidedLabel)
-    , m_tokenLabel(new ElidedLabel)
+    , m_tokenLabel(new ContextUsageLabel)
     , m_savedNotice(new SavedFileNotice)
-    , m_notifier(new DesktopNotifier(QDBusConnection::sessionBus(), this))
     , m_math(new MathRenderer(settings->string(QStringLiteral("sandbox/image")),
                               QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/math"),
                               this))
     , m_engineFilesOnQuit(new EngineFilesOnQuit(this))
+    , m_sandbox(new SandboxStatus(settings, m_sessions, this))
+    , m_models(new ModelLister(m_sessions, this))
+    , m_attachments(new Attachments(this, statusBar()))
+    , m_conversations(
+          new ConversationActions({settings, store, m_sessions, m_sidebar, m_savedNotice, statusBar()}, this))
+    , m_folds(std::make_unique<PanelFolds>())
 {
     FocusRing::install();
+    new TurnNotifier(settings, m_sessions, this);
     // Before any message is shown: every view draws its formulas with it.
     MarkdownView::setMathRenderer(m_math);
     applySandboxSettings();
@@ -111,17 +96,11 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     const QSize available = screen() ? screen()->availableSize() : QSize(1280, 800);
     resize(QSize(1280, 800).boundedTo(available * 9 / 10));
 
-    m_banner->setWordWrap(true);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setAccessibleName(tr("Sandbox status"));
-    m_banner->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 8px; border-radius: 4px; }"));
-    m_banner->setVisible(false);
     auto *centre = new QWidget;
     auto *centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
-    centreLayout->addWidget(m_banner);
+    centreLayout->addWidget(m_sandbox->banner());
     m_centreStack->addWidget(m_chat);
     m_centreStack->addWidget(m_welcome);
     centreLayout->addWidget(m_centreStack, 1);
@@ -156,10 +135,8 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     resizeDocks({m_inspectorDock}, {380}, Qt::Horizontal);
 
     m_providerLabel->setAccessibleName(tr("Provider and model"));
-    m_dockerLabel->setAccessibleName(tr("Docker state"));
-    m_tokenLabel->setAccessibleName(tr("Context used by this conversation"));
     statusBar()->addWidget(m_providerLabel);
-    statusBar()->addWidget(m_dockerLabel);
+    statusBar()->addWidget(m_sandbox->label());
     statusBar()->addWidget(m_savedNotice);
     statusBar()->addPermanentWidget(m_tokenLabel);
 
@@ -185,13 +162,15 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     connect(m_sessions, &SessionManager::keysChanged, this, &MainWindow::showProviderHelp);
     // A server found silent may have been started since.
     connect(m_sessions, &SessionManager::turnFinished, this, [this](qint64 id) {
-        if (id == currentConversation() && m_silentServers.contains(m_session->provider().baseUrl))
+        if (id == currentConversation() && m_models->isSilent(m_session->provider().baseUrl))
             loadModels();
     });
 
     connect(m_sidebar, &ConversationSidebar::newRequested, this, &MainWindow::newConversation);
-    connect(m_sidebar, &ConversationSidebar::renameRequested, this, &MainWindow::renameCurrent);
-    connect(m_sidebar, &ConversationSidebar::deleteRequested, this, &MainWindow::deleteCurrent);
+    connect(m_sidebar, &ConversationSidebar::renameRequested, this, [this] { m_conversations->rename(m_session); });
+    connect(m_sidebar, &ConversationSidebar::deleteRequested, this, [this] { m_conversations->remove(m_session); });
+    connect(m_conversations, &ConversationActions::removing, this, [this] { showSession(nullptr); });
+    connect(m_conversations, &ConversationActions::imported, this, &MainWindow::openConversation);
     connect(m_sidebar, &ConversationSidebar::problem, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
     connect(m_sidebar, &ConversationSidebar::conversationChosen, this, [this](qint64 id, qint64 messageId) {
@@ -201,13 +180,21 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
             m_chat->scrollToMessage(messageId);
     });
     connect(m_sessions, &SessionManager::conversationChanged, m_sidebar, &ConversationSidebar::refresh);
-    connect(m_sessions, &SessionManager::turnFinished, this, &MainWindow::announceFinished);
 
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
     connect(m_composer, &Composer::stopRequested, this, &MainWindow::stop);
-    connect(m_composer, &Composer::attachRequested, this, &MainWindow::chooseFilesToAttach);
-    connect(m_composer, &Composer::filesDropped, this, &MainWindow::dropFiles);
-    connect(m_composer, &Composer::imagePasted, this, &MainWindow::attachPastedImage);
+    connect(m_composer, &Composer::attachRequested, this, [this] {
+        if (const QStringList paths = m_attachments->choose(); !paths.isEmpty() && ensureConversation())
+            m_attachments->attach(m_session, paths);
+    });
+    connect(m_composer, &Composer::filesDropped, this, [this](const QStringList &paths) {
+        if (ensureConversation())
+            m_attachments->drop(m_session, paths);
+    });
+    connect(m_composer, &Composer::imagePasted, this, [this](const QImage &image) {
+        if (ensureConversation())
+            m_attachments->attachPasted(m_session, image);
+    });
     connect(m_composer, &Composer::pasteRefused, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
     connect(m_composer, &Composer::imageRemoved, this, [this](const QString &name) {
@@ -231,6 +218,14 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
         showState();
     });
 
+    connect(m_sandbox, &SandboxStatus::changed, this, &MainWindow::showState);
+    connect(m_sandbox, &SandboxStatus::checked, this, &MainWindow::healthChecked);
+    connect(m_models, &ModelLister::listed, this, [this](const ModelList &list, const ProviderConfig &provider) {
+        m_composer->setModels(list.models, m_session ? m_session->state().model : provider.model);
+        m_composer->modelPicker()->setToolTip(list.error.message);
+        showProviderHelp();
+    });
+
     connect(m_chat, &ChatView::toolCallActivated, m_inspector, &CodeInspector::selectCall);
     connect(m_inspector, &CodeInspector::callActivated, m_chat, &ChatView::selectToolCall);
 
@@ -240,15 +235,14 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     else
         showSession(nullptr);
     loadApiKey();
-    checkHealth();
+    m_sandbox->check();
     m_composer->editor()->setFocus();
 }
 
 MainWindow::~MainWindow()
 {
     // Closing hides the dock, whose action then says so: no longer to this window, half gone.
-    for (const Fold &fold : m_folds)
-        disconnect(fold.action, nullptr, this, nullptr);
+    m_folds.reset();
     disconnect(m_inspectorDock, nullptr, this, nullptr);
 }
 
@@ -267,6 +261,11 @@ ConversationSession *MainWindow::currentSession() const
     return m_session;
 }
 
+bool MainWindow::isPythonAvailable() const
+{
+    return m_sandbox->isPythonAvailable();
+}
+
 qint64 MainWindow::currentConversation() const
 {
     return m_session ? m_session->id() : 0;
@@ -278,10 +277,13 @@ void MainWindow::buildActions()
     QAction *newAction = fileMenu->addAction(tr("&New chat"), this, &MainWindow::newConversation);
     newAction->setShortcut(QKeySequence::New);
     fileMenu->addSeparator();
-    fileMenu->addAction(tr("Export as &Markdown…"), this, [this] { exportCurrent(true); });
-    fileMenu->addAction(tr("Export as &JSON…"), this, [this] { exportCurrent(false); });
-    fileMenu->addAction(tr("Export as note&book…"), this, &MainWindow::exportNotebook);
-    fileMenu->addAction(tr("&Import conversation…"), this, &MainWindow::importConversation);
+    fileMenu->addAction(tr("Export as &Markdown…"), this, [this] {
+        m_conversations->exportConversation(m_session, ConversationFiles::Format::Markdown);
+    });
+    fileMenu->addAction(tr("Export as &JSON…"), this,
+                        [this] { m_conversations->exportConversation(m_session, ConversationFiles::Format::Json); });
+    fileMenu->addAction(tr("Export as note&book…"), this, [this] { m_conversations->exportNotebook(m_session); });
+    fileMenu->addAction(tr("&Import conversation…"), m_conversations, &ConversationActions::import);
     fileMenu->addSeparator();
     QAction *quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -317,13 +319,8 @@ void MainWindow::buildActions()
     inspectorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     viewMenu->addAction(inspectorAction);
     // Below these widths the chat would be squeezed: the inspector folds first, then the list.
-    m_folds = {Fold{inspectorAction, 820}, Fold{m_sidebarAction, 620}};
-    for (Fold &fold : m_folds) {
-        connect(fold.action, &QAction::toggled, this, [this, &fold] {
-            if (!m_folding)
-                fold.folded = false;
-        });
-    }
+    m_folds->add(inspectorAction, 820);
+    m_folds->add(m_sidebarAction, 620);
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&Set up a provider…"), this, [this] {
@@ -341,27 +338,7 @@ QAction *MainWindow::inspectorAction() const
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
-    foldPanels(event->oldSize().width(), event->size().width());
-}
-
-// A window made narrow folds the panels away rather than squeezing the chat until its text is
-// clipped; made wide again, it brings back what it folded.
-void MainWindow::foldPanels(int oldWidth, int width)
-{
-    const QScopedValueRollback folding(m_folding, true);
-    for (Fold &fold : m_folds) {
-        const bool wasWide = oldWidth < 0 || oldWidth >= fold.minimumWindowWidth;
-        const bool isWide = width >= fold.minimumWindowWidth;
-        // trigger(), not setChecked(): a dock's action hides and shows it on triggered only.
-        if (wasWide && !isWide && fold.action->isChecked()) {
-            fold.action->trigger();
-            fold.folded = true;
-        } else if (!wasWide && isWide && fold.folded) {
-            if (!fold.action->isChecked())
-                fold.action->trigger();
-            fold.folded = false;
-        }
-    }
+    m_folds->resized(event->oldSize().width(), event->size().width());
 }
 
 void MainWindow::openConversation(qint64 id)
@@ -390,7 +367,7 @@ void MainWindow::showSession(ConversationSession *session)
         connect(session, &ConversationSession::stateChanged, this, &MainWindow::showState);
         connect(session, &ConversationSession::draftReturned, m_composer, &Composer::returnDraft);
         m_sidebar->select(session->id());
-        if (session->provider().id != m_listedProvider)
+        if (session->provider().id != m_models->listedProvider())
             loadModels();
     }
     m_welcomeAsked = false;
@@ -408,24 +385,8 @@ void MainWindow::showState()
     m_providerLabel->setText(tr("%1 · %2").arg(preset ? preset->name : providerId, model));
     if (m_composer->modelPicker()->currentText() != model)
         m_composer->modelPicker()->setCurrentText(model);
-    // What the last request took of the model's window: nothing until there is one. The
-    // provider's count adds up every request, each with the system prompt, the tools' descriptions
-    // and the history again, so it stands alone only while no request of this run measured the context.
-    QString usage;
-    if (state.contextTokens > 0)
-        usage = state.contextWindow > 0
-                    ? tr("context %1 / %2").arg(compactCount(state.contextTokens), compactCount(state.contextWindow))
-                    : tr("context %1").arg(compactCount(state.contextTokens));
-    else if (state.tokens > 0)
-        usage = tr("%L1 tokens sent and received").arg(state.tokens);
-    m_tokenLabel->setText(usage);
-    m_tokenLabel->setToolTip(
-        state.tokens > 0 ? tr("The provider counted %L1 tokens for this conversation's requests and answers; every "
-                              "request carries the system prompt, the tools' descriptions and the history again.")
-                               .arg(state.tokens)
-                         : QString());
-    if (m_healthKnown && m_health.ok())
-        m_dockerLabel->setText(dockerReadyText(state.kernelAlive));
+    m_tokenLabel->showUsage(state);
+    m_sandbox->showKernel(state.kernelAlive);
     m_composer->setBusy(state.busy());
     m_composer->setAttachments(state.pendingAttachments, m_session ? m_session->folder() : QString());
     m_composer->setImages(state.pendingImages, m_session ? m_session->folder() : QString());
@@ -499,144 +460,10 @@ void MainWindow::useDefaultProvider()
     showState();
 }
 
-void MainWindow::renameCurrent()
-{
-    if (!m_session)
-        return;
-    bool ok = false;
-    const QString title = QInputDialog::getText(this, tr("Rename conversation"), tr("Title:"), QLineEdit::Normal,
-                                                m_session->state().title, &ok);
-    if (!ok || title.trimmed().isEmpty())
-        return;
-    if (auto renamed = m_session->rename(title.trimmed()); !renamed)
-        QMessageBox::warning(this, tr("Rename conversation"), renamed.error().message);
-}
-
-void MainWindow::deleteCurrent()
-{
-    if (!m_session)
-        return;
-    const auto answer =
-        QMessageBox::question(this, tr("Delete conversation"),
-                              tr("Delete this conversation, its files and its figures? This cannot be undone."));
-    if (answer != QMessageBox::Yes)
-        return;
-    const qint64 doomed = m_session->id();
-    showSession(nullptr);
-    if (auto deleted = m_sessions->remove(doomed); !deleted)
-        QMessageBox::warning(this, tr("Delete conversation"), deleted.error().message);
-    m_sidebar->refresh();
-    if (m_sidebar->model()->rowCount() > 0)
-        m_sidebar->list()->setCurrentIndex(m_sidebar->model()->index(0));
-}
-
-void MainWindow::exportCurrent(bool markdown)
-{
-    if (!m_session)
-        return;
-    if (const auto path = ConversationFiles::exportConversation(this, m_store, m_session->id(),
-                                                                markdown ? ConversationFiles::Format::Markdown
-                                                                         : ConversationFiles::Format::Json))
-        m_savedNotice->announce(*path);
-}
-
-void MainWindow::exportNotebook()
-{
-    if (!m_session)
-        return;
-    statusBar()->showMessage(tr("Exporting the notebook…"));
-    QCoro::connect(ConversationFiles::exportNotebook(this, m_store, m_session->id(),
-                                                     m_settings->string(QStringLiteral("sandbox/image"))),
-                   this, [this](const std::optional<ConversationFiles::ExportedNotebook> &exported) {
-                       statusBar()->clearMessage();
-                       if (!exported)
-                           return;
-                       const NotebookExport::Summary &summary = exported->summary;
-                       m_savedNotice->announce(
-                           exported->path,
-                           summary.missingFigures == 0
-                               ? tr("%n code cell(s).", "", summary.codeCells)
-                               : tr("%n figure(s) were missing or refused; the notebook names them in their place.", "",
-                                    summary.missingFigures));
-                   });
-}
-
-void MainWindow::importConversation()
-{
-    if (const auto imported = ConversationFiles::importConversation(this, m_store)) {
-        m_sidebar->select(*imported);
-        openConversation(*imported);
-    }
-}
-
-void MainWindow::chooseFilesToAttach()
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Attach files"), SaveLocation::folder());
-    if (paths.isEmpty())
-        return;
-    SaveLocation::remember(paths.constFirst());
-    attachFiles(paths);
-}
-
-void MainWindow::attachFiles(const QStringList &paths)
-{
-    if (!ensureConversation())
-        return;
-    for (const QString &path : paths) {
-        if (auto attached = m_session->attach(path); !attached)
-            QMessageBox::warning(
-                this, tr("Attach file"),
-                tr("%1 could not be attached: %2").arg(QFileInfo(path).fileName(), attached.error().message));
-    }
-}
-
-void MainWindow::dropFiles(const QStringList &paths)
-{
-    if (!ensureConversation())
-        return;
-    for (const QString &path : paths) {
-        const QString problem = ModelImage::check(path);
-        const bool image = problem.isEmpty();
-        if (auto attached = image ? m_session->attachImage(path) : m_session->attach(path); !attached) {
-            QMessageBox::warning(
-                this, image ? tr("Add image") : tr("Attach file"),
-                tr("%1 could not be attached: %2").arg(QFileInfo(path).fileName(), attached.error().message));
-        } else if (!image && QMimeDatabase().mimeTypeForFile(path).name().startsWith(QLatin1String("image/"))) {
-            // An image the model cannot be shown still serves the code.
-            statusBar()->showMessage(
-                tr("%1 is attached as a file, not shown to the model: %2").arg(QFileInfo(path).fileName(), problem),
-                15000);
-        }
-    }
-}
-
-void MainWindow::attachPastedImage(const QImage &image)
-{
-    if (!ensureConversation())
-        return;
-    // Through a file of its own name, so that the attachment is recorded like any other.
-    const QTemporaryDir scratch;
-    const QString path = scratch.filePath(
-        QStringLiteral("pasted-%1.png").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
-    if (!scratch.isValid() || !image.save(path, "PNG")) {
-        QMessageBox::warning(this, tr("Paste image"), tr("The pasted image could not be saved for sending."));
-        return;
-    }
-    if (auto attached = m_session->attachImage(path); !attached)
-        QMessageBox::warning(this, tr("Paste image"),
-                             tr("The pasted image could not be attached: %1").arg(attached.error().message));
-}
-
 void MainWindow::showImageToModel(const QString &name)
 {
-    if (!m_session)
-        return;
-    if (auto shown = m_session->showImage(name); !shown) {
-        QMessageBox::warning(this, tr("Show to the model"), shown.error().message);
-        return;
-    }
-    statusBar()->showMessage(tr("%1 goes to the model with your next message.").arg(QFileInfo(name).fileName()), 5000);
-    m_composer->editor()->setFocus();
+    if (m_session && m_attachments->showToModel(m_session, name))
+        m_composer->editor()->setFocus();
 }
 
 void MainWindow::copyLastAnswer()
@@ -657,51 +484,21 @@ void MainWindow::loadApiKey()
 // The models of the provider of the conversation on screen (the default one without).
 void MainWindow::loadModels()
 {
-    ProviderConfig config = m_session ? m_session->provider() : m_settings->provider();
-    config.apiKey = m_sessions->apiKey(config.id);
-    config.connectTimeout = 5s;
-    m_listedProvider = config.id;
-    auto *client = new ChatClient(config, this);
-    QCoro::connect(client->listModels(), this, [this, client, config](const ModelList &list) {
-        client->deleteLater();
-        if (config.id != m_listedProvider)
-            return; // another conversation's provider is listed by now
-        m_composer->setModels(list.models, m_session ? m_session->state().model : config.model);
-        m_composer->modelPicker()->setToolTip(list.error.message);
-        // A server that needs no key but does not answer is usually a local one not started.
-        const auto preset = findProviderPreset(config.id);
-        const bool unreachable = list.error.kind == ChatError::Kind::ConnectionRefused ||
-                                 list.error.kind == ChatError::Kind::ConnectTimeout ||
-                                 list.error.kind == ChatError::Kind::Network;
-        if (unreachable && !(preset && preset->needsKey))
-            m_silentServers.insert(config.baseUrl,
-                                   tr("%1 does not answer at %2.")
-                                       .arg(preset ? preset->name : config.id,
-                                            config.baseUrl.isEmpty() ? tr("an empty address") : config.baseUrl));
-        else
-            m_silentServers.remove(config.baseUrl);
-        showProviderHelp();
-    });
-}
-
-QString MainWindow::problemWith(const ProviderConfig &provider) const
-{
-    const QString problem = m_sessions->providerProblem(provider.id);
-    return problem.isEmpty() ? m_silentServers.value(provider.baseUrl) : problem;
+    m_models->list(m_session ? m_session->provider() : m_settings->provider());
 }
 
 void MainWindow::showProviderHelp()
 {
     const ProviderConfig defaults = m_settings->provider();
     const bool emptyChat = !m_session || m_session->messages()->rowCount() == 0;
-    if (const QString problem = emptyChat ? problemWith(defaults) : QString(); !problem.isEmpty())
+    if (const QString problem = emptyChat ? m_models->problemWith(defaults) : QString(); !problem.isEmpty())
         showWelcome(problem);
     else if (!m_welcomeAsked)
         hideWelcome();
     const ProviderConfig provider = m_session ? m_session->provider() : defaults;
-    const QString problem = m_centreStack->currentWidget() == m_welcome ? QString() : problemWith(provider);
+    const QString problem = m_centreStack->currentWidget() == m_welcome ? QString() : m_models->problemWith(provider);
     const auto preset = findProviderPreset(defaults.id);
-    const bool offerDefault = m_session && defaults.id != provider.id && problemWith(defaults).isEmpty();
+    const bool offerDefault = m_session && defaults.id != provider.id && m_models->problemWith(defaults).isEmpty();
     m_providerBar->setProblem(
         problem, offerDefault ? tr("%1 · %2").arg(preset ? preset->name : defaults.id, defaults.model) : QString());
 }
@@ -754,76 +551,6 @@ void MainWindow::setMcpServers(McpServerRegistry *registry)
     auto *prompts = new PromptTemplates(registry, m_composer, this);
     connect(prompts, &PromptTemplates::problem, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
-}
-
-QString MainWindow::dockerReadyText(bool kernelAlive) const
-{
-    const QString text = kernelAlive ? tr("Python: running") : tr("Docker: ready");
-    // A remote engine says so, with its round trip: every execution pays it.
-    return m_remoteEngine ? tr("%1 (remote, %2 ms)").arg(text).arg(m_remoteEngine->roundTripMs) : text;
-}
-
-void MainWindow::checkEngine()
-{
-    QCoro::connect(EngineStatus::check(m_settings->string(QStringLiteral("sandbox/image"))), this,
-                   [this](const EngineStatus &engine) {
-                       const bool remote = engine.answers && engine.locality == EngineLocality::Kind::Remote;
-                       m_remoteEngine = remote ? std::optional<EngineStatus>(engine) : std::nullopt;
-                       m_dockerLabel->setToolTip(engine.summary());
-                       showState();
-                   });
-}
-
-void MainWindow::checkHealth()
-{
-    if (!m_settings->boolean(QStringLiteral("sandbox/enabled"))) {
-        m_dockerLabel->setText(tr("Python: off"));
-        m_healthKnown = true;
-        m_health.problem = SandboxHealth::Problem::None;
-        Q_EMIT healthChecked();
-        return;
-    }
-    m_dockerLabel->setText(tr("Docker: checking…"));
-    QCoro::connect(SandboxHealth::check(m_settings->string(QStringLiteral("sandbox/image"))), this,
-                   [this](const SandboxHealth &health) {
-                       m_health = health;
-                       m_healthKnown = true;
-                       // Until Docker works, the model is not offered Python at all; the chat still works.
-                       m_sessions->setPythonAvailable(health.ok());
-                       m_dockerLabel->setText(health.ok() ? dockerReadyText(false) : tr("Docker: unavailable"));
-                       m_banner->setText(
-                           health.ok() ? QString()
-                                       : QStringLiteral("%1<br><code>%2</code>")
-                                             .arg(health.message.toHtmlEscaped(), health.command.toHtmlEscaped()));
-                       m_banner->setVisible(!health.ok());
-                       showState();
-                       Q_EMIT healthChecked();
-                       if (health.ok())
-                           checkEngine();
-                   });
-    QCoro::connect(SandboxSession::removeLeftoverContainers(), this, [](int removed) {
-        if (removed > 0)
-            qCInfo(lcApp) << "removed" << removed << "sandbox containers left behind";
-    });
-}
-
-// A long answer that ended while the user worked elsewhere: the desktop says so, and the taskbar
-// entry asks for attention.
-void MainWindow::announceFinished(qint64 id, AgentEvent::End end, qint64 durationMs)
-{
-    if (!DesktopNotifier::worthNotifying(durationMs, isActiveWindow(),
-                                         m_settings->boolean(QStringLiteral("notifications/enabled"))) ||
-        end == AgentEvent::End::Cancelled)
-        return;
-    ConversationSession *session = m_sessions->find(id);
-    const QString title = session && !session->state().title.isEmpty() ? session->state().title : tr("Sandpiper");
-    QString body = end == AgentEvent::End::Failed
-                       ? tr("The answer failed.")
-                       : (session ? session->lastAnswer().simplified().left(160) : QString());
-    if (body.isEmpty())
-        body = tr("The answer is ready.");
-    m_notifier->notify(title, body);
-    QApplication::alert(this);
 }
 
 void MainWindow::restoreLayout()

@@ -1,22 +1,14 @@
 #pragma once
 
-#include "elidedlabel.h"
+#include "contextusagelabel.h"
 
-#include <agent/agentevent.h>
-#include <llm/providerconfig.h>
-#include <sandbox/enginestatus.h>
-#include <sandbox/sandboxhealth.h>
-
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
-#include <array>
-#include <optional>
+#include <memory>
 
 class QAction;
 class QDockWidget;
-class QLabel;
 class QLineEdit;
 class QListView;
 class QSplitter;
@@ -24,18 +16,22 @@ class QStackedWidget;
 
 namespace Sandpiper {
 
+class Attachments;
 class ChatView;
 class CodeInspector;
 class Composer;
+class ConversationActions;
 class ConversationSession;
 class ConversationSidebar;
 class ConversationStore;
-class DesktopNotifier;
 class EngineFilesOnQuit;
 class KernelRestoreBar;
 class MathRenderer;
+class ModelLister;
+class PanelFolds;
 class ProviderProblemBar;
 class McpServerRegistry;
+class SandboxStatus;
 class SavedFileNotice;
 class SessionManager;
 class Settings;
@@ -44,7 +40,9 @@ class WelcomePage;
 // The main window: conversations on the left, the chat in the middle with the composer below,
 // the code inspector on the right, the provider, Docker and token count in the status bar.
 // It lays the views out and turns the user's actions into calls on the session on screen; the
-// sessions (SessionManager) own the conversations and their state.
+// sessions (SessionManager) own the conversations and their state. Its jobs of their own go to
+// helpers: ConversationActions (rename, delete, export, import), Attachments, ModelLister,
+// SandboxStatus, TurnNotifier, PanelFolds and ContextUsageLabel.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -60,7 +58,7 @@ public:
     QLineEdit *searchField() const;
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
     ElidedLabel *providerLabel() const { return m_providerLabel; }
-    ElidedLabel *tokenLabel() const { return m_tokenLabel; }
+    ContextUsageLabel *tokenLabel() const { return m_tokenLabel; }
     SavedFileNotice *savedFileNotice() const { return m_savedNotice; }
     // Shown in place of the empty chat while no provider works.
     WelcomePage *welcomePage() const { return m_welcome; }
@@ -72,7 +70,7 @@ public:
     SessionManager *sessions() const { return m_sessions; }
     ConversationSession *currentSession() const;
     qint64 currentConversation() const;
-    bool isPythonAvailable() const { return m_health.ok(); }
+    bool isPythonAvailable() const;
 
     void openConversation(qint64 id);
     void newConversation();
@@ -99,28 +97,14 @@ private:
     void showSession(ConversationSession *session);
     void showState();
     bool ensureConversation();
-    void renameCurrent();
-    void deleteCurrent();
-    void exportCurrent(bool markdown);
-    void exportNotebook();
-    void importConversation();
-    void attachFiles(const QStringList &paths);
-    // Dropped or pasted files: images go to the model as images (and to the folder), others as files.
-    void dropFiles(const QStringList &paths);
-    void attachPastedImage(const QImage &image);
     // "Show to the model" on a figure: NAME in the folder goes with the next message.
     void showImageToModel(const QString &name);
-    void chooseFilesToAttach();
     void copyLastAnswer();
     void chooseModel(const QString &model);
-    void checkHealth();
     void loadApiKey();
     void loadModels();
     void showWelcome(const QString &reason);
     void hideWelcome();
-    // Why PROVIDER cannot answer (see SessionManager::providerProblem), or that its server did
-    // not answer the model list; empty when it can, as far as is known.
-    QString problemWith(const ProviderConfig &provider) const;
     // The set-up page in place of an empty chat while the default provider cannot answer, else
     // the bar above the composer while the conversation's own provider cannot.
     void showProviderHelp();
@@ -128,26 +112,15 @@ private:
     void useDefaultProvider();
     void restoreLayout();
     void saveLayout();
-    void announceFinished(qint64 id, AgentEvent::End end, qint64 durationMs);
 
     Settings *m_settings;
-    ConversationStore *m_store;
     SessionManager *m_sessions;
     McpServerRegistry *m_mcp = nullptr;
     QPointer<ConversationSession> m_session;
-    QString m_listedProvider;                // whose models the model box offers
-    QHash<QString, QString> m_silentServers; // local servers that did not answer: base URL, why
-    bool m_welcomeAsked = false;             // from the Help menu: stays until the user leaves it
-    SandboxHealth m_health;
-    bool m_healthKnown = false;
-    // The engine when it is remote (issue 18): the Docker state shows its round trip.
-    std::optional<EngineStatus> m_remoteEngine;
-    QString dockerReadyText(bool kernelAlive) const;
-    void checkEngine();
+    bool m_welcomeAsked = false; // from the Help menu: stays until the user leaves it
 
     ConversationSidebar *m_sidebar;
     QSplitter *m_splitter;
-    QLabel *m_banner;
     ChatView *m_chat;
     WelcomePage *m_welcome;
     QStackedWidget *m_centreStack;
@@ -157,23 +130,17 @@ private:
     CodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;
     ElidedLabel *m_providerLabel;
-    ElidedLabel *m_dockerLabel;
-    ElidedLabel *m_tokenLabel;
+    ContextUsageLabel *m_tokenLabel;
     QAction *m_sidebarAction = nullptr;
-    // A panel the window folded away for being too narrow; it comes back when the window is wide
-    // again, unless the user showed or hid it in between.
-    struct Fold {
-        QAction *action = nullptr;
-        int minimumWindowWidth = 0;
-        bool folded = false;
-    };
-    std::array<Fold, 2> m_folds;
-    bool m_folding = false;
-    void foldPanels(int oldWidth, int width);
     SavedFileNotice *m_savedNotice;
-    DesktopNotifier *m_notifier;
     MathRenderer *m_math;
     EngineFilesOnQuit *m_engineFilesOnQuit;
+    SandboxStatus *m_sandbox;
+    ModelLister *m_models;
+    Attachments *m_attachments;
+    ConversationActions *m_conversations;
+    // Gone before the window's widgets, and its connections with it.
+    std::unique_ptr<PanelFolds> m_folds;
 };
 
 } // namespace Sandpiper

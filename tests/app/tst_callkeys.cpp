@@ -5,8 +5,8 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <chat/chatview.h>
@@ -39,15 +39,6 @@ QString codeOfRun(int run)
     return QStringLiteral("print('run %1')").arg(run);
 }
 
-QPushButton *buttonIn(QWidget *parent, const QString &text)
-{
-    for (QPushButton *button : parent->findChildren<QPushButton *>()) {
-        if (button->text() == text && button->isVisible())
-            return button;
-    }
-    return nullptr;
-}
-
 QString codeIn(ToolCallCard *card)
 {
     return card->findChild<CodeEditor *>()->toPlainText();
@@ -71,32 +62,13 @@ QToolButton *headerOf(ToolCallCard *card)
     return nullptr;
 }
 
-QString lastMessageText(MainWindow *window)
-{
-    const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
-    return messages.isEmpty() ? QString() : messages.constLast()->plainText();
-}
-
 } // namespace
 
 class TestCallKeys : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
-
-    std::unique_ptr<MainWindow> openWindow()
-    {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        QSignalSpy health(window.get(), &MainWindow::healthChecked);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()) || !health.wait(20000))
-            return nullptr;
-        return window;
-    }
+    WindowFixture m_fixture;
 
     // The cards in the chat show CODES in order, each with what its code printed; the inspector
     // has a run for each, and a click on a card's header shows that card's run there.
@@ -120,29 +92,9 @@ class TestCallKeys : public QObject
     }
 
 private Q_SLOTS:
-    void init()
-    {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = Sandpiper::Test::applySettings(
-            *m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
-                             << QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage()
-                             << QStringLiteral("sandbox/prewarm=false"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
-    }
+    void init() { QCOMPARE(m_fixture.startWithSandbox(), QString()); }
 
-    void cleanup()
-    {
-        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        m_store.reset();
-        m_settings.reset();
-        m_server.reset();
-    }
+    void cleanup() { QVERIFY(m_fixture.finish()); }
 
     void eachCallKeepsItsCardAndRun_data()
     {
@@ -165,7 +117,7 @@ private Q_SLOTS:
         QStringList codes;
         QStringList outputs;
         {
-            auto window = openWindow();
+            auto window = m_fixture.openWindow();
             QVERIFY(window);
             for (int turn = 0; turn < turns.size(); ++turn) {
                 QList<FS::ScriptedCall> calls;
@@ -175,9 +127,9 @@ private Q_SLOTS:
                     outputs << QStringLiteral("run %1").arg(run);
                     calls.append({id, QStringLiteral("execute_python_code"), Test::codeArguments(codes.last())});
                 }
-                m_server->enqueue(FS::openAiToolCalls(calls));
+                m_fixture.server().enqueue(FS::openAiToolCalls(calls));
                 const QString done = QStringLiteral("Turn %1 done.").arg(turn + 1);
-                m_server->enqueue(FS::openAiText(done));
+                m_fixture.server().enqueue(FS::openAiText(done));
                 const qsizetype before = window->chatView()->cards().size();
                 QTest::keyClicks(window->composer()->editor(), QStringLiteral("turn %1").arg(turn + 1));
                 QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
@@ -193,7 +145,7 @@ private Q_SLOTS:
                         QVERIFY(card == waiting || !card->isAwaitingApproval());
                     QCOMPARE(codeIn(waiting), codes.at(before + call));
                     QPushButton *run = nullptr;
-                    QTRY_VERIFY((run = buttonIn(waiting, QStringLiteral("Run"))));
+                    QTRY_VERIFY((run = visibleButton(waiting, QStringLiteral("Run"))));
                     QTest::mouseClick(run, Qt::LeftButton);
                 }
                 QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), done, 60000);
@@ -204,7 +156,7 @@ private Q_SLOTS:
         }
         // After a restart the conversation is read from the store: the same cards and runs.
         QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         checkRuns(window.get(), codes, outputs);
     }
@@ -216,11 +168,11 @@ private Q_SLOTS:
         SANDPIPER_REQUIRE_DOCKER();
         const QString modelCode = codeOfRun(1);
         const QString userCode = QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nprint('mine')");
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_0"), QStringLiteral("execute_python_code"), Test::codeArguments(modelCode)}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Done.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Done.")));
         {
-            auto window = openWindow();
+            auto window = m_fixture.openWindow();
             QVERIFY(window);
             QTest::keyClicks(window->composer()->editor(), QStringLiteral("print something"));
             QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
@@ -228,11 +180,11 @@ private Q_SLOTS:
                                          window->chatView()->cards().first()->isAwaitingApproval(),
                                      30000);
             QPushButton *run = nullptr;
-            QTRY_VERIFY((run = buttonIn(window->chatView()->cards().first(), QStringLiteral("Run"))));
+            QTRY_VERIFY((run = visibleButton(window->chatView()->cards().first(), QStringLiteral("Run"))));
             QTest::mouseClick(run, Qt::LeftButton);
             QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), QStringLiteral("Done."), 60000);
 
-            QPushButton *edit = buttonIn(window->inspector(), QStringLiteral("Edit and run"));
+            QPushButton *edit = visibleButton(window->inspector(), QStringLiteral("Edit and run"));
             QVERIFY(edit);
             QTest::mouseClick(edit, Qt::LeftButton);
             QVERIFY(!window->inspector()->codeEditor()->isReadOnly());
@@ -253,7 +205,7 @@ private Q_SLOTS:
                 return;
         }
         QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         checkRuns(window.get(), {modelCode, userCode}, {QStringLiteral("run 1"), QStringLiteral("mine")});
         ToolCallCard *mine = window->chatView()->cards().last();

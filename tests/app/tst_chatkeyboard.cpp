@@ -5,8 +5,8 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <chat/chatpage.h>
@@ -37,75 +37,19 @@ class TestChatKeyboard : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
-
-    std::unique_ptr<MainWindow> openWindow()
-    {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        QSignalSpy health(window.get(), &MainWindow::healthChecked);
-        window->resize(1200, 800);
-        window->show();
-        window->activateWindow();
-        if (!QTest::qWaitForWindowActive(window.get()) || !health.wait(20000))
-            return nullptr;
-        return window;
-    }
-
-    static QPushButton *visibleButton(QWidget *parent, const QString &text)
-    {
-        for (QPushButton *button : parent->findChildren<QPushButton *>()) {
-            if (button->text() == text && button->isVisible())
-                return button;
-        }
-        return nullptr;
-    }
-
-    static MessageWidget *lastMessage(MainWindow *window)
-    {
-        const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
-        return messages.isEmpty() ? nullptr : messages.constLast();
-    }
-
-    static void ask(MainWindow *window, const QString &text)
-    {
-        window->composer()->editor()->setFocus();
-        QTest::keyClicks(window->composer()->editor(), text);
-        QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
-    }
+    WindowFixture m_fixture;
 
 private Q_SLOTS:
-    void init()
-    {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = applySettings(*m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
-                                                               << QStringLiteral("sandbox/image=") + sandboxImage()
-                                                               << QStringLiteral("sandbox/prewarm=false"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
-    }
+    void init() { QCOMPARE(m_fixture.startWithSandbox(), QString()); }
 
-    void cleanup()
-    {
-        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        m_store.reset();
-        m_settings.reset();
-        m_server.reset();
-    }
+    void cleanup() { QVERIFY(m_fixture.finish()); }
 
     // A failed answer offers Retry, a good one Regenerate, never both; while an answer streams,
     // neither; each says in its tooltip what it does.
     void retryOrRegenerateNeverBoth()
     {
-        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         ask(window.get(), QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -114,7 +58,7 @@ private Q_SLOTS:
         QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate")));
         QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry"))->toolTip().isEmpty());
 
-        m_server->enqueue(
+        m_fixture.server().enqueue(
             FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
         QTest::mouseClick(visibleButton(lastMessage(window.get()), QStringLiteral("Retry")), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
@@ -139,9 +83,9 @@ private Q_SLOTS:
             paragraphs << QStringLiteral("Line %1 of a long answer.").arg(line);
         const QString longAnswer = paragraphs.join(QStringLiteral("\n\n"));
         for (int turn = 0; turn < 3; ++turn)
-            m_server->enqueue(FS::openAiText(longAnswer));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Asked again.")));
-        auto window = openWindow();
+            m_fixture.server().enqueue(FS::openAiText(longAnswer));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Asked again.")));
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         for (int turn = 0; turn < 3; ++turn) {
             ask(window.get(), QStringLiteral("question %1").arg(turn));
@@ -173,9 +117,10 @@ private Q_SLOTS:
     // message's actions, in the order they are read: top to bottom.
     void tabWalksTheChatInReadingOrder()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("First answer, with a [link](https://example.invalid).")));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(
+            FS::openAiText(QStringLiteral("First answer, with a [link](https://example.invalid).")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         ask(window.get(), QStringLiteral("first"));
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -223,10 +168,11 @@ private Q_SLOTS:
     void ctrlEnterRunsTheCardThatAsks()
     {
         SANDPIPER_REQUIRE_DOCKER();
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_k"), QStringLiteral("execute_python_code"),
-                                                codeArguments(QStringLiteral("print(6 * 7)"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_k"), QStringLiteral("execute_python_code"),
+                                  codeArguments(QStringLiteral("print(6 * 7)"))}}));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("It is 42.")));
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         ask(window.get(), QStringLiteral("six times seven"));
         ToolCallCard *card = nullptr;
@@ -247,12 +193,13 @@ private Q_SLOTS:
     // run code. Enter in the reason denies with that reason.
     void typingKeepsTheFocusAndEnterInTheReasonDenies()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hello.")));
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_d"), QStringLiteral("execute_python_code"),
-                                                codeArguments(QStringLiteral("import os"))}},
-                                              4, {.chunkDelay = std::chrono::milliseconds(400)}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Understood.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hello.")));
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_d"), QStringLiteral("execute_python_code"),
+                                  codeArguments(QStringLiteral("import os"))}},
+                                4, {.chunkDelay = std::chrono::milliseconds(400)}));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Understood.")));
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         ask(window.get(), QStringLiteral("hi"));
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -279,7 +226,7 @@ private Q_SLOTS:
         QTest::keyClick(reason, Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(!card->isAwaitingApproval(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
-        const QList<RecordedRequest> requests = m_server->chatRequests();
+        const QList<RecordedRequest> requests = m_fixture.server().chatRequests();
         QVERIFY(!requests.isEmpty());
         QVERIFY2(requests.constLast().body.contains("not now"), "the reason did not reach the model");
     }
@@ -287,7 +234,7 @@ private Q_SLOTS:
     // Tab shows a ring around the focused widget; a mouse click takes it away again.
     void theKeyboardFocusIsSeen()
     {
-        auto window = openWindow();
+        auto window = m_fixture.openWindow({1200, 800}, true);
         QVERIFY(window);
         window->composer()->editor()->setFocus();
         QTRY_VERIFY(window->composer()->editor()->hasFocus());

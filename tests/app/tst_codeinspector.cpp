@@ -2,6 +2,7 @@
 // selected (only the parts it has). With SANDPIPER_SCREENSHOT_DIR set, also saves its
 // screenshots, narrow and wide, light and dark.
 #include "screenshot.h"
+#include "testprofile.h"
 
 #include <chat/codeeditor.h>
 #include <codeinspector.h>
@@ -25,21 +26,19 @@ class TestCodeInspector : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
+    TestProfile m_profile;
 
     std::unique_ptr<ConversationSession> openSession(const QList<StoredExecution> &runs)
     {
-        const auto conversation = m_store->createConversation(QString(), QString());
+        const auto conversation = m_profile.store()->createConversation(QString(), QString());
         if (!conversation)
             return nullptr;
         for (StoredExecution run : runs) {
             run.conversationId = conversation->id;
-            if (!m_store->addExecution(run))
+            if (!m_profile.store()->addExecution(run))
                 return nullptr;
         }
-        auto session = std::make_unique<ConversationSession>(conversation->id, m_store.get(), AgentConfig{});
+        auto session = std::make_unique<ConversationSession>(conversation->id, m_profile.store(), AgentConfig{});
         if (!session->load())
             return nullptr;
         return session;
@@ -77,12 +76,7 @@ class TestCodeInspector : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        m_settings = std::make_unique<Settings>(m_profile.path());
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open().ok());
-    }
+    void initTestCase() { QCOMPARE(m_profile.open(), QString()); }
 
     void beforeAnyRunItSaysWhatWillAppear()
     {
@@ -150,7 +144,7 @@ private Q_SLOTS:
     void screenshots()
     {
         QFETCH(QString, theme);
-        applyTheme(*m_settings, theme);
+        applyTheme(*m_profile.settings(), theme);
         auto session = openSession({run(QStringLiteral("print('hello')"), QStringLiteral("hello\n"))});
         QVERIFY(session);
         for (const QSize size : {QSize(260, 500), QSize(480, 760)}) {

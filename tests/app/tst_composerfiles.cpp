@@ -5,8 +5,8 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <attachmentchip.h>
@@ -69,14 +69,10 @@ class TestComposerFiles : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
+    WindowFixture m_fixture;
 
-    std::unique_ptr<MainWindow> openWindow(QSize size = {1000, 700})
     {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
+        auto window = std::make_unique<MainWindow>(m_fixture.settings(), m_fixture.store());
         window->resize(size);
         window->show();
         if (!QTest::qWaitForWindowExposed(window.get()))
@@ -87,27 +83,13 @@ class TestComposerFiles : public QObject
 private Q_SLOTS:
     void init()
     {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = applySettings(*m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
-                                                               << QStringLiteral("sandbox/enabled=false")
-                                                               << QStringLiteral("web/enabled=false")
-                                                               << QStringLiteral("appearance/theme=light"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
+        QCOMPARE(m_fixture.start(QStringLiteral("fake-model"),
+                                 {QStringLiteral("sandbox/enabled=false"), QStringLiteral("web/enabled=false"),
+                                  QStringLiteral("appearance/theme=light")}),
+                 QString());
     }
 
-    void cleanup()
-    {
-        QVERIFY(AgentThread::waitForRetiredThreads(20s));
-        m_store.reset();
-        m_settings.reset();
-        m_server.reset();
-    }
+    void cleanup() { QVERIFY(m_fixture.finish()); }
 
     void aFileIsAChipWithANameASizeAndARemoveButton()
     {
@@ -157,7 +139,7 @@ private Q_SLOTS:
 
     void chipsWrapInsteadOfWideningTheWindow()
     {
-        auto window = openWindow({500, 400});
+        auto window = m_fixture.openWindow({500, 400});
         QVERIFY(window);
         window->newConversation();
         QTemporaryDir elsewhere;
@@ -188,8 +170,8 @@ private Q_SLOTS:
     {
         FakeResponse slow = FS::openAiText(QStringLiteral("Revenue grew in the north."));
         slow.delayBeforeHeaders = 1500ms;
-        m_server->enqueue(slow);
-        auto window = openWindow();
+        m_fixture.server().enqueue(slow);
+        auto window = m_fixture.openWindow({1000, 700});
         QVERIFY(window);
         window->newConversation();
         QTemporaryDir elsewhere;
@@ -225,7 +207,7 @@ private Q_SLOTS:
         const qint64 id = window->currentConversation();
         window.reset();
         QVERIFY(AgentThread::waitForRetiredThreads(20s));
-        auto reopened = openWindow();
+        auto reopened = m_fixture.openWindow({1000, 700});
         QVERIFY(reopened);
         reopened->openConversation(id);
         QTRY_VERIFY(firstUserMessage(*reopened));

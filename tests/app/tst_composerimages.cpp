@@ -4,8 +4,8 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <chat/chatview.h>
@@ -73,46 +73,19 @@ class TestComposerImages : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
-
-    std::unique_ptr<MainWindow> openWindow()
-    {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        window->resize(1000, 700);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()))
-            return nullptr;
-        return window;
-    }
+    WindowFixture m_fixture;
 
 private Q_SLOTS:
     void init()
     {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = applySettings(
-            *m_settings, m_server->providerSettings(QStringLiteral("vision-model"))
-                             << QStringLiteral("providers/custom/image_models=vision-model=yes")
-                             << QStringLiteral("images/max_side=400") << QStringLiteral("sandbox/enabled=false")
-                             << QStringLiteral("appearance/theme=light"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
+        QCOMPARE(m_fixture.start(QStringLiteral("vision-model"),
+                                 {QStringLiteral("providers/custom/image_models=vision-model=yes"),
+                                  QStringLiteral("images/max_side=400"), QStringLiteral("sandbox/enabled=false"),
+                                  QStringLiteral("appearance/theme=light")}),
+                 QString());
     }
 
-    void cleanup()
-    {
-        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        m_store.reset();
-        m_settings.reset();
-        m_server.reset();
-    }
+    void cleanup() { QVERIFY(m_fixture.finish()); }
 
     void ctrlVTellsImagesFilesAndTextApart()
     {
@@ -192,8 +165,8 @@ private Q_SLOTS:
 
     void aPastedImageGoesToTheModelAndStaysWithTheMessage()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("The blue bars have white lines across them.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The blue bars have white lines across them.")));
+        auto window = m_fixture.openWindow({1000, 700});
         QVERIFY(window);
         auto *image = new QMimeData;
         image->setImageData(screenshotLike(1600, 900));
@@ -220,8 +193,9 @@ private Q_SLOTS:
         saveScreenshot(window->composer(), QStringLiteral("composer-images-light.png"));
 
         QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
-        QVERIFY(waitUntil([&] { return !session->isBusy() && !m_server->chatRequests().isEmpty(); }, 20000));
-        const QJsonArray messages = m_server->chatRequests().first().json().value(QLatin1String("messages")).toArray();
+        QVERIFY(waitUntil([&] { return !session->isBusy() && !m_fixture.server().chatRequests().isEmpty(); }, 20000));
+        const QJsonArray messages =
+            m_fixture.server().chatRequests().first().json().value(QLatin1String("messages")).toArray();
         const QJsonArray parts = messages.last()[QLatin1String("content")].toArray();
         QCOMPARE(parts.size(), 3);
         QVERIFY(parts[2][QLatin1String("image_url")][QLatin1String("url")].toString().startsWith(
@@ -241,12 +215,13 @@ private Q_SLOTS:
         QCOMPARE(figures.first()->name(), name);
         QTest::qWait(200); // the answer's last frame
         saveScreenshot(window->chatView(), QStringLiteral("chat-images-light.png"));
-        QCOMPARE(m_store->messages(session->id())->first().images, (QStringList{name, QStringLiteral("photo.jpg")}));
+        QCOMPARE(m_fixture.store()->messages(session->id())->first().images,
+                 (QStringList{name, QStringLiteral("photo.jpg")}));
     }
 
     void anImageTooLargeForTheModelIsAttachedAsAFileAndSaysSo()
     {
-        auto window = openWindow();
+        auto window = m_fixture.openWindow({1000, 700});
         QVERIFY(window);
         window->newConversation();
         QTemporaryDir elsewhere;
@@ -267,8 +242,9 @@ private Q_SLOTS:
 
     void aModelWithoutVisionGivesTheMessageBack()
     {
-        QCOMPARE(m_settings->addOverride(QStringLiteral("providers/custom/image_models=vision-model=no")), QString());
-        auto window = openWindow();
+        QCOMPARE(m_fixture.settings()->addOverride(QStringLiteral("providers/custom/image_models=vision-model=no")),
+                 QString());
+        auto window = m_fixture.openWindow({1000, 700});
         QVERIFY(window);
         auto *image = new QMimeData;
         image->setImageData(screenshotLike(64, 64));
@@ -277,14 +253,14 @@ private Q_SLOTS:
         QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
         ConversationSession *session = window->currentSession();
         QVERIFY(waitUntil([&] { return !session->isBusy() && !session->state().pendingImages.isEmpty(); }, 20000));
-        QVERIFY(m_server->chatRequests().isEmpty());
+        QVERIFY(m_fixture.server().chatRequests().isEmpty());
         QCOMPARE(window->composer()->editor()->toPlainText(), QStringLiteral("Look at this"));
         QTRY_COMPARE(thumbnails(window->composer()).size(), 1);
     }
 
     void showToTheModelQueuesAFigure()
     {
-        auto window = openWindow();
+        auto window = m_fixture.openWindow({1000, 700});
         QVERIFY(window);
         window->newConversation();
         ConversationSession *session = window->currentSession();

@@ -3,6 +3,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "settingsoverrides.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <composer.h>
@@ -58,15 +59,12 @@ class TestConversationModel : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
+    WindowFixture m_fixture;
     std::unique_ptr<FakeLlmServer> m_other;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
 
     void set(const QStringList &assignments)
     {
-        const QString refused = applySettings(*m_settings, assignments);
+        const QString refused = m_fixture.profile().set(assignments);
         QVERIFY2(refused.isEmpty(), qPrintable(refused));
     }
 
@@ -78,60 +76,33 @@ class TestConversationModel : public QObject
              QStringLiteral("providers/llamacpp/model=") + model});
     }
 
-    std::unique_ptr<MainWindow> openWindow()
-    {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        window->resize(1100, 720);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()))
-            return nullptr;
-        return window;
-    }
-
-    // Types TEXT into the composer and presses Enter.
-    static void typeAndSend(MainWindow *window, const QString &text)
-    {
-        window->composer()->editor()->setFocus();
-        QTest::keyClicks(window->composer()->editor(), text);
-        QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
-    }
-
 private Q_SLOTS:
     void init()
     {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
         qunsetenv("OPENAI_API_KEY");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
         m_other = std::make_unique<FakeLlmServer>();
         QVERIFY(m_other->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        set(m_server->providerSettings(QStringLiteral("fake-model"))
-            << QStringLiteral("sandbox/enabled=false") << QStringLiteral("web/enabled=false")
-            << QStringLiteral("network/max_retries=0"));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
+        QCOMPARE(m_fixture.start(QStringLiteral("fake-model"),
+                                 {QStringLiteral("sandbox/enabled=false"), QStringLiteral("web/enabled=false"),
+                                  QStringLiteral("network/max_retries=0")}),
+                 QString());
     }
 
     void cleanup()
     {
-        QVERIFY(AgentThread::waitForRetiredThreads(20s));
-        m_store.reset();
-        m_settings.reset();
+        QVERIFY(m_fixture.finish());
         m_other.reset();
-        m_server.reset();
     }
 
     void theModelBoxFollowsTheConversationOnScreen()
     {
-        m_server->setModels({QStringLiteral("fake-model"), QStringLiteral("small-model")});
+        m_fixture.server().setModels({QStringLiteral("fake-model"), QStringLiteral("small-model")});
         m_other->setModels({QStringLiteral("other-model")});
-        auto window = openWindow();
+        auto window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
 
         // The first conversation asks with the default of the time, and picks a model of its own.
-        m_server->enqueue(FS::openAiText(QStringLiteral("First answer.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("First answer.")));
         window->newConversation();
         const qint64 first = window->currentConversation();
         QTRY_VERIFY(window->composer()->modelPicker()->findText(QStringLiteral("small-model")) >= 0);
@@ -140,10 +111,10 @@ private Q_SLOTS:
             window->composer()->modelPicker()->findText(QStringLiteral("small-model")));
         Q_EMIT window->composer()->modelPicker()->textActivated(QStringLiteral("small-model"));
         // The conversation's choice, not the settings' default.
-        QCOMPARE(m_settings->provider().model, QStringLiteral("fake-model"));
-        typeAndSend(window.get(), QStringLiteral("first question"));
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->chatRequests().size(), 1, 10000);
-        QCOMPARE(requestedModel(*m_server), QStringLiteral("small-model"));
+        QCOMPARE(m_fixture.settings()->provider().model, QStringLiteral("fake-model"));
+        ask(window.get(), QStringLiteral("first question"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture.server().chatRequests().size(), 1, 10000);
+        QCOMPARE(requestedModel(m_fixture.server()), QStringLiteral("small-model"));
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 10000);
 
         // The default moves to another provider: the first conversation keeps its own.
@@ -161,7 +132,7 @@ private Q_SLOTS:
         QCOMPARE(window->composer()->modelPicker()->currentText(), QStringLiteral("other-model"));
         QVERIFY2(window->providerLabel()->text().startsWith(QLatin1String("llama.cpp server")),
                  qPrintable(window->providerLabel()->text()));
-        typeAndSend(window.get(), QStringLiteral("second question"));
+        ask(window.get(), QStringLiteral("second question"));
         QTRY_COMPARE_WITH_TIMEOUT(m_other->chatRequests().size(), 1, 10000);
         QCOMPARE(requestedModel(*m_other), QStringLiteral("other-model"));
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 10000);
@@ -174,17 +145,17 @@ private Q_SLOTS:
         QVERIFY2(window->providerLabel()->text().startsWith(QLatin1String("Custom")),
                  qPrintable(window->providerLabel()->text()));
         QTRY_VERIFY(window->composer()->modelPicker()->findText(QStringLiteral("fake-model")) >= 0);
-        m_server->enqueue(FS::openAiText(QStringLiteral("Still me.")));
-        typeAndSend(window.get(), QStringLiteral("third question"));
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->chatRequests().size(), 2, 10000);
-        QCOMPARE(requestedModel(*m_server), QStringLiteral("small-model"));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Still me.")));
+        ask(window.get(), QStringLiteral("third question"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture.server().chatRequests().size(), 2, 10000);
+        QCOMPARE(requestedModel(m_fixture.server()), QStringLiteral("small-model"));
         QCOMPARE(m_other->chatRequests().size(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 10000);
 
         // After a restart too.
         window.reset();
         QVERIFY(AgentThread::waitForRetiredThreads(20s));
-        window = openWindow();
+        window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
         window->openConversation(first);
         QCOMPARE(window->currentSession()->state().providerId, QStringLiteral("custom"));
@@ -196,13 +167,13 @@ private Q_SLOTS:
     void aConversationWhoseProviderCannotAnswerSaysSoAndKeepsTheText()
     {
         // Stored by a version that knew a provider this one does not.
-        const auto gone = m_store->createConversation(QStringLiteral("gone"), QStringLiteral("old-model"));
+        const auto gone = m_fixture.store()->createConversation(QStringLiteral("gone"), QStringLiteral("old-model"));
         QVERIFY(gone);
         ChatMessage question;
         question.role = ChatMessage::Role::User;
         question.content = QStringLiteral("an old question");
-        QVERIFY(m_store->appendMessage(gone->id, question));
-        auto window = openWindow();
+        QVERIFY(m_fixture.store()->appendMessage(gone->id, question));
+        auto window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
         window->openConversation(gone->id);
 
@@ -214,12 +185,12 @@ private Q_SLOTS:
         QCOMPARE(bar->fallbackButton()->text().remove(QLatin1Char('&')), QStringLiteral("Use Custom · fake-model"));
 
         // Refused, with the text kept; nothing goes anywhere else.
-        typeAndSend(window.get(), QStringLiteral("a new question"));
+        ask(window.get(), QStringLiteral("a new question"));
         QCOMPARE(window->composer()->editor()->toPlainText(), QStringLiteral("a new question"));
         QVERIFY2(window->statusBar()->currentMessage().contains(QLatin1String("Not sent")),
                  qPrintable(window->statusBar()->currentMessage()));
         QTest::qWait(200);
-        QVERIFY(m_server->chatRequests().isEmpty());
+        QVERIFY(m_fixture.server().chatRequests().isEmpty());
         QCOMPARE(window->currentSession()->state().providerId, QStringLiteral("gone"));
 
         // The user's way out: the default, by the keyboard.
@@ -227,11 +198,11 @@ private Q_SLOTS:
         QTest::keyClick(bar->fallbackButton(), Qt::Key_Space);
         QVERIFY(!bar->isVisible());
         QCOMPARE(window->currentSession()->state().providerId, QStringLiteral("custom"));
-        QCOMPARE(m_store->conversation(gone->id)->provider, QStringLiteral("custom"));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Answered.")));
+        QCOMPARE(m_fixture.store()->conversation(gone->id)->provider, QStringLiteral("custom"));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Answered.")));
         QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->chatRequests().size(), 1, 10000);
-        QCOMPARE(requestedModel(*m_server), QStringLiteral("fake-model"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture.server().chatRequests().size(), 1, 10000);
+        QCOMPARE(requestedModel(m_fixture.server()), QStringLiteral("fake-model"));
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 10000);
     }
 
@@ -240,8 +211,8 @@ private Q_SLOTS:
         // The first run: OpenAI, no key anywhere; its address is the fake server's, so that a
         // request that went out would be seen.
         set({QStringLiteral("provider=openai"),
-             QStringLiteral("providers/openai/base_url=") + m_server->baseUrl().toString()});
-        auto window = openWindow();
+             QStringLiteral("providers/openai/base_url=") + m_fixture.server().baseUrl().toString()});
+        auto window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
         QTRY_VERIFY_WITH_TIMEOUT(window->welcomePage()->isVisible(), 10000);
         QVERIFY(!window->composer()->isVisible());
@@ -258,18 +229,19 @@ private Q_SLOTS:
         QVERIFY2(window->statusBar()->currentMessage().contains(QLatin1String("No API key for OpenAI")),
                  qPrintable(window->statusBar()->currentMessage()));
         QTest::qWait(200);
-        QVERIFY(m_server->chatRequests().isEmpty());
+        QVERIFY(m_fixture.server().chatRequests().isEmpty());
         QCOMPARE(window->currentSession()->messages()->rowCount(), 0);
     }
 
     void theWelcomeIsInTheHelpMenu()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hi.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hi.")));
+        auto window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
         window->newConversation();
         window->send(QStringLiteral("hello"));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_server->chatRequests().size() == 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_fixture.server().chatRequests().size() == 1,
+                                 10000);
         QVERIFY(!window->welcomePage()->isVisible());
 
         QAction *setUp = menuAction(window.get(), QStringLiteral("Set up a provider…"));
@@ -284,13 +256,14 @@ private Q_SLOTS:
 
     void theStatusBarSaysNothingOfAnEmptyChatThenTheContextUsed()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hi.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hi.")));
+        auto window = m_fixture.openWindow({1100, 720});
         QVERIFY(window);
         window->newConversation();
         QCOMPARE(window->tokenLabel()->text(), QString());
         window->send(QStringLiteral("hello"));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_server->chatRequests().size() == 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_fixture.server().chatRequests().size() == 1,
+                                 10000);
         QVERIFY2(window->tokenLabel()->text().startsWith(QLatin1String("context ")),
                  qPrintable(window->tokenLabel()->text()));
         QVERIFY(window->tokenLabel()->toolTip().contains(QLatin1String("tokens")));

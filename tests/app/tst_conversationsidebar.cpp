@@ -2,6 +2,7 @@
 // opened from the keyboard; the working ring and the unread dot on a selected row, light and dark.
 // With SANDPIPER_SCREENSHOT_DIR set, also saves the sidebar's screenshots, narrow and wide.
 #include "screenshot.h"
+#include "testprofile.h"
 
 #include <conversationlistmodel.h>
 #include <conversationsidebar.h>
@@ -46,10 +47,7 @@ class TestConversationSidebar : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
-    std::unique_ptr<SessionManager> m_sessions;
+    TestProfile m_profile;
     qint64 m_chatty = 0;      // matches "histogram" in five messages and its code
     qint64 m_bestMessage = 0; // of those, the best match
     qint64 m_other = 0;       // matches once
@@ -79,24 +77,22 @@ private Q_SLOTS:
     void initTestCase()
     {
         Translations::install(QLocale(QStringLiteral("en")));
-        m_settings = std::make_unique<Settings>(m_profile.path());
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open().ok());
-        m_sessions = std::make_unique<SessionManager>(m_settings.get(), m_store.get());
+        QCOMPARE(m_profile.open(), QString());
 
-        const auto other = m_store->createConversation(QString(), QString());
-        QVERIFY(m_store->renameConversation(other->id, QStringLiteral("Sales by region")).ok());
-        QVERIFY(m_store->appendMessage(other->id, userMessage(QStringLiteral("Is a histogram the right chart here?")))
+        const auto other = m_profile.store()->createConversation(QString(), QString());
+        QVERIFY(m_profile.store()->renameConversation(other->id, QStringLiteral("Sales by region")).ok());
+        QVERIFY(m_profile.store()
+                    ->appendMessage(other->id, userMessage(QStringLiteral("Is a histogram the right chart here?")))
                     .ok());
         m_other = other->id;
-        const auto chatty = m_store->createConversation(QString(), QString());
-        QVERIFY(m_store->renameConversation(chatty->id, QStringLiteral("Penguin measurements")).ok());
+        const auto chatty = m_profile.store()->createConversation(QString(), QString());
+        QVERIFY(m_profile.store()->renameConversation(chatty->id, QStringLiteral("Penguin measurements")).ok());
         for (int i = 0; i < 5; ++i) {
             const QString text = i == 2 ? QStringLiteral("histogram of flipper lengths, histogram of bill depths")
                                         : QStringLiteral("Draw a histogram of column %1 with twenty bins and a title, "
                                                          "then describe the shape of the distribution")
                                               .arg(i);
-            const auto stored = m_store->appendMessage(chatty->id, userMessage(text));
+            const auto stored = m_profile.store()->appendMessage(chatty->id, userMessage(text));
             QVERIFY(stored.ok());
             if (i == 2)
                 m_bestMessage = stored->id;
@@ -105,19 +101,15 @@ private Q_SLOTS:
         code.conversationId = chatty->id;
         code.code = QStringLiteral("penguins.hist(column='flipper_length_mm')  # histogram");
         code.origin = StoredExecution::Origin::User;
-        QVERIFY(m_store->addExecution(code).ok());
+        QVERIFY(m_profile.store()->addExecution(code).ok());
         m_chatty = chatty->id;
     }
 
-    void cleanupTestCase()
-    {
-        m_sessions.reset();
-        m_store.reset();
-    }
+    void cleanupTestCase() { QVERIFY(m_profile.close()); }
 
     void searchShowsEachConversationOnceWithItsMatchesMarked()
     {
-        ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+        ConversationSidebar sidebar(m_profile.store(), m_profile.sessions());
         sidebar.refresh();
         QCOMPARE(sidebar.model()->rowCount(), 2);
         sidebar.searchField()->setText(QStringLiteral("histogram"));
@@ -174,7 +166,7 @@ private Q_SLOTS:
 
     void theKeyboardReachesAndOpensTheHits()
     {
-        ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+        ConversationSidebar sidebar(m_profile.store(), m_profile.sessions());
         sidebar.resize(260, 500);
         sidebar.show();
         QVERIFY(QTest::qWaitForWindowActive(&sidebar));
@@ -237,8 +229,8 @@ private Q_SLOTS:
         QFETCH(QString, theme);
         QFETCH(bool, active);
         QFETCH(int, role);
-        applyTheme(*m_settings, theme);
-        ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+        applyTheme(*m_profile.settings(), theme);
+        ConversationSidebar sidebar(m_profile.store(), m_profile.sessions());
         // Without a title, the mark is all there is to see.
         QStandardItemModel marked;
         auto *item = new QStandardItem;
@@ -263,9 +255,9 @@ private Q_SLOTS:
     void screenshots()
     {
         QFETCH(QString, theme);
-        applyTheme(*m_settings, theme);
+        applyTheme(*m_profile.settings(), theme);
         for (const int width : {200, 420}) {
-            ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+            ConversationSidebar sidebar(m_profile.store(), m_profile.sessions());
             sidebar.resize(width, 360);
             sidebar.show();
             QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
@@ -298,12 +290,12 @@ private Q_SLOTS:
     // does not scroll sideways to show it.
     void aLongTitleIsCutShortNotScrolled()
     {
-        const auto lengthy = m_store->createConversation(QString(), QString());
+        const auto lengthy = m_profile.store()->createConversation(QString(), QString());
         const QString title =
             QStringList(4, QStringLiteral("A very long title about the quarterly revenue of every region"))
                 .join(QStringLiteral(", "));
-        QVERIFY(m_store->renameConversation(lengthy->id, title).ok());
-        ConversationSidebar sidebar(m_store.get(), m_sessions.get());
+        QVERIFY(m_profile.store()->renameConversation(lengthy->id, title).ok());
+        ConversationSidebar sidebar(m_profile.store(), m_profile.sessions());
         sidebar.resize(240, 400);
         sidebar.show();
         QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
@@ -313,7 +305,7 @@ private Q_SLOTS:
         QVERIFY(!sidebar.list()->horizontalScrollBar()->isVisible());
         QCOMPARE(sidebar.list()->horizontalScrollBar()->maximum(), 0);
         QVERIFY(sidebar.model()->index(0, 0).data(Qt::ToolTipRole).toString().startsWith(title));
-        QVERIFY(m_store->deleteConversation(lengthy->id).ok());
+        QVERIFY(m_profile.store()->deleteConversation(lengthy->id).ok());
     }
 };
 

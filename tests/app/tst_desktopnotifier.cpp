@@ -1,5 +1,6 @@
 // Desktop notifications over the real D-Bus protocol: a peer connection to a stand-in for the
 // freedesktop notification service (no session bus needed), and when a turn deserves one.
+#include "fakenotifications.h"
 #include "peerbus.h"
 
 #include <desktopnotifier.h>
@@ -10,31 +11,8 @@
 #include <QVariantMap>
 
 using namespace Sandpiper;
+using Sandpiper::Test::FakeNotifications;
 using Sandpiper::Test::PeerBus;
-
-class FakeNotifications : public QObject
-{
-    Q_OBJECT
-    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
-
-public:
-    struct Call {
-        QString app;
-        uint replaces;
-        QString summary;
-        QString body;
-        QVariantMap hints;
-    };
-    QList<Call> calls;
-
-public Q_SLOTS:
-    Q_SCRIPTABLE uint Notify(const QString &app, uint replaces, const QString &, const QString &summary,
-                             const QString &body, const QStringList &, const QVariantMap &hints, int)
-    {
-        calls.append({app, replaces, summary, body, hints});
-        return 40 + uint(calls.size());
-    }
-};
 
 class TestDesktopNotifier : public QObject
 {

@@ -6,7 +6,7 @@
 #include "dialogdriver.h"
 #include "peerbus.h"
 #include "screenshot.h"
-#include "settingsoverrides.h"
+#include "testprofile.h"
 
 #include <mainwindow.h>
 #include <savedfilenotice.h>
@@ -45,9 +45,7 @@ class TestExportNotice : public QObject
     QTemporaryDir m_home;
     QByteArray m_realHome;
     DesktopRecorder m_desktop;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
+    TestProfile m_profile;
     qint64 m_conversation = 0;
 
     static QAction *menuAction(MainWindow &window, const QString &label)
@@ -77,34 +75,22 @@ private Q_SLOTS:
 
     void init()
     {
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused =
-            applySettings(*m_settings, {QStringLiteral("sandbox/enabled=false"), QStringLiteral("provider=custom"),
-                                        QStringLiteral("providers/custom/base_url=http://127.0.0.1:9/v1"),
-                                        QStringLiteral("sandbox/image=sandpiper-test-no-such-image")});
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open().ok());
-        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("m"));
-        QVERIFY(m_store->renameConversation(conversation->id, QStringLiteral("Penguins")).ok());
+        QCOMPARE(m_profile.open(TestProfile::offline() << QStringLiteral("sandbox/image=sandpiper-test-no-such-image")),
+                 QString());
+        const auto conversation = m_profile.store()->createConversation(QStringLiteral("custom"), QStringLiteral("m"));
+        QVERIFY(m_profile.store()->renameConversation(conversation->id, QStringLiteral("Penguins")).ok());
         ChatMessage question;
         question.role = ChatMessage::Role::User;
         question.content = QStringLiteral("How many penguins are there?");
-        QVERIFY(m_store->appendMessage(conversation->id, question).ok());
+        QVERIFY(m_profile.store()->appendMessage(conversation->id, question).ok());
         m_conversation = conversation->id;
     }
 
-    void cleanup()
-    {
-        m_store.reset();
-        m_settings.reset();
-        m_profile.reset();
-    }
+    void cleanup() { QVERIFY(m_profile.close()); }
 
     void theDialogsStartInAFolderThatExistsAndTheNoteNamesTheFile()
     {
-        MainWindow window(m_settings.get(), m_store.get());
+        MainWindow window(m_profile.settings(), m_profile.store());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openConversation(m_conversation);
@@ -171,8 +157,8 @@ private Q_SLOTS:
     void screenshots()
     {
         QFETCH(QString, theme);
-        applyTheme(*m_settings, theme);
-        MainWindow window(m_settings.get(), m_store.get());
+        applyTheme(*m_profile.settings(), theme);
+        MainWindow window(m_profile.settings(), m_profile.store());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openConversation(m_conversation);

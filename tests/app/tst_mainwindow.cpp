@@ -4,8 +4,8 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <chartviews/chartwidget.h>
@@ -51,20 +51,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
-
-    std::unique_ptr<MainWindow> openWindow()
-    {
-        auto window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        QSignalSpy health(window.get(), &MainWindow::healthChecked);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()) || !health.wait(20000))
-            return nullptr;
-        return window;
-    }
+    WindowFixture m_fixture;
 
     // The inspector's row of figures.
     static QWidget *figureBox(MainWindow *window)
@@ -76,50 +63,18 @@ class TestMainWindow : public QObject
         return window->inspector();
     }
 
-    static QString lastMessageText(MainWindow *window)
-    {
-        const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
-        return messages.isEmpty() ? QString() : messages.constLast()->plainText();
-    }
-
-    static QPushButton *buttonIn(QWidget *parent, const QString &text)
-    {
-        for (QPushButton *button : parent->findChildren<QPushButton *>()) {
-            if (button->text() == text && button->isVisible())
-                return button;
-        }
-        return nullptr;
-    }
-
 private Q_SLOTS:
-    void init()
-    {
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = Sandpiper::Test::applySettings(
-            *m_settings, m_server->providerSettings(QStringLiteral("fake-model"))
-                             << QStringLiteral("sandbox/image=") + Sandpiper::Test::sandboxImage()
-                             << QStringLiteral("sandbox/prewarm=false"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
-    }
+    void init() { QCOMPARE(m_fixture.startWithSandbox(), QString()); }
 
     void cleanup()
     {
         // The agents of closed windows finish saving before the store goes.
-        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        m_store.reset();
-        m_settings.reset();
-        m_server.reset();
+        QVERIFY(m_fixture.finish());
     }
 
     void startsWithAnEmptyConversationList()
     {
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         QCOMPARE(window->windowTitle(), QStringLiteral("Sandpiper"));
         QCOMPARE(window->conversationList()->model()->rowCount(), 0);
@@ -131,7 +86,7 @@ private Q_SLOTS:
 
     void everyControlIsReachableAndNamed()
     {
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         const auto widgets = window->findChildren<QWidget *>();
         for (QWidget *widget : widgets) {
@@ -231,15 +186,15 @@ private Q_SLOTS:
     void aWholeConversationWithApprovalFigureAndRestart()
     {
         SANDPIPER_REQUIRE_DOCKER();
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_plot"), QStringLiteral("execute_python_code"),
               QStringLiteral(
                   "{\"code\": \"import numpy as np, matplotlib.pyplot as plt\\nx = np.linspace(0, 6.3, 50)\\n"
                   "plt.plot(x, np.sin(x))\\nprint('plotted')\"}")}},
             6, {}, FS::CallOrder::OneAfterAnother, QStringLiteral("Let me plot it.")));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Here is **the sine** you asked for."), 6));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Here is **the sine** you asked for."), 6));
         {
-            auto window = openWindow();
+            auto window = m_fixture.openWindow();
             QVERIFY(window);
             QVERIFY(window->isPythonAvailable());
             // No run yet: no empty box for figures.
@@ -254,7 +209,7 @@ private Q_SLOTS:
             ToolCallCard *card = Test::newestCard(window->chatView(), QStringLiteral("call_plot"));
             // A widget added to a shown window shows at the next turn of the event loop.
             QPushButton *run = nullptr;
-            QTRY_VERIFY((run = buttonIn(card, QStringLiteral("Run"))));
+            QTRY_VERIFY((run = visibleButton(card, QStringLiteral("Run"))));
             // From the keyboard: once decided, the focus stays on the card rather than jumping to
             // the next widget of the window.
             window->activateWindow();
@@ -277,7 +232,7 @@ private Q_SLOTS:
             QCOMPARE(window->conversationList()->model()->index(0, 0).data().toString(), QStringLiteral("plot a sine"));
         }
         // A new window on the same store: the conversation is there with its figure.
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         QCOMPARE(window->conversationList()->model()->rowCount(), 1);
         QTRY_VERIFY(Test::newestCard(window->chatView(), QStringLiteral("call_plot")));
@@ -292,38 +247,39 @@ private Q_SLOTS:
     void retryAndRegenerateFromTheirOwnButtons()
     {
         SANDPIPER_REQUIRE_DOCKER();
-        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         QTest::keyClicks(window->composer()->editor(), QStringLiteral("hello"));
         QTest::keyClick(window->composer()->editor(), Qt::Key_Return);
         QPushButton *retry = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT(
             !window->chatView()->messageWidgets().isEmpty() &&
-                (retry = buttonIn(window->chatView()->messageWidgets().constLast(), QStringLiteral("Retry"))),
+                (retry = visibleButton(window->chatView()->messageWidgets().constLast(), QStringLiteral("Retry"))),
             20000);
         // Retried, the answer is a tool call: its card replaces the failed answer.
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_retried"), QStringLiteral("execute_python_code"),
-                                                codeArguments(QStringLiteral("print(6 * 7)"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_retried"), QStringLiteral("execute_python_code"),
+                                  codeArguments(QStringLiteral("print(6 * 7)"))}}));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("It is 42.")));
         QTest::mouseClick(retry, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(
             Test::newestCard(window->chatView(), QStringLiteral("call_retried")) &&
                 Test::newestCard(window->chatView(), QStringLiteral("call_retried"))->isAwaitingApproval(),
             20000);
         QPushButton *run = nullptr;
-        QTRY_VERIFY((run = buttonIn(Test::newestCard(window->chatView(), QStringLiteral("call_retried")),
-                                    QStringLiteral("Run"))));
+        QTRY_VERIFY((run = visibleButton(Test::newestCard(window->chatView(), QStringLiteral("call_retried")),
+                                         QStringLiteral("Run"))));
         QTest::mouseClick(run, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), QStringLiteral("It is 42."), 60000);
         QTRY_VERIFY(!window->currentSession()->isBusy());
 
         // Regenerate the last answer, twice in a row.
         for (const QString &again : {QStringLiteral("Again: 42."), QStringLiteral("Once more: 42.")}) {
-            m_server->enqueue(FS::openAiText(again));
+            m_fixture.server().enqueue(FS::openAiText(again));
             QPushButton *regenerate = nullptr;
-            QTRY_VERIFY((regenerate =
-                             buttonIn(window->chatView()->messageWidgets().constLast(), QStringLiteral("Regenerate"))));
+            QTRY_VERIFY((regenerate = visibleButton(window->chatView()->messageWidgets().constLast(),
+                                                    QStringLiteral("Regenerate"))));
             QTest::mouseClick(regenerate, Qt::LeftButton);
             QTRY_COMPARE_WITH_TIMEOUT(lastMessageText(window.get()), again, 20000);
             QTRY_VERIFY(!window->currentSession()->isBusy());
@@ -336,11 +292,11 @@ private Q_SLOTS:
         const QString spec =
             QStringLiteral("{\"type\": \"bar\", \"title\": \"Visitors\", \"categories\": [\"Mon\", \"Tue\", \"Wed\"], "
                            "\"series\": [{\"name\": \"Web\", \"data\": [120, 135, 150]}]}");
-        m_server->enqueue(
+        m_fixture.server().enqueue(
             FS::openAiToolCalls({{QStringLiteral("call_chart"), QStringLiteral("create_chart"), spec}}, 5));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Here are the visitors.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Here are the visitors.")));
         {
-            auto window = openWindow();
+            auto window = m_fixture.openWindow();
             QVERIFY(window);
             window->send(QStringLiteral("chart the visitors"));
             QTRY_VERIFY_WITH_TIMEOUT(Test::newestCard(window->chatView(), QStringLiteral("call_chart")) &&
@@ -352,7 +308,7 @@ private Q_SLOTS:
                                       QStringLiteral("Here are the visitors."), 10000);
         }
         // Stored as its spec, drawn again when the conversation is opened later.
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         QTRY_VERIFY(Test::newestCard(window->chatView(), QStringLiteral("call_chart")));
         QCOMPARE(
@@ -363,10 +319,10 @@ private Q_SLOTS:
     // A call whose arguments do not parse is not run, and its card shows why without a click.
     void aCallThatCannotRunShowsWhy()
     {
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_bad"), QStringLiteral("execute_python_code"), QStringLiteral("{\"cod\": 5}")}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Sorry.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Sorry.")));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("run something"));
         QTRY_VERIFY_WITH_TIMEOUT(Test::newestCard(window->chatView(), QStringLiteral("call_bad")), 10000);
@@ -380,8 +336,8 @@ private Q_SLOTS:
 
     void searchFindsMessages()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("Photosynthesis turns light into sugar.")));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Photosynthesis turns light into sugar.")));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("explain photosynthesis"));
         QTRY_COMPARE_WITH_TIMEOUT(window->chatView()->messageWidgets().size(), 2, 10000);
@@ -400,8 +356,9 @@ private Q_SLOTS:
     void switchingConversationsMidStreamShowsTheAnswerOnce()
     {
         // Slow enough to be still answering after the switch on a busy machine (1.2 s was not).
-        m_server->enqueue(FS::slowText(QStringLiteral("One two three four five six seven eight nine ten."), 20, 250ms));
-        auto window = openWindow();
+        m_fixture.server().enqueue(
+            FS::slowText(QStringLiteral("One two three four five six seven eight nine ten."), 20, 250ms));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("count to ten"));
         const qint64 counting = window->currentConversation();
@@ -411,17 +368,17 @@ private Q_SLOTS:
                    !widgets.constLast()->plainText().isEmpty();
         };
         QTRY_VERIFY_WITH_TIMEOUT(streaming(), 10000);
-        QVERIFY(buttonIn(window->composer(), QStringLiteral("Stop")));
+        QVERIFY(visibleButton(window->composer(), QStringLiteral("Stop")));
 
         window->newConversation();
         QVERIFY(window->currentConversation() != counting);
         QVERIFY(window->chatView()->messageWidgets().isEmpty());
-        QVERIFY(buttonIn(window->composer(), QStringLiteral("Send"))); // this one is idle
+        QVERIFY(visibleButton(window->composer(), QStringLiteral("Send"))); // this one is idle
         QTRY_VERIFY(window->conversationList()->model()->index(1, 0).data(ConversationListModel::RunningRole).toBool());
 
         window->openConversation(counting);
-        QVERIFY(buttonIn(window->composer(), QStringLiteral("Stop"))); // still answering
-        QTRY_VERIFY_WITH_TIMEOUT(buttonIn(window->composer(), QStringLiteral("Send")), 20000);
+        QVERIFY(visibleButton(window->composer(), QStringLiteral("Stop"))); // still answering
+        QTRY_VERIFY_WITH_TIMEOUT(visibleButton(window->composer(), QStringLiteral("Send")), 20000);
         const QList<MessageWidget *> widgets = window->chatView()->messageWidgets();
         QCOMPARE(widgets.size(), 2); // the question and one answer, not a stale half beside it
         QCOMPARE(widgets[1]->plainText(), QStringLiteral("One two three four five six seven eight nine ten."));
@@ -430,8 +387,8 @@ private Q_SLOTS:
 
     void anAnswerFinishedInTheBackgroundIsMarkedUnread()
     {
-        m_server->enqueue(FS::slowText(QStringLiteral("Done in the background."), 10, 50ms));
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::slowText(QStringLiteral("Done in the background."), 10, 50ms));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("work"));
         const qint64 working = window->currentConversation();
@@ -455,10 +412,10 @@ private Q_SLOTS:
 
     void aTitleTheModelWritesReachesTheSidebar()
     {
-        QCOMPARE(m_settings->addOverride(QStringLiteral("agent/model_titles=true")), QString());
-        m_server->enqueue(FS::openAiText(QStringLiteral("Water boils at 100 °C at sea level.")));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Boiling point of water")));
-        auto window = openWindow();
+        QCOMPARE(m_fixture.settings()->addOverride(QStringLiteral("agent/model_titles=true")), QString());
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Water boils at 100 °C at sea level.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Boiling point of water")));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("at what temperature does water boil when you are at sea level?"));
         QTRY_COMPARE_WITH_TIMEOUT(window->conversationList()->model()->index(0, 0).data().toString(),
@@ -468,9 +425,9 @@ private Q_SLOTS:
 
     void theStatusBarNamesTheModelInUse()
     {
-        m_server->setModels({QStringLiteral("fake-model"), QStringLiteral("other-model")});
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hi.")));
-        auto window = openWindow();
+        m_fixture.server().setModels({QStringLiteral("fake-model"), QStringLiteral("other-model")});
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hi.")));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->newConversation();
         QVERIFY(window->providerLabel()->text().endsWith(QLatin1String("fake-model")));
@@ -479,8 +436,8 @@ private Q_SLOTS:
                  qPrintable(window->providerLabel()->text()));
         window->send(QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(
-            !m_server->chatRequests().isEmpty() &&
-                m_server->chatRequests().constLast().json().value(QLatin1String("model")).toString() ==
+            !m_fixture.server().chatRequests().isEmpty() &&
+                m_fixture.server().chatRequests().constLast().json().value(QLatin1String("model")).toString() ==
                     QStringLiteral("other-model"),
             10000);
     }
@@ -511,7 +468,7 @@ private Q_SLOTS:
         QByteArray geometry;
         int sidebarWidth = 0;
         {
-            auto window = openWindow();
+            auto window = m_fixture.openWindow();
             QVERIFY(window);
             // Wide enough for the list and the chat side by side (a narrow window folds the list).
             window->resize(1280, 800);
@@ -523,26 +480,28 @@ private Q_SLOTS:
             geometry = window->saveGeometry();
             window->close();
         }
-        auto window = openWindow();
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         QVERIFY(!window->inspectorDock()->isVisible());
         QCOMPARE(window->findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes().constFirst(), sidebarWidth);
         // Where the window was and how large: the offscreen platform places windows itself, so
         // what is checked here is what was kept for the next start.
-        QCOMPARE(QByteArray::fromBase64(m_settings->string(QStringLiteral("window/geometry")).toLatin1()), geometry);
+        QCOMPARE(QByteArray::fromBase64(m_fixture.settings()->string(QStringLiteral("window/geometry")).toLatin1()),
+                 geometry);
     }
 
     void closingWithFiveBusyConversationsDoesNotWait()
     {
         for (int i = 0; i < 5; ++i)
-            m_server->enqueue(FS::slowText(QStringLiteral("A very slow answer that never ends in time."), 50, 200ms));
-        auto window = openWindow();
+            m_fixture.server().enqueue(
+                FS::slowText(QStringLiteral("A very slow answer that never ends in time."), 50, 200ms));
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         for (int i = 0; i < 5; ++i) {
             window->newConversation();
             window->send(QStringLiteral("question %1").arg(i));
         }
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->chatRequests().size(), 5, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture.server().chatRequests().size(), 5, 10000);
         QCOMPARE(window->sessions()->openCount(), 5);
         QElapsedTimer closing;
         closing.start();
@@ -554,18 +513,18 @@ private Q_SLOTS:
         QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
         qInfo("their agents ended %lld ms after that", closing.elapsed());
         // What streamed before the close is kept, marked as interrupted or stopped.
-        const auto conversations = m_store->conversations();
+        const auto conversations = m_fixture.store()->conversations();
         QCOMPARE(conversations->size(), 5);
     }
 
     void providerErrorsShowInPlace()
     {
-        m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
-        m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
-        m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
-        m_server->enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
-        QCOMPARE(m_settings->addOverride(QStringLiteral("network/max_retries=0")), QString());
-        auto window = openWindow();
+        m_fixture.server().enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
+        m_fixture.server().enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
+        m_fixture.server().enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
+        m_fixture.server().enqueue(FS::httpError(500, QStringLiteral("the model crashed")));
+        QCOMPARE(m_fixture.settings()->addOverride(QStringLiteral("network/max_retries=0")), QString());
+        auto window = m_fixture.openWindow();
         QVERIFY(window);
         window->send(QStringLiteral("hello"));
         auto showsError = [&] {

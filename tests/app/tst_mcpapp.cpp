@@ -8,7 +8,7 @@
 #include "fakestreams.h"
 #include "mcptestservers.h"
 #include "screenshot.h"
-#include "settingsoverrides.h"
+#include "windowfixture.h"
 
 #include <chat/chatview.h>
 #include <chat/codeeditor.h>
@@ -65,54 +65,41 @@ class TestMcpApp : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<FakeLlmServer> m_server;
+    WindowFixture m_fixture;
 
 private Q_SLOTS:
     void init()
     {
         SANDPIPER_REQUIRE_MCP_SERVERS();
-        qputenv("SANDPIPER_API_KEY", "sk-test");
-        m_server = std::make_unique<FakeLlmServer>();
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        const QString refused = Test::applySettings(
-            *m_settings, m_server->providerSettings(QStringLiteral("gpt-4o-mini"))
-                             << QStringLiteral("sandbox/enabled=false") << QStringLiteral("appearance/theme=light"));
-        QVERIFY2(refused.isEmpty(), qPrintable(refused));
-        McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything()});
+        QCOMPARE(m_fixture.start(QStringLiteral("gpt-4o-mini"),
+                                 {QStringLiteral("sandbox/enabled=false"), QStringLiteral("appearance/theme=light")}),
+                 QString());
+        McpTestServers::writeConfig(m_fixture.profile().path(), {McpTestServers::everything()});
     }
 
-    void cleanup()
-    {
-        m_settings.reset();
-        m_server.reset();
-        m_profile.reset();
-    }
+    void cleanup() { QVERIFY(m_fixture.finish()); }
 
     void approvesAnMcpToolAndTrustsItFromThenOn()
     {
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_sum"), QStringLiteral("everything__get-sum"),
-                                                QStringLiteral(R"({"a": 19, "b": 23})")}},
-                                              3, {}, FS::CallOrder::OneAfterAnother,
-                                              QStringLiteral("I'll ask the MCP server.")));
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_sum"), QStringLiteral("everything__get-sum"),
+                                  QStringLiteral(R"({"a": 19, "b": 23})")}},
+                                3, {}, FS::CallOrder::OneAfterAnother, QStringLiteral("I'll ask the MCP server.")));
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_sum2"), QStringLiteral("everything__get-sum"),
               QStringLiteral(R"({"a": 1, "b": 1})")},
              {QStringLiteral("call_image"), QStringLiteral("everything__get-tiny-image"), QStringLiteral("{}")},
              {QStringLiteral("call_links"), QStringLiteral("everything__get-resource-links"),
               QStringLiteral(R"({"count": 2})")}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("19 + 23 = 42, and here is the logo.")));
-        ConversationStore store(m_settings->dataDirectory());
-        QVERIFY(store.open());
-        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("19 + 23 = 42, and here is the logo.")));
+        McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
         // The image tool is trusted already; the sum asks.
-        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__get-tiny-image=auto")), QString());
-        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__get-resource-links=auto")), QString());
+        QCOMPARE(m_fixture.settings()->addOverride(QStringLiteral("approval/everything__get-tiny-image=auto")),
+                 QString());
+        QCOMPARE(m_fixture.settings()->addOverride(QStringLiteral("approval/everything__get-resource-links=auto")),
+                 QString());
         {
-            MainWindow window(m_settings.get(), &store);
+            MainWindow window(m_fixture.settings(), m_fixture.store());
             window.setMcpServers(&registry);
             window.resize(1200, 820);
             window.show();
@@ -165,21 +152,20 @@ private Q_SLOTS:
             QVERIFY(headerOf(Test::newestCard(chat, QStringLiteral("call_sum2"))).startsWith(QLatin1String("Used")));
             QVERIFY(QTest::qWaitFor([&] { return !window.currentSession()->isBusy(); }, 30000));
         }
-        QCOMPARE(McpTrust::policy(*m_settings, QStringLiteral("everything__get-sum")), ApprovalPolicy::Auto);
-        QVERIFY(McpTrust::allowedAlwaysSince(*m_settings, QStringLiteral("everything__get-sum")).isValid());
+        QCOMPARE(McpTrust::policy(*m_fixture.settings(), QStringLiteral("everything__get-sum")), ApprovalPolicy::Auto);
+        QVERIFY(McpTrust::allowedAlwaysSince(*m_fixture.settings(), QStringLiteral("everything__get-sum")).isValid());
     }
 
     void showsProgressAndStops()
     {
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_long"), QStringLiteral("everything__trigger-long-running-operation"),
               QStringLiteral(R"({"duration": 30, "steps": 30})")}}));
-        QCOMPARE(m_settings->addOverride(QStringLiteral("approval/everything__trigger-long-running-operation=auto")),
+        QCOMPARE(m_fixture.settings()->addOverride(
+                     QStringLiteral("approval/everything__trigger-long-running-operation=auto")),
                  QString());
-        ConversationStore store(m_settings->dataDirectory());
-        QVERIFY(store.open());
-        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
-        MainWindow window(m_settings.get(), &store);
+        McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
+        MainWindow window(m_fixture.settings(), m_fixture.store());
         window.setMcpServers(&registry);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -202,10 +188,8 @@ private Q_SLOTS:
 
     void offersPromptsBehindASlash()
     {
-        ConversationStore store(m_settings->dataDirectory());
-        QVERIFY(store.open());
-        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
-        MainWindow window(m_settings.get(), &store);
+        McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
+        MainWindow window(m_fixture.settings(), m_fixture.store());
         window.setMcpServers(&registry);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -232,9 +216,9 @@ private Q_SLOTS:
         missing.command = QStringLiteral("python3");
         missing.args = {QStringLiteral("-c"),
                         QStringLiteral("import sys; sys.stderr.write('cannot open the database\\n'); sys.exit(2)")};
-        McpTestServers::writeConfig(m_profile->path(), {McpTestServers::everything(), missing});
-        McpTrust::allowAlways(*m_settings, QStringLiteral("everything__echo"));
-        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
+        McpTestServers::writeConfig(m_fixture.profile().path(), {McpTestServers::everything(), missing});
+        McpTrust::allowAlways(*m_fixture.settings(), QStringLiteral("everything__echo"));
+        McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
         registry.startEnabled();
         // mcp.json is a JSON object: its servers come in the order of their names.
         QVERIFY(QTest::qWaitFor(
@@ -244,7 +228,7 @@ private Q_SLOTS:
                        servers.at(1).state == McpServerStatus::State::Running;
             },
             30000));
-        SettingsDialog dialog(m_settings.get(), nullptr, &registry);
+        SettingsDialog dialog(m_fixture.settings(), nullptr, &registry);
         dialog.resize(860, 720);
         dialog.tabs()->setCurrentWidget(dialog.mcpPage());
         dialog.show();
@@ -279,15 +263,15 @@ private Q_SLOTS:
         // Switched off, then saved: mcp.json says so; the policy is back to asking.
         list->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
         dialog.accept();
-        QCOMPARE(McpTrust::policy(*m_settings, QStringLiteral("everything__echo")), ApprovalPolicy::Ask);
-        const McpConfigFile saved = McpConfigFile::read(m_settings->mcpConfigFile());
+        QCOMPARE(McpTrust::policy(*m_fixture.settings(), QStringLiteral("everything__echo")), ApprovalPolicy::Ask);
+        const McpConfigFile saved = McpConfigFile::read(m_fixture.settings()->mcpConfigFile());
         QVERIFY(!saved.servers().at(0).enabled);
         QVERIFY(saved.servers().at(1).enabled);
     }
 
     void offersClaudeDesktopsServersAndReportsABrokenFile()
     {
-        QFile::remove(m_settings->mcpConfigFile());
+        QFile::remove(m_fixture.settings()->mcpConfigFile());
         QTemporaryDir home;
         QDir().mkpath(home.path() + QStringLiteral("/.config/Claude"));
         QFile claude(home.path() + QStringLiteral("/.config/Claude/claude_desktop_config.json"));
@@ -297,7 +281,7 @@ private Q_SLOTS:
         const QByteArray realHome = qgetenv("HOME");
         qputenv("HOME", QFile::encodeName(home.path()));
         {
-            SettingsDialog dialog(m_settings.get());
+            SettingsDialog dialog(m_fixture.settings());
             McpSettingsPage *page = dialog.mcpPage();
             dialog.tabs()->setCurrentWidget(page);
             dialog.show();
@@ -308,14 +292,15 @@ private Q_SLOTS:
             dialog.accept();
         }
         qputenv("HOME", realHome);
-        QCOMPARE(McpConfigFile::read(m_settings->mcpConfigFile()).servers().first().command, QStringLiteral("npx"));
+        QCOMPARE(McpConfigFile::read(m_fixture.settings()->mcpConfigFile()).servers().first().command,
+                 QStringLiteral("npx"));
 
         // A broken mcp.json is shown with its line and column, and left alone.
-        QFile file(m_settings->mcpConfigFile());
+        QFile file(m_fixture.settings()->mcpConfigFile());
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},,\n  }\n}\n");
         file.close();
-        SettingsDialog dialog(m_settings.get());
+        SettingsDialog dialog(m_fixture.settings());
         McpSettingsPage *page = dialog.mcpPage();
         dialog.tabs()->setCurrentWidget(page);
         dialog.show();
@@ -325,13 +310,13 @@ private Q_SLOTS:
         QVERIFY(add);
         QVERIFY(!add->isEnabled());
         dialog.accept();
-        QVERIFY(McpConfigFile::read(m_settings->mcpConfigFile()).isBroken());
+        QVERIFY(McpConfigFile::read(m_fixture.settings()->mcpConfigFile()).isBroken());
     }
 
     void testsAServerBeforeItIsSaved()
     {
-        McpServerRegistry registry({m_settings->mcpConfigFile(), m_settings->mcpLogFolder(), 30s});
-        SettingsDialog dialog(m_settings.get(), nullptr, &registry);
+        McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
+        SettingsDialog dialog(m_fixture.settings(), nullptr, &registry);
         dialog.tabs()->setCurrentWidget(dialog.mcpPage());
         dialog.show();
         McpSettingsPage *page = dialog.mcpPage();

@@ -11,8 +11,8 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
-#include "settingsoverrides.h"
 #include "uiwait.h"
+#include "windowfixture.h"
 
 #include <agent/agentthread.h>
 #include <chat/chatpage.h>
@@ -130,27 +130,6 @@ QString focusProblem(QWidget *window)
     return {};
 }
 
-QPushButton *visibleButton(QWidget *parent, const QString &text)
-{
-    for (QPushButton *button : parent->findChildren<QPushButton *>()) {
-        if (button->text() == text && button->isVisible())
-            return button;
-    }
-    return nullptr;
-}
-
-MessageWidget *lastMessage(MainWindow *window)
-{
-    const QList<MessageWidget *> messages = window->chatView()->messageWidgets();
-    return messages.isEmpty() ? nullptr : messages.constLast();
-}
-
-QString lastText(MainWindow *window)
-{
-    MessageWidget *message = lastMessage(window);
-    return message ? message->plainText() : QString();
-}
-
 bool idle(MainWindow *window)
 {
     return window->currentSession() && !window->currentSession()->isBusy();
@@ -162,10 +141,7 @@ class TestPersonPath : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
+    WindowFixture m_fixture;
     std::unique_ptr<MainWindow> m_window;
     QString m_theme;
     QString m_shots;
@@ -227,33 +203,24 @@ private Q_SLOTS:
         m_shots = qEnvironmentVariable("SANDPIPER_PERSON_PATH_DIR", QStringLiteral("person-path"));
         QVERIFY(QDir().mkpath(m_shots));
         // A first start: no key anywhere, a profile of its own.
-        qunsetenv("SANDPIPER_API_KEY");
-        qunsetenv("OPENAI_API_KEY");
-        m_server = std::make_unique<FakeLlmServer>();
-        m_server->setModels({QStringLiteral("qwen2.5-7b-instruct")});
-        QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        QVERIFY(applySettings(*m_settings, {QStringLiteral("sandbox/image=") + sandboxImage(),
-                                            QStringLiteral("sandbox/prewarm=false")})
-                    .isEmpty());
-        applyTheme(*m_settings, m_theme);
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
+        QCOMPARE(m_fixture.startWithoutProvider(
+                     {QStringLiteral("sandbox/image=") + sandboxImage(), QStringLiteral("sandbox/prewarm=false")}),
+                 QString());
+        m_fixture.server().setModels({QStringLiteral("qwen2.5-7b-instruct")});
+        applyTheme(*m_fixture.settings(), m_theme);
     }
 
     void cleanupTestCase()
     {
         m_window.reset();
-        QVERIFY(AgentThread::waitForRetiredThreads(std::chrono::seconds(20)));
-        m_store.reset();
+        QVERIFY(m_fixture.finish());
     }
 
     // The welcome page finds the model server on this computer; one click uses it.
     void firstRunFindsTheLocalServer()
     {
-        m_window = std::make_unique<MainWindow>(m_settings.get(), m_store.get());
-        m_window->welcomePage()->setCandidates({{QStringLiteral("llamacpp"), m_server->baseUrl().toString()}});
+        m_window = m_fixture.window();
+        m_window->welcomePage()->setCandidates({{QStringLiteral("llamacpp"), m_fixture.server().baseUrl().toString()}});
         QSignalSpy scanned(m_window->welcomePage(), &WelcomePage::scanFinished);
         m_window->show();
         m_window->activateWindow();
@@ -272,23 +239,24 @@ private Q_SLOTS:
     // Ask for code, read it on the approval card, run it, see the figure and the table.
     void askApproveFigureAndTable()
     {
-        m_server->enqueue(FS::openAiToolCalls(
+        m_fixture.server().enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_0"), QStringLiteral("execute_python_code"),
               codeArguments(QStringLiteral("import numpy as np, pandas as pd, matplotlib.pyplot as plt\n"
                                            "x = np.linspace(0, 6.3, 40)\n"
                                            "plt.plot(x, np.sin(x))\n"
                                            "pd.DataFrame({'x': x, 'sin': np.sin(x)}).head(12)"))}},
             4, {}, FS::CallOrder::OneAfterAnother, QStringLiteral("Let me plot it.")));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Here is the sine, and in `print('in <module> a < b > c')` "
-                                                        "nothing is lost, THE END.")));
+        m_fixture.server().enqueue(
+            FS::openAiText(QStringLiteral("Here is the sine, and in `print('in <module> a < b > c')` "
+                                          "nothing is lost, THE END.")));
         ask(QStringLiteral("plot a sine and show a table"));
         ToolCallCard *card = awaitingCard(QStringLiteral("call_0"));
         QVERIFY(card);
         shot(QStringLiteral("approval"));
         click(visibleButton(card, QStringLiteral("Run")));
         QTRY_VERIFY_WITH_TIMEOUT(!card->findChildren<FigureView *>().isEmpty(), 90000);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) && lastText(m_window.get()).contains(QLatin1String("THE END")),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(m_window.get()) && lastMessageText(m_window.get()).contains(QLatin1String("THE END")), 30000);
         QTRY_VERIFY(!m_window->inspector()->findChildren<DataTableView *>().isEmpty());
         QTRY_COMPARE(m_window->inspector()->figureCount(), 1);
         shot(QStringLiteral("figure-and-table"));
@@ -299,28 +267,28 @@ private Q_SLOTS:
     // A request that fails says so in place; Retry asks again.
     void errorAndRetry()
     {
-        m_server->enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        m_fixture.server().enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
         ask(QStringLiteral("hello"));
         QPushButton *retry = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((retry = visibleButton(lastMessage(m_window.get()), QStringLiteral("Retry"))), 20000);
         QTRY_VERIFY(idle(m_window.get()));
         QVERIFY(!visibleButton(lastMessage(m_window.get()), QStringLiteral("Regenerate")));
         shot(QStringLiteral("error"));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hello! How can I help?")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hello! How can I help?")));
         click(retry);
         QTRY_VERIFY_WITH_TIMEOUT(
-            idle(m_window.get()) && lastText(m_window.get()) == QLatin1String("Hello! How can I help?"), 20000);
+            idle(m_window.get()) && lastMessageText(m_window.get()) == QLatin1String("Hello! How can I help?"), 20000);
         shot(QStringLiteral("retried"));
     }
 
     void regenerate()
     {
-        m_server->enqueue(FS::openAiText(QStringLiteral("Hi there, what shall we compute?")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hi there, what shall we compute?")));
         QPushButton *regenerate = nullptr;
         QTRY_VERIFY((regenerate = visibleButton(lastMessage(m_window.get()), QStringLiteral("Regenerate"))));
         click(regenerate);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) &&
-                                     lastText(m_window.get()) == QLatin1String("Hi there, what shall we compute?"),
+        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) && lastMessageText(m_window.get()) ==
+                                                             QLatin1String("Hi there, what shall we compute?"),
                                  20000);
         shot(QStringLiteral("regenerated"));
     }
@@ -331,7 +299,7 @@ private Q_SLOTS:
         const QList<MessageWidget *> messages = m_window->chatView()->messageWidgets();
         MessageWidget *question = messages.at(messages.size() - 2);
         QCOMPARE(question->message().role, ChatMessage::Role::User);
-        m_server->enqueue(FS::openAiText(QStringLiteral("Good evening!")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Good evening!")));
         DialogDriver driver;
         driver.then<QInputDialog>([](QInputDialog *dialog) {
             dialog->setTextValue(QStringLiteral("good evening"));
@@ -340,8 +308,8 @@ private Q_SLOTS:
         // One dialog: a second question would hold the window and the answer would not come.
         click(visibleButton(question, QStringLiteral("Edit")));
         QTRY_VERIFY(driver.done());
-        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) && lastText(m_window.get()) == QLatin1String("Good evening!"),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(m_window.get()) && lastMessageText(m_window.get()) == QLatin1String("Good evening!"), 20000);
         shot(QStringLiteral("edited"));
     }
 
@@ -371,10 +339,11 @@ private Q_SLOTS:
             }(),
             10000);
         shot(QStringLiteral("attached"));
-        m_server->enqueue(FS::openAiText(QStringLiteral("It has three months of units.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("It has three months of units.")));
         ask(QStringLiteral("what is in it?"));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            idle(m_window.get()) && lastText(m_window.get()) == QLatin1String("It has three months of units."), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) &&
+                                     lastMessageText(m_window.get()) == QLatin1String("It has three months of units."),
+                                 20000);
         shot(QStringLiteral("attachment-sent"));
     }
 
@@ -406,7 +375,7 @@ private Q_SLOTS:
     {
         activate();
         const qint64 first = m_window->currentConversation();
-        m_server->enqueue(
+        m_fixture.server().enqueue(
             FS::slowText(QStringLiteral("one two three four five six seven eight"), 8, std::chrono::milliseconds(250)));
         ask(QStringLiteral("count slowly"));
         QTRY_VERIFY_WITH_TIMEOUT(lastMessage(m_window.get()) &&
@@ -430,7 +399,7 @@ private Q_SLOTS:
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(row).center());
         QTRY_COMPARE(m_window->currentConversation(), first);
         QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()), 20000);
-        QCOMPARE(lastText(m_window.get()), QStringLiteral("one two three four five six seven eight"));
+        QCOMPARE(lastMessageText(m_window.get()), QStringLiteral("one two three four five six seven eight"));
         int answers = 0;
         for (MessageWidget *message : m_window->chatView()->messageWidgets())
             answers += message->plainText().contains(QLatin1String("one two three")) ? 1 : 0;
@@ -452,7 +421,7 @@ private Q_SLOTS:
         shot(QStringLiteral("search"));
         QTest::keyClick(m_window->searchField(), Qt::Key_Down);
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
-        QTRY_VERIFY(lastText(m_window.get()).contains(QLatin1String("one two three")) ||
+        QTRY_VERIFY(lastMessageText(m_window.get()).contains(QLatin1String("one two three")) ||
                     !m_window->chatView()->messageWidgets().isEmpty());
         QTest::keyClick(m_window->searchField(), Qt::Key_Escape);
     }
@@ -515,9 +484,10 @@ private Q_SLOTS:
         QTRY_VERIFY(m_window->composer()->editor()->hasFocus());
         QTest::keyClicks(m_window->composer()->editor(), QStringLiteral("six times seven"));
         QVERIFY2(focusProblem(m_window.get()).isEmpty(), qPrintable(focusProblem(m_window.get())));
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_0"), QStringLiteral("execute_python_code"),
-                                                codeArguments(QStringLiteral("6 * 7"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("It is 42.")));
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_0"), QStringLiteral("execute_python_code"),
+                                  codeArguments(QStringLiteral("6 * 7"))}}));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("It is 42.")));
         QTest::keyClick(m_window->composer()->editor(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
@@ -534,7 +504,8 @@ private Q_SLOTS:
         }
         shot(QStringLiteral("keyboard-tab"));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) && lastText(m_window.get()) == QLatin1String("It is 42."), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(m_window.get()) && lastMessageText(m_window.get()) == QLatin1String("It is 42."),
+                                 60000);
         // Shift+Tab from the message box reaches the last answer's Regenerate.
         QTest::keyClick(m_window.get(), Qt::Key_L, Qt::ControlModifier);
         bool reached = false;

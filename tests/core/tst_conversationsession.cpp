@@ -2,7 +2,7 @@
 // driven by a real agent against the fake model server (no sandbox: Python is off here).
 #include "fakellmserver.h"
 #include "fakestreams.h"
-#include "settingsoverrides.h"
+#include "testprofile.h"
 
 #include <agent/agentthread.h>
 #include <session/agentsettings.h>
@@ -48,24 +48,23 @@ class TestConversationSession : public QObject
     Q_OBJECT
 
     std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_profile;
-    std::unique_ptr<Settings> m_settings;
-    std::unique_ptr<ConversationStore> m_store;
+    TestProfile m_profile;
 
     void set(const QStringList &assignments)
     {
-        const QString refused = applySettings(*m_settings, assignments);
+        const QString refused = m_profile.set(assignments);
         QVERIFY2(refused.isEmpty(), qPrintable(refused));
     }
 
     std::unique_ptr<ConversationSession> newSession()
     {
-        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("fake-model"));
-        AgentConfig config = AgentSettings::read(*m_settings);
+        const auto conversation =
+            m_profile.store()->createConversation(QStringLiteral("custom"), QStringLiteral("fake-model"));
+        AgentConfig config = AgentSettings::read(*m_profile.settings());
         // As the session manager gives it: the folder is the one the files are attached to.
-        config.sandbox =
-            m_settings->sandbox(QString::number(conversation->id), m_store->conversationFolder(conversation->id));
-        auto session = std::make_unique<ConversationSession>(conversation->id, m_store.get(), config);
+        config.sandbox = m_profile.settings()->sandbox(QString::number(conversation->id),
+                                                       m_profile.store()->conversationFolder(conversation->id));
+        auto session = std::make_unique<ConversationSession>(conversation->id, m_profile.store(), config);
         if (!session->load())
             return nullptr;
         return session;
@@ -83,20 +82,15 @@ private Q_SLOTS:
         qputenv("SANDPIPER_API_KEY", "sk-test");
         m_server = std::make_unique<FakeLlmServer>();
         QVERIFY(m_server->listen());
-        m_profile = std::make_unique<QTemporaryDir>();
-        m_settings = std::make_unique<Settings>(m_profile->path());
-        set(m_server->providerSettings(QStringLiteral("fake-model"))
-            << QStringLiteral("sandbox/enabled=false") << QStringLiteral("web/enabled=false")
-            << QStringLiteral("network/max_retries=0"));
-        m_store = std::make_unique<ConversationStore>(m_settings->dataDirectory());
-        QVERIFY(m_store->open());
+        QCOMPARE(m_profile.open(m_server->providerSettings(QStringLiteral("fake-model"))
+                                << QStringLiteral("sandbox/enabled=false") << QStringLiteral("web/enabled=false")
+                                << QStringLiteral("network/max_retries=0")),
+                 QString());
     }
 
     void cleanup()
     {
-        QVERIFY(AgentThread::waitForRetiredThreads(20s));
-        m_store.reset();
-        m_settings.reset();
+        QVERIFY(m_profile.close());
         m_server.reset();
     }
 
@@ -141,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(session->lastAnswer(), QStringLiteral("Here are the visitors."));
 
         // What the store holds gives the same items when the conversation is opened again.
-        ConversationSession reopened(session->id(), m_store.get(), AgentSettings::read(*m_settings));
+        ConversationSession reopened(session->id(), m_profile.store(), AgentSettings::read(*m_profile.settings()));
         QVERIFY(reopened.load());
         QCOMPARE(reopened.messages()->rowCount(), 4);
         QCOMPARE(answersIn(reopened.messages()), answersIn(model));
@@ -289,7 +283,7 @@ private Q_SLOTS:
     {
         m_server->setRequiredApiKey(QStringLiteral("sk-right"));
         qputenv("SANDPIPER_API_KEY", "sk-wrong");
-        SessionManager sessions(m_settings.get(), m_store.get());
+        SessionManager sessions(m_profile.settings(), m_profile.store());
         QCoro::waitFor(sessions.loadApiKey());
         const auto session = sessions.create();
         QVERIFY(session);
@@ -314,7 +308,7 @@ private Q_SLOTS:
         FakeLlmServer other;
         QVERIFY(other.listen());
         other.enqueue(FS::openAiText(QStringLiteral("From the other server.")));
-        SessionManager sessions(m_settings.get(), m_store.get());
+        SessionManager sessions(m_profile.settings(), m_profile.store());
         const auto session = sessions.create();
         QVERIFY(session);
         set(other.providerSettings(QStringLiteral("other-model")));
@@ -333,7 +327,7 @@ private Q_SLOTS:
     {
         FakeLlmServer other;
         QVERIFY(other.listen());
-        SessionManager sessions(m_settings.get(), m_store.get());
+        SessionManager sessions(m_profile.settings(), m_profile.store());
         m_server->enqueue(FS::openAiText(QStringLiteral("First.")));
         const auto first = sessions.create();
         QVERIFY(first);
@@ -373,20 +367,21 @@ private Q_SLOTS:
         QCOMPARE((*first)->state().model, QStringLiteral("fake-model"));
 
         // Read again from the store, as after a restart.
-        SessionManager restarted(m_settings.get(), m_store.get());
+        SessionManager restarted(m_profile.settings(), m_profile.store());
         const auto reopened = restarted.open((*first)->id());
         QVERIFY(reopened);
         QCOMPARE((*reopened)->state().providerId, QStringLiteral("custom"));
         QCOMPARE((*reopened)->state().model, QStringLiteral("fake-model"));
-        QCOMPARE(m_store->conversation((*second)->id())->provider, QStringLiteral("llamacpp"));
+        QCOMPARE(m_profile.store()->conversation((*second)->id())->provider, QStringLiteral("llamacpp"));
     }
 
     void aProviderThatCannotAnswerIsNamedAndNotReplaced()
     {
         qunsetenv("OPENAI_API_KEY");
-        SessionManager sessions(m_settings.get(), m_store.get());
-        const auto gone = m_store->createConversation(QStringLiteral("gone"), QStringLiteral("old-model"));
-        const auto openai = m_store->createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o-mini"));
+        SessionManager sessions(m_profile.settings(), m_profile.store());
+        const auto gone = m_profile.store()->createConversation(QStringLiteral("gone"), QStringLiteral("old-model"));
+        const auto openai =
+            m_profile.store()->createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o-mini"));
         QVERIFY(gone && openai);
         const auto goneSession = sessions.open(gone->id);
         QVERIFY(goneSession);
@@ -405,7 +400,7 @@ private Q_SLOTS:
         QCOMPARE((*goneSession)->state().model, QStringLiteral("old-model"));
         QVERIFY(sessions.useProvider(gone->id, QStringLiteral("custom"), QStringLiteral("fake-model")));
         QCOMPARE((*goneSession)->state().providerId, QStringLiteral("custom"));
-        QCOMPARE(m_store->conversation(gone->id)->provider, QStringLiteral("custom"));
+        QCOMPARE(m_profile.store()->conversation(gone->id)->provider, QStringLiteral("custom"));
     }
 
     void aTitleTheModelWritesIsAnnounced()
@@ -413,20 +408,20 @@ private Q_SLOTS:
         set({QStringLiteral("agent/model_titles=true")});
         m_server->enqueue(FS::openAiText(QStringLiteral("A sine wave goes up and down.")));
         m_server->enqueue(FS::openAiText(QStringLiteral("Sine waves explained")));
-        SessionManager sessions(m_settings.get(), m_store.get());
+        SessionManager sessions(m_profile.settings(), m_profile.store());
         const auto session = sessions.create();
         QVERIFY(session);
         QSignalSpy changed(&sessions, &SessionManager::conversationChanged);
         (*session)->send(QStringLiteral("what does a sine wave do, in a few words please?"));
         QTRY_COMPARE_WITH_TIMEOUT((*session)->state().title, QStringLiteral("Sine waves explained"), 20000);
         QVERIFY(!changed.isEmpty());
-        QCOMPARE(m_store->conversation((*session)->id())->title, QStringLiteral("Sine waves explained"));
+        QCOMPARE(m_profile.store()->conversation((*session)->id())->title, QStringLiteral("Sine waves explained"));
     }
 
     void idleSessionsAreReleasedBusyOnesStay()
     {
         m_server->enqueue(FS::slowText(QStringLiteral("Still going."), 40, 50ms));
-        SessionManager sessions(m_settings.get(), m_store.get());
+        SessionManager sessions(m_profile.settings(), m_profile.store());
         QList<qint64> ids;
         for (int i = 0; i < 6; ++i)
             ids << (*sessions.create())->id();
@@ -461,7 +456,7 @@ private Q_SLOTS:
         auto session = newSession();
         QVERIFY(session);
         QAbstractItemModelTester tester(session->messages(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const QString sales = m_profile->filePath(QStringLiteral("sales.csv"));
+        const QString sales = m_profile.filePath(QStringLiteral("sales.csv"));
         QFile file(sales);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("month,revenue\nJan,10\nFeb,12\n");
@@ -492,7 +487,7 @@ private Q_SLOTS:
         QCOMPARE(shown.attachments, (QList<AttachedFile>{{QStringLiteral("sales.csv"), file.size()}}));
         QCOMPARE(session->state().title, QStringLiteral("Plot the revenue"));
 
-        ConversationSession reopened(session->id(), m_store.get(), AgentSettings::read(*m_settings));
+        ConversationSession reopened(session->id(), m_profile.store(), AgentSettings::read(*m_profile.settings()));
         QVERIFY(reopened.load());
         QCOMPARE(reopened.messages()->item(0).message.content, QStringLiteral("Plot the revenue"));
         QCOMPARE(reopened.messages()->item(0).message.attachments, shown.attachments);
@@ -512,7 +507,7 @@ private Q_SLOTS:
         auto session = newSession();
         QVERIFY(session);
         for (const QString &name : {QStringLiteral("north.csv"), QStringLiteral("south.csv")}) {
-            QFile file(m_profile->filePath(name));
+            QFile file(m_profile.filePath(name));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write("a,b\n1,2\n");
             file.close();
@@ -528,7 +523,7 @@ private Q_SLOTS:
     {
         auto session = newSession();
         QVERIFY(session);
-        const QString notes = m_profile->filePath(QStringLiteral("notes.txt"));
+        const QString notes = m_profile.filePath(QStringLiteral("notes.txt"));
         QFile file(notes);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("remember\n");
@@ -541,7 +536,7 @@ private Q_SLOTS:
         QCOMPARE(session->state().pendingAttachments, QStringList{QStringLiteral("notes (2).txt")});
         QVERIFY(!QFileInfo::exists(session->folder() + QStringLiteral("/notes.txt")));
         QVERIFY(QFileInfo::exists(session->folder() + QStringLiteral("/notes (2).txt")));
-        QCOMPARE(m_store->attachments(session->id())->size(), 1);
+        QCOMPARE(m_profile.store()->attachments(session->id())->size(), 1);
     }
 
     void storedHistoryBecomesItems_data()

@@ -1,6 +1,7 @@
 #include "fakellmserver.h"
 
 #include "fakestreams.h"
+#include "httpreason.h"
 
 #include <QDateTime>
 #include <QHostAddress>
@@ -145,38 +146,6 @@ ParseResult parseRequest(QByteArrayView data, RecordedRequest *request)
     result.consumed = pos;
     result.expectsContinue = false;
     return result;
-}
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 408:
-        return "Request Timeout";
-    case 413:
-        return "Payload Too Large";
-    case 429:
-        return "Too Many Requests";
-    case 500:
-        return "Internal Server Error";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    default:
-        return status < 400 ? "OK" : "Error";
-    }
 }
 
 QByteArray responseHead(const FakeResponse &response, bool keepAlive)

@@ -1,5 +1,7 @@
 #include "fakewebserver.h"
 
+#include "httpreason.h"
+
 #include <QDir>
 #include <QFile>
 #include <QHostAddress>
@@ -17,44 +19,6 @@ Q_LOGGING_CATEGORY(lcFakeWeb, "sandpiper.test.fakeweb", QtInfoMsg)
 // How much may wait in the socket before more of a generated body is made.
 constexpr qint64 writeAhead = 256 * 1024;
 constexpr qint64 pieceSize = 64 * 1024;
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 202:
-        return "Accepted";
-    case 301:
-        return "Moved Permanently";
-    case 302:
-        return "Found";
-    case 303:
-        return "See Other";
-    case 307:
-        return "Temporary Redirect";
-    case 308:
-        return "Permanent Redirect";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 422:
-        return "Unprocessable Entity";
-    case 429:
-        return "Too Many Requests";
-    case 500:
-        return "Internal Server Error";
-    case 503:
-        return "Service Unavailable";
-    default:
-        return "Unknown";
-    }
-}
 
 QByteArray chunk(const QByteArray &data)
 {

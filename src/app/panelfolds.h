@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+
+class QAction;
+
+namespace Sandpiper {
+
+// The panels a window folds away when it is made too narrow for them, rather than squeezing the
+// chat until its text is clipped; made wide again, it brings back what it folded, unless the user
+// showed or hid the panel in between.
+class PanelFolds : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    // The panel that the checkable ACTION shows and hides folds below MINIMUMWINDOWWIDTH.
+    void add(QAction *action, int minimumWindowWidth);
+    // The window went from OLDWIDTH (negative before it was first shown) to WIDTH.
+    void resized(int oldWidth, int width);
+
+private:
+    struct Fold {
+        QAction *action = nullptr;
+        int minimumWindowWidth = 0;
+        bool folded = false;
+    };
+    QList<Fold> m_folds;
+    bool m_folding = false;
+};
+
+} // namespace Sandpiper

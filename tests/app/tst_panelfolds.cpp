@@ -1,0 +1,73 @@
+// The panels a narrow window folds away, and brings back when it is wide again.
+#include <panelfolds.h>
+
+#include <QAction>
+#include <QTest>
+
+using namespace Sandpiper;
+
+class TestPanelFolds : public QObject
+{
+    Q_OBJECT
+
+    static std::unique_ptr<QAction> shownPanel()
+    {
+        auto action = std::make_unique<QAction>();
+        action->setCheckable(true);
+        action->setChecked(true);
+        return action;
+    }
+
+private Q_SLOTS:
+    void foldsInOrderAndComesBack()
+    {
+        const auto inspector = shownPanel();
+        const auto list = shownPanel();
+        PanelFolds folds;
+        folds.add(inspector.get(), 820);
+        folds.add(list.get(), 620);
+        folds.resized(-1, 1000);
+        QVERIFY(inspector->isChecked());
+        QVERIFY(list->isChecked());
+        folds.resized(1000, 700);
+        QVERIFY(!inspector->isChecked());
+        QVERIFY(list->isChecked());
+        folds.resized(700, 500);
+        QVERIFY(!list->isChecked());
+        folds.resized(500, 1000);
+        QVERIFY(inspector->isChecked());
+        QVERIFY(list->isChecked());
+    }
+
+    void aFirstNarrowShowFolds()
+    {
+        const auto inspector = shownPanel();
+        PanelFolds folds;
+        folds.add(inspector.get(), 820);
+        folds.resized(-1, 600);
+        QVERIFY(!inspector->isChecked());
+        folds.resized(600, 900);
+        QVERIFY(inspector->isChecked());
+    }
+
+    void thePanelTheUserChoseStaysAsLeft()
+    {
+        const auto inspector = shownPanel();
+        PanelFolds folds;
+        folds.add(inspector.get(), 820);
+        folds.resized(1000, 700);
+        QVERIFY(!inspector->isChecked());
+        // Shown and hidden again by the user while narrow: wide again, it stays hidden.
+        inspector->trigger();
+        inspector->trigger();
+        folds.resized(700, 1000);
+        QVERIFY(!inspector->isChecked());
+        // A panel the user had hidden is not folded, so it does not come back either.
+        folds.resized(1000, 700);
+        folds.resized(700, 1000);
+        QVERIFY(!inspector->isChecked());
+    }
+};
+
+QTEST_MAIN(TestPanelFolds)
+#include "tst_panelfolds.moc"
