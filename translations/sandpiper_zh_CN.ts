@@ -2071,6 +2071,33 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::McpCatalog</name>
+    <message>
+        <source>It listed a tool without a name; it is not offered to the model.</source>
+        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
+        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
+        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
+    </message>
+    <message>
+        <source>It did not list its tools: %1</source>
+        <translation>它未能列出其工具：%1</translation>
+    </message>
+    <message>
+        <source>It did not list its tools again: %1</source>
+        <translation>它未能重新列出其工具：%1</translation>
+    </message>
+    <message>
+        <source>It did not list its prompts: %1</source>
+        <translation>它未能列出其提示模板：%1</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::McpConfigFile</name>
     <message>
         <source>%1, line %2, column %3</source>
@@ -2098,30 +2125,6 @@
     <message>
         <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
         <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
-    </message>
-    <message>
-        <source>It listed a tool without a name; it is not offered to the model.</source>
-        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
-        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
-        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
-    </message>
-    <message>
-        <source>It did not list its tools: %1</source>
-        <translation>它未能列出其工具：%1</translation>
-    </message>
-    <message>
-        <source>It did not list its tools again: %1</source>
-        <translation>它未能重新列出其工具：%1</translation>
-    </message>
-    <message>
-        <source>It did not list its prompts: %1</source>
-        <translation>它未能列出其提示模板：%1</translation>
     </message>
     <message>
         <source>The MCP server &quot;%1&quot; is switched off.</source>
