@@ -28,9 +28,9 @@ KernelProtocol::Limits limits(qint64 outputLimitBytes = 1024 * 1024, int maxFigu
 
 QByteArray resultLine(const QByteArray &id, const QByteArray &rest = {})
 {
-    return R"({"id": ")" + id + R"(", "event": "result", "status": "ok", "value": null, "error": null, )" +
-           R"("duration_ms": 5, "files": [], "removed": [], "dropped": {"stdout": 0, "stderr": 0}, )" +
-           R"("figures_dropped": 0)" + rest + "}\n";
+    return "{\"id\": \"" + id + "\", \"event\": \"result\", \"status\": \"ok\", \"value\": null, \"error\": null, " +
+           "\"duration_ms\": 5, \"files\": [], \"removed\": [], \"dropped\": {\"stdout\": 0, \"stderr\": 0}, " +
+           "\"figures_dropped\": 0" + rest + "}\n";
 }
 
 bool anyContains(const QStringList &sentences, const QString &part)
@@ -76,17 +76,20 @@ private Q_SLOTS:
         QSignalSpy output(&protocol, &KernelProtocol::output);
         QSignalSpy reported(&protocol, &KernelProtocol::resultReported);
         const QByteArray lines =
-            R"({"event": "ready", "python": "3.12.1", "pid": 7})"
+            "{\"event\": \"ready\", \"python\": \"3.12.1\", \"pid\": 7}"
             "\n"
-            R"({"id": "1", "event": "stream", "name": "stdout", "text": "hello\n"})"
+            "{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stdout\", \"text\": \"hello\\n\"}"
             "\n"
-            R"({"id": "1", "event": "display", "mime": "text/markdown", "data": "**bold**", "of_value": true})"
+            "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"text/markdown\", \"data\": \"**bold**\", "
+            "\"of_value\": true}"
             "\n"
-            R"({"id": "1", "event": "display", "mime": "image/png", "path": "figures/a.png"})"
+            "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/png\", \"path\": \"figures/a.png\"}"
             "\n"
-            R"({"id": "1", "event": "result", "status": "error", "value": "42", "error": {"type": "ValueError", )"
-            R"("message": "bad", "traceback": "Traceback"}, "duration_ms": 3, "files": ["out.csv", "passwd"], )"
-            R"("removed": ["old.txt"], "dropped": {"stdout": 2, "stderr": 0}, "figures_dropped": 1})"
+            "{\"id\": \"1\", \"event\": \"result\", \"status\": \"error\", \"value\": \"42\", \"error\": {\"type\": "
+            "\"ValueError\", "
+            "\"message\": \"bad\", \"traceback\": \"Traceback\"}, \"duration_ms\": 3, \"files\": [\"out.csv\", "
+            "\"passwd\"], "
+            "\"removed\": [\"old.txt\"], \"dropped\": {\"stdout\": 2, \"stderr\": 0}, \"figures_dropped\": 1}"
             "\n";
         protocol.read(lines.first(10)); // the ready line in pieces
         QCOMPARE(ready.count(), 0);
@@ -108,7 +111,7 @@ private Q_SLOTS:
         QCOMPARE(protocol.finish(), QStringLiteral("1"));
         QVERIFY(!protocol.isRunning());
         // A late line of the finished run changes nothing.
-        protocol.read(R"({"id": "1", "event": "stream", "name": "stdout", "text": "late"})"
+        protocol.read("{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stdout\", \"text\": \"late\"}"
                       "\n");
         const ExecutionResult result = protocol.take();
         QVERIFY(!protocol.hasRun());
@@ -154,14 +157,14 @@ private Q_SLOTS:
         QSignalSpy output(&protocol, &KernelProtocol::output);
         protocol.begin(QStringLiteral("1"), limits());
         // A stream event that would be valid but for its size, then an honest one.
-        const QByteArray huge = R"({"id": "1", "event": "stream", "name": "stdout", "text": ")" +
+        const QByteArray huge = "{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stdout\", \"text\": \"" +
                                 QByteArray(KernelProtocol::maxLineBytes + 1024, 'x') + "\"}\n";
         const qsizetype piece = huge.size() / pieces + 1;
         for (qsizetype at = 0; at < huge.size(); at += piece)
             protocol.read(QByteArrayView(huge).sliced(at, std::min(piece, huge.size() - at)));
-        protocol.read(R"({"id": "1", "event": "stream", "name": "stdout", "text": "after"})"
-                      "\n" +
-                      resultLine("1"));
+        protocol.read(QByteArray("{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stdout\", \"text\": \"after\"}"
+                                 "\n" +
+                                 resultLine("1")));
         QCOMPARE(output.count(), 1);
         protocol.finish();
         const ExecutionResult result = protocol.take();
@@ -188,17 +191,19 @@ private Q_SLOTS:
     void takesNothingOfTheWrongType()
     {
         const ExecutionResult result =
-            run(R"({"id": "1", "event": "stream", "name": "stdout", "text": 42})"
+            run("{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stdout\", \"text\": 42}"
                 "\n"
-                R"({"id": "1", "event": "display", "mime": "image/png", "path": ["figures/a.png"]})"
+                "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/png\", \"path\": [\"figures/a.png\"]}"
                 "\n"
-                R"({"id": "1", "event": "display", "mime": "application/vnd.sandpiper.table+json", "table": "rows"})"
+                "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"application/vnd.sandpiper.table+json\", "
+                "\"table\": \"rows\"}"
                 "\n"
-                R"({"id": "1", "event": "display", "mime": "text/markdown", "data": {"x": 1}})"
+                "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"text/markdown\", \"data\": {\"x\": 1}}"
                 "\n"
-                R"({"id": "1", "event": "result", "status": 5, "value": [1], "error": "boom", "duration_ms": "9", )"
-                R"("files": "out.csv", "removed": 3, "dropped": {"stdout": -50, "stderr": "7"}, )"
-                R"("figures_dropped": 1e15})"
+                "{\"id\": \"1\", \"event\": \"result\", \"status\": 5, \"value\": [1], \"error\": \"boom\", "
+                "\"duration_ms\": \"9\", "
+                "\"files\": \"out.csv\", \"removed\": 3, \"dropped\": {\"stdout\": -50, \"stderr\": \"7\"}, "
+                "\"figures_dropped\": 1e15}"
                 "\n");
         QCOMPARE(result.status, Status::Error); // no word the kernel knows: not ok
         QCOMPARE(result.standardOutput, QString());
@@ -229,13 +234,14 @@ private Q_SLOTS:
         protocol.read(resultLine("1"));
         QCOMPARE(reported.count(), 0);
         protocol.begin(QStringLiteral("2"), limits());
-        protocol.read(resultLine("1") + resultLine("3") +
-                      R"({"id": "1", "event": "display", "mime": "text/markdown", "data": "forged"})"
-                      "\n"
-                      // Late output of a background thread has no id: not counted.
-                      R"({"event": "stream", "name": "stdout", "text": "late"})"
-                      "\n" +
-                      resultLine("2"));
+        protocol.read(
+            QByteArray(resultLine("1") + resultLine("3") +
+                       "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"text/markdown\", \"data\": \"forged\"}"
+                       "\n"
+                       // Late output of a background thread has no id: not counted.
+                       "{\"event\": \"stream\", \"name\": \"stdout\", \"text\": \"late\"}"
+                       "\n" +
+                       resultLine("2")));
         QCOMPARE(reported.count(), 1);
         QCOMPARE(reported.first().at(0).toString(), QStringLiteral("2"));
         protocol.finish();
@@ -251,15 +257,16 @@ private Q_SLOTS:
         KernelProtocol protocol{SandboxFolder(m_dir.path())};
         QSignalSpy output(&protocol, &KernelProtocol::output);
         protocol.begin(QStringLiteral("1"), limits(10));
-        protocol.read(R"({"id": "1", "event": "stream", "name": "stderr", "text": "0123456789abcdefghijklmno"})"
-                      "\n"
-                      R"({"id": "1", "event": "stream", "name": "stderr", "text": "more"})"
-                      "\n"
-                      R"({"id": "1", "event": "display", "mime": "image/svg+xml", "data": "<svg/>"})"
-                      "\n"
-                      R"({"id": "1", "event": "display", "mime": "text/markdown", "data": "too long now"})"
-                      "\n" +
-                      resultLine("1"));
+        protocol.read(QByteArray(
+            "{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stderr\", \"text\": \"0123456789abcdefghijklmno\"}"
+            "\n"
+            "{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stderr\", \"text\": \"more\"}"
+            "\n"
+            "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/svg+xml\", \"data\": \"<svg/>\"}"
+            "\n"
+            "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"text/markdown\", \"data\": \"too long now\"}"
+            "\n" +
+            resultLine("1")));
         protocol.finish();
         const ExecutionResult result = protocol.take();
         QCOMPARE(result.standardError, QStringLiteral("0123456789"));
@@ -274,8 +281,8 @@ private Q_SLOTS:
     {
         QByteArray lines;
         for (int i = 0; i < KernelProtocol::maxTables + 3; ++i)
-            lines += R"({"id": "1", "event": "display", "mime": "application/vnd.sandpiper.table+json", )"
-                     R"("table": {"table_id": "t", "columns": ["a"], "dtypes": ["int64"], "rows": [[1]]}})"
+            lines += "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"application/vnd.sandpiper.table+json\", "
+                     "\"table\": {\"table_id\": \"t\", \"columns\": [\"a\"], \"dtypes\": [\"int64\"], \"rows\": [[1]]}}"
                      "\n";
         const ExecutionResult result = run(lines + resultLine("1"));
         QCOMPARE(result.tables.size(), qsizetype(KernelProtocol::maxTables));
@@ -288,7 +295,8 @@ private Q_SLOTS:
         QByteArray lines;
         for (const char *path :
              {"figures/a.png", "figures/huge.png", "../outside.png", "passwd", "figures/b.png", "figures/a.png"})
-            lines += R"({"id": "1", "event": "display", "mime": "image/png", "path": ")" + QByteArray(path) + "\"}\n";
+            lines += "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/png\", \"path\": \"" +
+                     QByteArray(path) + "\"}\n";
         const ExecutionResult result = run(lines + resultLine("1"), limits(1024, 2));
         QCOMPARE(result.figures, QStringList({QStringLiteral("figures/a.png"), QStringLiteral("figures/b.png")}));
         QCOMPARE(result.figuresNotKept, 1);
@@ -300,8 +308,8 @@ private Q_SLOTS:
     {
         QByteArray lines;
         for (int i = 0; i < 30; ++i)
-            lines += R"({"id": "1", "event": "display", "mime": "image/png", "path": "../f)" + QByteArray::number(i) +
-                     ".png\"}\n";
+            lines += "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/png\", \"path\": \"../f" +
+                     QByteArray::number(i) + ".png\"}\n";
         for (int i = 0; i < 5; ++i)
             lines += "junk\n";
         const ExecutionResult result = run(lines + resultLine("1"), limits(1024, 100));
@@ -313,10 +321,10 @@ private Q_SLOTS:
 
     void tellsWhyPipFailedWithoutTheNetwork()
     {
-        const QByteArray failure =
-            R"({"id": "1", "event": "stream", "name": "stderr", "text": "ERROR: No matching distribution found for x"})"
-            "\n" +
-            resultLine("1");
+        const QByteArray failure = "{\"id\": \"1\", \"event\": \"stream\", \"name\": \"stderr\", \"text\": \"ERROR: No "
+                                   "matching distribution found for x\"}"
+                                   "\n" +
+                                   resultLine("1");
         QVERIFY(anyContains(run(failure).notes, QStringLiteral("no network access")));
         QVERIFY(run(failure, limits(1024, 20, true)).notes.isEmpty());
         QVERIFY(run(resultLine("1")).notes.isEmpty());
@@ -332,7 +340,7 @@ private Q_SLOTS:
         const ExecutionResult result = protocol.take();
         QCOMPARE(result.status, Status::Interrupted);
         QVERIFY(result.timedOut);
-        QVERIFY(run(resultLine("1", R"(, "reason": "timeout")")).timedOut);
+        QVERIFY(run(resultLine("1", ", \"reason\": \"timeout\"")).timedOut);
         QVERIFY(!run(resultLine("1")).timedOut);
     }
 
@@ -342,7 +350,8 @@ private Q_SLOTS:
         protocol.begin(QStringLiteral("1"), limits(1024, 2, false, true));
         QByteArray lines;
         for (const char *path : {"figures/r.png", "figures/r.png", "../x.png", "figures/s.png"})
-            lines += R"({"id": "1", "event": "display", "mime": "image/png", "path": ")" + QByteArray(path) + "\"}\n";
+            lines += "{\"id\": \"1\", \"event\": \"display\", \"mime\": \"image/png\", \"path\": \"" +
+                     QByteArray(path) + "\"}\n";
         protocol.read(lines);
         // Not looked for here: they are not here yet.
         QVERIFY(protocol.result().figures.isEmpty());

@@ -31,7 +31,7 @@ QJsonObject tool(const QString &name,
                  const QJsonValue &schema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}})
 {
     return {{QStringLiteral("name"), name},
-            {QStringLiteral("description"), name + QStringLiteral(" it")},
+            {QStringLiteral("description"), QString(name + QStringLiteral(" it"))},
             {QStringLiteral("inputSchema"), schema}};
 }
 
