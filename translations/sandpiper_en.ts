@@ -74,6 +74,16 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::KernelProtocol</name>
+    <message numerus="yes">
+        <source>%n more tables were shown than are kept (%1 per run).</source>
+        <translation>
+            <numerusform>%n more table was shown than are kept (%1 per run).</numerusform>
+            <numerusform>%n more tables were shown than are kept (%1 per run).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::KernelRestore</name>
     <message numerus="yes">
         <source>it changed %1 and %n more file(s)</source>
@@ -148,16 +158,6 @@
         <translation>
             <numerusform>(%n more figure was not kept)</numerusform>
             <numerusform>(%n more figures were not kept)</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>Sandpiper::SandboxSession</name>
-    <message numerus="yes">
-        <source>%n more tables were shown than are kept (%1 per run).</source>
-        <translation>
-            <numerusform>%n more table was shown than are kept (%1 per run).</numerusform>
-            <numerusform>%n more tables were shown than are kept (%1 per run).</numerusform>
         </translation>
     </message>
 </context>

@@ -1018,6 +1018,33 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::ContainerLauncher</name>
+    <message>
+        <source>The Docker client (%1) could not be started: is Docker installed?</source>
+        <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
+    </message>
+    <message>
+        <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
+        <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
+    </message>
+    <message>
+        <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
+        <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
+    </message>
+    <message>
+        <source>Docker could not start the sandbox: %1</source>
+        <translation>Docker 无法启动沙箱：%1</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出代码 %1</translation>
+    </message>
+    <message>
+        <source>The Python kernel exited unexpectedly (exit code %1).</source>
+        <translation>Python 内核意外退出（退出代码 %1）。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ContextBudget</name>
     <message>
         <source>Ollama does this when its context window is smaller than the request: raise it with OLLAMA_CONTEXT_LENGTH (for example 32768) where the server starts, or with num_ctx in the model&apos;s Modelfile.</source>
@@ -1676,6 +1703,39 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::KernelProtocol</name>
+    <message>
+        <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
+        <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
+    </message>
+    <message>
+        <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
+        <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
+    </message>
+    <message>
+        <source>More new files than are listed were written; not checked or listed: %1.</source>
+        <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
+    </message>
+    <message>
+        <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
+        <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
+    </message>
+    <message>
+        <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
+        <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
+    </message>
+    <message>
+        <source>Further refusals, not listed: %1.</source>
+        <translation>其他未列出的拒绝：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more tables were shown than are kept (%1 per run).</source>
+        <translation>
+            <numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::KernelRestore</name>
     <message>
         <source>opens a file for writing</source>
@@ -2071,6 +2131,33 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::McpCatalog</name>
+    <message>
+        <source>It listed a tool without a name; it is not offered to the model.</source>
+        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
+        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
+    </message>
+    <message>
+        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
+        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
+    </message>
+    <message>
+        <source>It did not list its tools: %1</source>
+        <translation>它未能列出其工具：%1</translation>
+    </message>
+    <message>
+        <source>It did not list its tools again: %1</source>
+        <translation>它未能重新列出其工具：%1</translation>
+    </message>
+    <message>
+        <source>It did not list its prompts: %1</source>
+        <translation>它未能列出其提示模板：%1</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::McpConfigFile</name>
     <message>
         <source>%1, line %2, column %3</source>
@@ -2098,30 +2185,6 @@
     <message>
         <source>It speaks MCP version &quot;%1&quot;, which Sandpiper does not support (it speaks %2).</source>
         <translation>它使用 MCP 版本“%1”，Sandpiper 不支持该版本（支持 %2）。</translation>
-    </message>
-    <message>
-        <source>It listed a tool without a name; it is not offered to the model.</source>
-        <translation>它列出了一个没有名称的工具；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <source>The tool &quot;%1&quot; has an invalid input schema (it must be a JSON Schema object of type &quot;object&quot;); it is not offered to the model.</source>
-        <translation>工具“%1”的输入模式无效（它必须是类型为“object”的 JSON Schema 对象）；该工具不会提供给模型。</translation>
-    </message>
-    <message>
-        <source>It lists the tool &quot;%1&quot; twice; only the first is offered to the model.</source>
-        <translation>它把工具“%1”列出了两次；只有第一个会提供给模型。</translation>
-    </message>
-    <message>
-        <source>It did not list its tools: %1</source>
-        <translation>它未能列出其工具：%1</translation>
-    </message>
-    <message>
-        <source>It did not list its tools again: %1</source>
-        <translation>它未能重新列出其工具：%1</translation>
-    </message>
-    <message>
-        <source>It did not list its prompts: %1</source>
-        <translation>它未能列出其提示模板：%1</translation>
     </message>
     <message>
         <source>The MCP server &quot;%1&quot; is switched off.</source>
@@ -3085,6 +3148,17 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::RemoteFileSync</name>
+    <message>
+        <source>Not every file of the conversation reached the sandbox: %1</source>
+        <translation>并非对话的所有文件都已送达沙箱：%1</translation>
+    </message>
+    <message>
+        <source>Files deleted from the conversation may still be in the sandbox: %1</source>
+        <translation>已从对话中删除的文件可能仍在沙箱中：%1</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::SandboxFigure</name>
     <message>
         <source>The figure “%1” is %2 × %3 pixels, larger than the %4 × %4 pixels Sandpiper shows.</source>
@@ -3381,10 +3455,6 @@ X-Title: Sandpiper</translation>
         <translation>沙箱已以断网模式重启：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <source>The sandbox sent a message of %1, more than the %2 a message may have; it was ignored.</source>
-        <translation>沙箱发送了一条 %1 的消息，超过了单条消息 %2 的上限；已忽略。</translation>
-    </message>
-    <message>
         <source>The disk holding the conversation&apos;s files has less than %1 free; the execution was stopped.</source>
         <translation>存放对话文件的磁盘剩余空间不足 %1；执行已停止。</translation>
     </message>
@@ -3401,62 +3471,8 @@ X-Title: Sandpiper</translation>
         <translation>代码在被停止后仍在写入，因此它的沙箱已被替换：之前的变量和导入已丢失。</translation>
     </message>
     <message>
-        <source>pip could not download packages: this conversation&apos;s sandbox has no network access. Allow it with the &quot;Network in sandbox&quot; switch below the message box.</source>
-        <translation>pip 无法下载软件包：此对话的沙箱没有网络访问权限。请用消息框下方的“沙箱联网”开关允许访问。</translation>
-    </message>
-    <message>
         <source>The conversation&apos;s files reached the %1 limit; the code could not write more. The files are kept for you to look at or delete.</source>
         <translation>对话的文件已达到 %1 的上限；代码无法再写入。文件已保留，供你查看或删除。</translation>
-    </message>
-    <message>
-        <source>Not every file of the conversation reached the sandbox: %1</source>
-        <translation>并非对话的所有文件都已送达沙箱：%1</translation>
-    </message>
-    <message>
-        <source>More new files than are listed were written; not checked or listed: %1.</source>
-        <translation>写入的新文件多于列出的数量；未检查也未列出：%1。</translation>
-    </message>
-    <message>
-        <source>Lines from the sandbox that are not valid messages (JSON objects in UTF-8) were ignored: %1.</source>
-        <translation>来自沙箱的无效消息行（不是 UTF-8 编码的 JSON 对象）已忽略：%1。</translation>
-    </message>
-    <message>
-        <source>Events from the sandbox for requests that are not running were ignored: %1.</source>
-        <translation>来自沙箱、针对未在运行的请求的事件已忽略：%1。</translation>
-    </message>
-    <message>
-        <source>Further refusals, not listed: %1.</source>
-        <translation>其他未列出的拒绝：%1。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n more tables were shown than are kept (%1 per run).</source>
-        <translation>
-            <numerusform>显示的表格比保留的多 %n 个（每次运行保留 %1 个）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The Docker client (%1) could not be started: is Docker installed?</source>
-        <translation>无法启动 Docker 客户端（%1）：是否已安装 Docker？</translation>
-    </message>
-    <message>
-        <source>The Python kernel was killed (exit code 137), most likely because it ran out of memory (the limit is %1).</source>
-        <translation>Python 内核被终止（退出代码 137），很可能是因为内存不足（上限为 %1）。</translation>
-    </message>
-    <message>
-        <source>The Python kernel crashed with a segmentation fault (exit code 139).</source>
-        <translation>Python 内核因段错误而崩溃（退出代码 139）。</translation>
-    </message>
-    <message>
-        <source>Docker could not start the sandbox: %1</source>
-        <translation>Docker 无法启动沙箱：%1</translation>
-    </message>
-    <message>
-        <source>exit code %1</source>
-        <translation>退出代码 %1</translation>
-    </message>
-    <message>
-        <source>The Python kernel exited unexpectedly (exit code %1).</source>
-        <translation>Python 内核意外退出（退出代码 %1）。</translation>
     </message>
     <message>
         <source>The previous kernel stopped (%1); variables and imports from earlier were lost.</source>
@@ -3465,10 +3481,6 @@ X-Title: Sandpiper</translation>
     <message>
         <source>The sandbox stopped after %1 min without use; files it kept could not be copied here first and are gone: %2</source>
         <translation>沙箱在闲置 %1 分钟后停止；它保存的文件未能先复制到这里，已经丢失：%2</translation>
-    </message>
-    <message>
-        <source>Files deleted from the conversation may still be in the sandbox: %1</source>
-        <translation>已从对话中删除的文件可能仍在沙箱中：%1</translation>
     </message>
 </context>
 <context>

@@ -1,9 +1,9 @@
 #include "math/mathrenderer.h"
 
 #include "logging.h"
+#include "sandbox/containerlauncher.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/enginefeatures.h"
-#include "sandbox/sandboxsession.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -204,7 +204,7 @@ void MathRenderer::launch(const DockerCli::Engine &engine, const EngineFeatures 
     limits.cpus = 2;
     const QStringList arguments = QStringList{QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"),
                                               QStringLiteral("--pull"), QStringLiteral("never")} +
-                                  SandboxSession::hardeningArguments(limits, features) +
+                                  ContainerLauncher::hardeningArguments(limits, features) +
                                   QStringList{QStringLiteral("-e"),
                                               QStringLiteral("HOME=/tmp"),
                                               m_image,

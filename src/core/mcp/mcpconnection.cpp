@@ -5,7 +5,6 @@
 #include "mcp/mcplegacyssetransport.h"
 #include "mcp/mcpsecrets.h"
 #include "mcp/mcpstdiotransport.h"
-#include "mcp/mcptoolname.h"
 
 #include <sandpiper/buildinfo.h>
 
@@ -20,7 +19,6 @@ namespace Sandpiper {
 
 namespace {
 
-constexpr int maxPages = 100;       // of tools/list or prompts/list: a server that pages forever stops here
 constexpr int maxCrashesInARow = 5; // then it waits for the user
 constexpr auto stableRun = 60s;     // a server that ran this long is no longer crashing in a row
 constexpr int hardLimitFactor = 10; // progress keeps a request alive up to ten times its timeout
@@ -52,6 +50,12 @@ McpConnection::McpConnection(McpServerConfig config, QNetworkAccessManager *netw
     , m_network(network)
     , m_defaultTimeout(defaultTimeout)
     , m_log(logFolder, config.name)
+    , m_catalog(
+          config.name,
+          [this](const QString &method, const QJsonObject &params, McpCatalog::Reply reply) {
+              send(0, method, params, false, std::move(reply));
+          },
+          this)
     , m_deadlines(this)
     , m_restartTimer(this)
 {
@@ -61,6 +65,14 @@ McpConnection::McpConnection(McpServerConfig config, QNetworkAccessManager *netw
     connect(&m_deadlines, &QTimer::timeout, this, &McpConnection::checkDeadlines);
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, [this] { start(true); });
+    connect(&m_catalog, &McpCatalog::listed, this, &McpConnection::becomeRunning);
+    connect(&m_catalog, &McpCatalog::failed, this, [this](const QString &reason) { fail(reason, false); });
+    connect(&m_catalog, &McpCatalog::changed, this, [this] {
+        m_status.tools = m_catalog.tools();
+        m_status.prompts = m_catalog.prompts();
+        Q_EMIT changed();
+    });
+    connect(&m_catalog, &McpCatalog::problem, this, &McpConnection::addProblem);
 }
 
 McpConnection::~McpConnection()
@@ -103,8 +115,7 @@ void McpConnection::start(bool force)
     closeTransport();
     const int generation = ++m_generation;
     m_fellBack = false;
-    m_refreshingTools = false;
-    m_toolsChangedMeanwhile = false;
+    m_catalog.clear();
     m_garbage.clear();
     m_status.error.clear();
     m_status.tools.clear();
@@ -213,138 +224,16 @@ void McpConnection::initialized(const McpReply &reply)
         QStringLiteral("%1 %2")
             .arg(info.value(QLatin1String("name")).toString(), info.value(QLatin1String("version")).toString())
             .trimmed();
-    const QJsonObject capabilities = reply.result.value(QLatin1String("capabilities")).toObject();
-    m_hasPrompts = capabilities.contains(QLatin1String("prompts"));
     m_transport->setProtocolVersion(version);
     notify(QStringLiteral("notifications/initialized"));
     m_log.event(QStringLiteral("initialized: %1, MCP %2").arg(m_status.serverInfo, version));
-    if (capabilities.contains(QLatin1String("tools")))
-        listTools({}, {}, 0);
-    else if (m_hasPrompts)
-        listPrompts({}, {}, 0);
-    else
-        becomeRunning();
-}
-
-QList<McpToolInfo> McpConnection::readTools(const QJsonArray &tools, QSet<QString> *seen)
-{
-    QList<McpToolInfo> read;
-    for (const QJsonValue &value : tools) {
-        const QJsonObject tool = value.toObject();
-        const QString name = tool.value(QLatin1String("name")).toString();
-        if (name.isEmpty()) {
-            addProblem(tr("It listed a tool without a name; it is not offered to the model."));
-            continue;
-        }
-        const QJsonValue schema = tool.value(QLatin1String("inputSchema"));
-        if (!schema.isObject() ||
-            schema.toObject().value(QLatin1String("type")).toString() != QLatin1String("object")) {
-            addProblem(tr("The tool \"%1\" has an invalid input schema (it must be a JSON Schema object of type "
-                          "\"object\"); it is not offered to the model.")
-                           .arg(name));
-            continue;
-        }
-        if (seen->contains(name)) {
-            addProblem(tr("It lists the tool \"%1\" twice; only the first is offered to the model.").arg(name));
-            continue;
-        }
-        seen->insert(name);
-        McpToolInfo info;
-        info.server = m_status.config.name;
-        info.name = name;
-        info.exposedName = McpToolName::forTool(m_status.config.name, name);
-        info.title = tool.value(QLatin1String("title")).toString();
-        info.description = tool.value(QLatin1String("description")).toString();
-        info.inputSchema = schema.toObject();
-        // Some providers refuse the meta-schema key; it says nothing the model needs.
-        info.inputSchema.remove(QStringLiteral("$schema"));
-        read << info;
-    }
-    return read;
-}
-
-void McpConnection::listTools(QString cursor, QList<McpToolInfo> tools, int page)
-{
-    QJsonObject params;
-    if (!cursor.isEmpty())
-        params.insert(QStringLiteral("cursor"), cursor);
-    m_refreshingTools = true;
-    send(0, QStringLiteral("tools/list"), params, false, [this, tools, page](const McpReply &reply) mutable {
-        if (!reply.ok()) {
-            m_refreshingTools = false;
-            if (m_status.state == McpServerStatus::State::Starting)
-                fail(tr("It did not list its tools: %1").arg(reply.message), false);
-            else
-                addProblem(tr("It did not list its tools again: %1").arg(reply.message));
-            return;
-        }
-        QSet<QString> seen;
-        for (const McpToolInfo &tool : std::as_const(tools))
-            seen.insert(tool.name);
-        tools << readTools(reply.result.value(QLatin1String("tools")).toArray(), &seen);
-        const QString next = reply.result.value(QLatin1String("nextCursor")).toString();
-        if (!next.isEmpty() && page + 1 < maxPages) {
-            listTools(next, tools, page + 1);
-            return;
-        }
-        m_refreshingTools = false;
-        m_status.tools = tools;
-        if (m_status.state == McpServerStatus::State::Starting) {
-            if (m_hasPrompts)
-                listPrompts({}, {}, 0);
-            else
-                becomeRunning();
-            return;
-        }
-        Q_EMIT changed();
-        refreshToolsIfChanged();
-    });
-}
-
-void McpConnection::listPrompts(QString cursor, QList<McpPromptInfo> prompts, int page)
-{
-    QJsonObject params;
-    if (!cursor.isEmpty())
-        params.insert(QStringLiteral("cursor"), cursor);
-    send(0, QStringLiteral("prompts/list"), params, false, [this, prompts, page](const McpReply &reply) mutable {
-        if (reply.ok()) {
-            for (const QJsonValue &value : reply.result.value(QLatin1String("prompts")).toArray()) {
-                const QJsonObject object = value.toObject();
-                McpPromptInfo prompt;
-                prompt.server = m_status.config.name;
-                prompt.name = object.value(QLatin1String("name")).toString();
-                if (prompt.name.isEmpty())
-                    continue;
-                prompt.title = object.value(QLatin1String("title")).toString();
-                prompt.description = object.value(QLatin1String("description")).toString();
-                for (const QJsonValue &argument : object.value(QLatin1String("arguments")).toArray()) {
-                    const QJsonObject a = argument.toObject();
-                    if (!a.value(QLatin1String("name")).toString().isEmpty())
-                        prompt.arguments << McpPromptArgument{a.value(QLatin1String("name")).toString(),
-                                                              a.value(QLatin1String("description")).toString(),
-                                                              a.value(QLatin1String("required")).toBool()};
-                }
-                prompts << prompt;
-            }
-            const QString next = reply.result.value(QLatin1String("nextCursor")).toString();
-            if (!next.isEmpty() && page + 1 < maxPages) {
-                listPrompts(next, prompts, page + 1);
-                return;
-            }
-        } else {
-            // Prompts are a convenience: a server whose list fails still serves its tools.
-            addProblem(tr("It did not list its prompts: %1").arg(reply.message));
-        }
-        m_status.prompts = prompts;
-        if (m_status.state == McpServerStatus::State::Starting)
-            becomeRunning();
-        else
-            Q_EMIT changed();
-    });
+    m_catalog.list(reply.result.value(QLatin1String("capabilities")).toObject());
 }
 
 void McpConnection::becomeRunning()
 {
+    m_status.tools = m_catalog.tools();
+    m_status.prompts = m_catalog.prompts();
     m_runningSince.start();
     m_startFailures = 0;
     m_status.stderrTail.clear();
@@ -353,13 +242,7 @@ void McpConnection::becomeRunning()
     const QList<Queued> queued = std::exchange(m_queue, {});
     for (const Queued &request : queued)
         send(request.ticket, request.method, request.params, request.progress);
-    refreshToolsIfChanged();
-}
-
-void McpConnection::refreshToolsIfChanged()
-{
-    if (std::exchange(m_toolsChangedMeanwhile, false))
-        listTools({}, {}, 0);
+    m_catalog.refreshIfChanged();
 }
 
 void McpConnection::request(quint64 ticket, const QString &method, const QJsonObject &params, bool progress)
@@ -491,15 +374,11 @@ void McpConnection::finish(qint64 id, const McpReply &reply)
 
 void McpConnection::handleNotification(const QString &method, const QJsonObject &params)
 {
+    const bool running = m_status.state == McpServerStatus::State::Running;
     if (method == QLatin1String("notifications/tools/list_changed")) {
-        // A change while the list is read is read again once that is done.
-        if (m_refreshingTools)
-            m_toolsChangedMeanwhile = true;
-        else if (m_status.state == McpServerStatus::State::Running)
-            listTools({}, {}, 0);
+        m_catalog.toolsChanged(running);
     } else if (method == QLatin1String("notifications/prompts/list_changed")) {
-        if (m_status.state == McpServerStatus::State::Running && m_hasPrompts)
-            listPrompts({}, {}, 0);
+        m_catalog.promptsChanged(running);
     } else if (method == QLatin1String("notifications/progress")) {
         const QString token = idKey(params.value(QLatin1String("progressToken")));
         for (auto &[id, pending] : m_pending) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/mcpcatalog.h"
 #include "mcp/mcpserverlog.h"
 #include "mcp/mcpserverstatus.h"
 
@@ -21,9 +22,9 @@ namespace Sandpiper {
 class McpTransport;
 
 // One configured MCP server, for the whole app: its process or HTTP session, the lifecycle
-// (initialize with version negotiation, initialized, tools and prompts listed with pagination,
-// refreshed when the server says they changed), the requests in flight with their timeouts,
-// progress and cancellation, and a restart with back-off after a crash. Lives on the MCP thread.
+// (initialize with version negotiation, initialized, then its McpCatalog lists the tools and
+// prompts), the requests in flight with their timeouts, progress and cancellation, and a restart
+// with back-off after a crash. Lives on the MCP thread.
 //
 // Requests carry a TICKET of the caller; their answers come back as replied(ticket, ...).
 class McpConnection : public QObject
@@ -79,10 +80,7 @@ private:
     void openTransport(McpTransport *transport);
     void initialize();
     void initialized(const McpReply &reply);
-    void listTools(QString cursor, QList<McpToolInfo> tools, int page);
-    void listPrompts(QString cursor, QList<McpPromptInfo> prompts, int page);
     void becomeRunning();
-    void refreshToolsIfChanged();
     void send(quint64 ticket, const QString &method, QJsonObject params, bool progress,
               std::function<void(const McpReply &)> internal = {});
     void notify(const QString &method, const QJsonObject &params = {});
@@ -98,23 +96,20 @@ private:
     void finishAll(McpReply::Kind kind, const QString &message, bool keepQueued);
     void addProblem(const QString &problem);
     void setState(McpServerStatus::State state);
-    QList<McpToolInfo> readTools(const QJsonArray &tools, QSet<QString> *seen);
     QString unavailableText() const;
 
     McpServerStatus m_status;
     QNetworkAccessManager *m_network;
     std::chrono::seconds m_defaultTimeout;
     McpServerLog m_log;
+    McpCatalog m_catalog; // a child, so that it follows the connection to the MCP thread
     QPointer<McpTransport> m_transport;
     std::map<qint64, Pending> m_pending;
     QList<Queued> m_queue;
     qint64 m_nextId = 1;
     int m_generation = 0;    // a new one with every start; late answers of older ones are dropped
     bool m_fellBack = false; // an HTTP server that turned out to speak only HTTP+SSE
-    bool m_refreshingTools = false;
-    bool m_toolsChangedMeanwhile = false;
-    bool m_hasPrompts = false;
-    QString m_garbage; // the first line of stdout that was not JSON-RPC
+    QString m_garbage;       // the first line of stdout that was not JSON-RPC
     QSet<QString> m_unknownNotifications;
     int m_crashes = 0; // in a row: reset once the server has run for a while
     int m_startFailures = 0;

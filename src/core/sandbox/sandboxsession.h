@@ -1,20 +1,20 @@
 #pragma once
 
 #include "sandbox/containerfiles.h"
+#include "sandbox/containerlauncher.h"
 #include "sandbox/diskwatch.h"
 #include "sandbox/enginefeatures.h"
 #include "sandbox/executionresult.h"
+#include "sandbox/kernelprotocol.h"
+#include "sandbox/remotefilesync.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sandboxfolder.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
 #include <QCoroTask>
-
-#include <array>
 
 class QJsonArray;
 class QProcess;
@@ -25,10 +25,11 @@ namespace Sandpiper {
 // to with JSON lines (see sandbox/kernel/kernel.py). State persists between executions until
 // the kernel dies, is replaced after an interrupt that did not work, or stops when idle.
 //
-// Nothing the kernel says is trusted: the model's code runs in the kernel's interpreter and can
-// write any protocol line and any file. Lines are size-capped and parsed defensively, every
-// figure and file name is checked beneath the conversation's folder (SandboxFolder), figures are
-// capped per execution, and a DiskWatch stops code that fills the folder past its limit.
+// The session queues the requests, keeps the kernel's state and watches it: the timeout's
+// watchdog, the interrupt's grace period, the idle stop, and a DiskWatch that stops code filling
+// the folder past its limit. Its parts do the rest: ContainerLauncher starts and removes the
+// container, KernelProtocol reads what the kernel says (nothing of it is trusted) and
+// RemoteFileSync carries the files of a remote engine's container.
 //
 // Lives on the thread that uses it (the agent's worker thread); not thread-safe.
 class SandboxSession : public QObject
@@ -81,17 +82,10 @@ public:
     void setNetwork(bool enabled);
 
     static QStringList defaultPreloadModules();
-    // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.
-    static QString sandboxUser();
-    // The flags every Sandpiper container gets, whatever runs in it: the label of this process
-    // (which clean-up goes by), CONFIG's network, a read-only root with CONFIG's tmpfs /tmp, no
-    // capabilities, no new privileges, CONFIG's limits where FEATURES says the engine enforces
-    // them, and the sandbox user.
-    static QStringList hardeningArguments(const SandboxConfig &config, const EngineFeatures &features);
     // Removes containers that Sandpiper processes on this machine left behind (crashes).
-    static QCoro::Task<int> removeLeftoverContainers();
+    static QCoro::Task<int> removeLeftoverContainers() { return ContainerLauncher::removeLeftoverContainers(); }
     // Removes every Sandpiper sandbox container (the settings' clean-up button).
-    static QCoro::Task<int> removeAllContainers();
+    static QCoro::Task<int> removeAllContainers() { return ContainerLauncher::removeAllContainers(); }
 
 Q_SIGNALS:
     void stateChanged(Sandpiper::SandboxSession::State state);
@@ -108,75 +102,29 @@ Q_SIGNALS:
     void executionFinished(const QString &requestId);
 
 private:
-    struct Pending {
-        QString id;
-        ExecutionResult result;
-        QElapsedTimer elapsed; // since the request was sent
-        qint64 stdoutBytes = 0;
-        qint64 stderrBytes = 0;
-        bool interruptedByTimeout = false;
-        bool durationReported = false;
-        // What went wrong on the protocol, told once at the end.
-        int invalidLines = 0;
-        int strayEvents = 0;
-        int refusedFigures = 0;
-        int unlistedFiles = 0;
-        int unlistedRefusals = 0;
-        qint64 richChars = 0; // Markdown and SVG kept so far
-        int tablesDropped = 0;
-        QStringList remoteFigures; // reported by a remote engine's kernel, checked once copied
-        // A remote engine keeps the large files until they are asked for: those of code, not a
-        // file the user asked for (an exported table).
-        bool fetchLater = false;
-    };
-
     // The idle stop, after copying here what a remote engine's container kept.
     QCoro::Task<> stopWhenIdle();
-    QStringList dockerArguments() const;
-    QStringList dataMountArguments() const;
-    ContainerFiles::Container runningContainer() const { return {m_containerName, sandboxUser(), m_engine}; }
+    ContainerFiles::Container runningContainer() const
+    {
+        return {m_containerName, ContainerLauncher::sandboxUser(), m_engine};
+    }
     // The watch of the folder the container writes into: none for a remote engine's.
     DiskWatch *localDiskWatch() const { return m_remote ? nullptr : m_diskWatch; }
+    void kernelReady();
+    // The kernel reported the result of run ID: a local run ends, a remote one once its files came.
+    void resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed);
     // Accepts the result's files, ends the execution and makes the kernel idle.
     void completeExecution(const QJsonArray &files);
-    // A remote engine: figures are kept until copied, files are copied out and in.
-    void keepRemoteFigure(const QString &path);
     QCoro::Task<> fetchFromContainer(QString id, QJsonArray files);
-    // Removes the copies here of files the code removed in a remote engine's container.
-    void removeHostCopies(const QJsonArray &removed);
-    void removeHostCopy(const QString &name);
-    // NAME (SIZE bytes) stays in the container until the user asks for it.
-    void leaveOnEngine(const QString &name, qint64 size);
-    // Removes from the container the files it has from here that are no longer here.
-    QCoro::Task<QString> removeDeletedFiles();
-    QCoro::Task<QString> sendNewFiles();
     void setState(State state);
     void writeRequest(const QJsonObject &request);
-    void readKernelOutput();
-    void handleLine(QByteArrayView line);
-    void lineTooLong(qint64 bytes);
-    void handleEvent(const QJsonObject &event);
-    void acceptFigure(const QString &path);
-    void acceptFiles(const QJsonArray &files);
-    // Adds SENTENCE to what the host refused in the running execution.
-    void refuse(const QString &sentence);
     void handleDiskBreach(DiskWatch::Breach breach);
-    void appendStream(const QString &name, const QString &text);
-    void acceptRichDisplay(const QString &mime, const QJsonObject &event);
-    // How many tables, Markdown, SVG and figures RESULT holds, in that order.
-    using DisplayCounts = std::array<qsizetype, 4>;
-    static DisplayCounts displayCounts(const ExecutionResult &result);
-    // A display of the cell's last value ("of_value") added what RESULT holds beyond BEFORE.
-    static void noteValueDisplay(const DisplayCounts &before, ExecutionResult &result);
-    // Whether pip failed for want of the network (it was called some other way than %pip).
-    static bool pipWantedNetwork(const ExecutionResult &result);
     void processEnded(int exitCode);
     void finishPending();
     // Lets go of the current container at once (it is removed in the background); a running
     // execution ends as interrupted with its state lost, and REASON is told to the next one.
     void discardKernel(const QString &reason);
     void interruptFor(bool timeout);
-    QString crashCause(int exitCode) const;
 
     SandboxConfig m_config;
     SandboxFolder m_folder;
@@ -186,26 +134,26 @@ private:
     // The engine the container was started on: its commands go there, whatever context the
     // user chooses meanwhile.
     DockerCli::Engine m_engine;
-    QByteArray m_lineBuffer;
-    qint64 m_skippedLineBytes = 0; // inside a line too long to keep: what was skipped so far
     QByteArray m_dockerErrors;
     QString m_lastError;
-    std::optional<Pending> m_pending;
     int m_nextRequest = 0;
     // Why the next execution starts in a fresh kernel (empty for the first one).
     QString m_resetReason;
     // Children, so that they follow the session to the agent's thread.
+    KernelProtocol m_protocol;
+    RemoteFileSync m_sync;
     QTimer m_watchdog;
     QTimer m_interruptGrace;
     QTimer m_idleTimer;
     DiskWatch *m_diskWatch = nullptr; // none when neither the folder nor the disk is limited
     bool m_remote = false;
+    // A remote engine keeps the running execution's large files until they are asked for: those
+    // of code, not a file the user asked for (an exported table).
+    bool m_fetchLater = false;
     // What the engine is (podman's user namespace) and which limits it enforces; known once started.
     EngineFeatures m_features;
     // Whether an execution told already that the engine does not enforce some limits.
     bool m_limitsTold = false;
-    // The host's files as the container has them (name: size, modification time in ms).
-    QHash<QString, QPair<qint64, qint64>> m_inContainer;
 };
 
 } // namespace Sandpiper
