@@ -2,7 +2,6 @@
 
 #include "aboutdialog.h"
 #include "chat/chatview.h"
-#include "chat/markdownview.h"
 #include "codeinspector.h"
 #include "composer.h"
 #include "conversationfiles.h"
@@ -104,7 +103,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
 {
     FocusRing::install();
     // Before any message is shown: every view draws its formulas with it.
-    MarkdownView::setMathRenderer(m_math);
+    m_chat->setMathRenderer(m_math);
     applySandboxSettings();
     setWindowTitle(tr("Sandpiper"));
     // A first start fits a small screen too.
