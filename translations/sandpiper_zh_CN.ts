@@ -2032,7 +2032,7 @@
     </message>
 </context>
 <context>
-    <name>Sandpiper::MarkdownView</name>
+    <name>Sandpiper::MarkdownSource</name>
     <message>
         <source>code</source>
         <translation>代码</translation>
@@ -2057,6 +2057,9 @@
         <source>[image not found: %1]</source>
         <translation>[找不到图像：%1]</translation>
     </message>
+</context>
+<context>
+    <name>Sandpiper::MarkdownView</name>
     <message>
         <source>Links to files outside this conversation&apos;s folder are not opened.</source>
         <translation>不会打开指向本对话文件夹以外文件的链接。</translation>

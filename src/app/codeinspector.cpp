@@ -283,7 +283,8 @@ void CodeInspector::showParts()
 
 void CodeInspector::showProduced(const ExecutionResult &result, const CallKey &key)
 {
-    m_produced = new ExecutionResultView(result, m_session->folder(), ExecutionResultView::Place::Inspector);
+    m_produced =
+        new ExecutionResultView(result, m_session->folder(), ExecutionResultView::Place::Inspector, m_markdown);
     m_producedArea->addWidget(m_produced);
     connect(m_produced, &ExecutionResultView::imageShowRequested, this, &CodeInspector::imageShowRequested);
     connect(m_produced, &ExecutionResultView::tableSaveRequested, this, [this, key](int index, const QString &format) {

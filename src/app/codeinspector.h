@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <llm/callkey.h>
 
 #include <QPointer>
@@ -35,6 +37,8 @@ public:
 
     // Shows SESSION's executions; null shows none.
     void setSession(ConversationSession *session);
+    // What the Markdown a run produced is drawn with, from the next run shown on (see MarkdownView).
+    void setMarkdownContext(const MarkdownContext &markdown) { m_markdown = markdown; }
     ExecutionModel *model() const;
     void selectCall(const Sandpiper::CallKey &key);
     CallKey selectedCall() const;
@@ -60,6 +64,7 @@ private:
     void showParts();
 
     QPointer<ConversationSession> m_session;
+    MarkdownContext m_markdown;
     QWidget *m_emptyState; // what the panel says while no code has run
     QSplitter *m_splitter; // the executions above the selected one's parts
     QListView *m_list;

@@ -3,7 +3,6 @@
 #include "aboutdialog.h"
 #include "attachments.h"
 #include "chat/chatview.h"
-#include "chat/markdownview.h"
 #include "codeinspector.h"
 #include "composer.h"
 #include "contextusagelabel.h"
@@ -89,7 +88,8 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     FocusRing::install();
     new TurnNotifier(settings, m_sessions, this);
     // Before any message is shown: every view draws its formulas with it.
-    MarkdownView::setMathRenderer(m_math);
+    m_chat->setMathRenderer(m_math);
+    m_inspector->setMarkdownContext(m_chat->markdownContext());
     applySandboxSettings();
     setWindowTitle(tr("Sandpiper"));
     // A first start fits a small screen too.

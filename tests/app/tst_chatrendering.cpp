@@ -201,7 +201,6 @@ class TestChatRendering : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { MarkdownView::setMathRenderer(nullptr); }
 
     void textThatLooksLikeATagIsShown_data()
     {
@@ -244,8 +243,8 @@ private Q_SLOTS:
 
         MarkdownView streamed;
         streamed.resize(600, 100);
-        for (qsizetype at = 3; at < markdown.size() + 3; at += 3)
-            streamed.setStreamingMarkdown(markdown.left(at));
+        for (qsizetype at = 0; at < markdown.size(); at += 3)
+            streamed.appendStreamingMarkdown(markdown.mid(at, 3));
         QVERIFY2(streamed.document()->toPlainText().contains(text), qPrintable(streamed.document()->toPlainText()));
         QCOMPARE(streamed.document()->toHtml(), whole.document()->toHtml());
 
@@ -400,9 +399,7 @@ private Q_SLOTS:
         MathRenderer renderer(QStringLiteral("sandpiper-test-no-image"), cache.path());
         renderer.setEnabled(false); // what the cache holds, nothing started
         QCOMPARE(renderer.formula(QStringLiteral("+")).state, MathRenderer::State::Drawn);
-        MarkdownView::setMathRenderer(&renderer);
-        MarkdownView view;
-        MarkdownView::setMathRenderer(nullptr);
+        MarkdownView view({&renderer});
         QPalette palette = view.palette();
         palette.setColor(QPalette::Text, Qt::black);
         view.setPalette(palette);

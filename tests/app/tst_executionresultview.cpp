@@ -159,9 +159,9 @@ private Q_SLOTS:
         r.standardOutput = QStringLiteral("hello\n");
         r.value = QStringLiteral("42");
         QWidget card;
-        QVERIFY(!(new ExecutionResultView(r, m_folder.path(), Place::Card, &card))->isVisibleTo(&card));
+        QVERIFY(!(new ExecutionResultView(r, m_folder.path(), Place::Card, {}, &card))->isVisibleTo(&card));
         r.notes = {QStringLiteral("a note")};
-        QVERIFY((new ExecutionResultView(r, m_folder.path(), Place::Card, &card))->isVisibleTo(&card));
+        QVERIFY((new ExecutionResultView(r, m_folder.path(), Place::Card, {}, &card))->isVisibleTo(&card));
     }
 
     void theStatusSaysWhoStoppedTheRun()

@@ -186,7 +186,6 @@ class TestMarkdownStreaming : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { MarkdownView::setMathRenderer(nullptr); }
     void streamedReadsAsRenderedOnce_data()
     {
         QTest::addColumn<QString>("markdown");
@@ -210,7 +209,7 @@ private Q_SLOTS:
         QString sofar;
         for (const QString &piece : std::as_const(pieces)) {
             sofar += piece;
-            streamed.setStreamingMarkdown(sofar);
+            streamed.appendStreamingMarkdown(piece);
         }
         QCOMPARE(sofar, markdown);
         MarkdownView whole;
@@ -231,7 +230,7 @@ private Q_SLOTS:
         view.resize(400, 100);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setStreamingMarkdown(markdown);
+        view.appendStreamingMarkdown(markdown);
         view.setMarkdownText(markdown);
         QCoreApplication::processEvents();
         QVERIFY2(view.document()->size().width() <= view.viewport()->width() + 1,
@@ -249,7 +248,7 @@ private Q_SLOTS:
         QString sofar;
         for (const QString &piece : pieces) {
             sofar += piece;
-            streamed.setStreamingMarkdown(sofar);
+            streamed.appendStreamingMarkdown(piece);
             MarkdownView whole;
             whole.resize(600, 100);
             whole.setMarkdownText(sofar);

@@ -71,7 +71,6 @@ class TestMathView : public QObject
 private Q_SLOTS:
     void withoutARendererFormulasAreTheirTex()
     {
-        MarkdownView::setMathRenderer(nullptr);
         MarkdownView view;
         view.resize(600, 100);
         view.setMarkdownText(answer);
@@ -98,7 +97,6 @@ private Q_SLOTS:
     // A screen reader reads each formula as its TeX, where the view has one character.
     void aScreenReaderReadsFormulasAsTex()
     {
-        MarkdownView::setMathRenderer(nullptr);
         MarkdownView view;
         view.resize(600, 200);
         view.setMarkdownText(QStringLiteral("Let $x^2$ be, and\n\n$$\\frac{a}{b}$$\n\nend."));
@@ -150,8 +148,7 @@ private Q_SLOTS:
         SANDPIPER_REQUIRE_DOCKER();
         QTemporaryDir cache;
         MathRenderer renderer(Test::sandboxImage(), cache.path());
-        MarkdownView::setMathRenderer(&renderer);
-        MarkdownView view;
+        MarkdownView view({&renderer});
         view.resize(640, 100);
         view.setMarkdownText(answer);
         const QStringList texts = view.formulas().values();
@@ -187,7 +184,7 @@ private Q_SLOTS:
         frame.setPalette(dark);
         frame.setAutoFillBackground(true);
         auto *layout = new QVBoxLayout(&frame);
-        auto *darkView = new MarkdownView;
+        auto *darkView = new MarkdownView({&renderer});
         layout->addWidget(darkView);
         frame.resize(660, 200);
         darkView->setMarkdownText(answer);
@@ -203,15 +200,13 @@ private Q_SLOTS:
         }
         QVERIFY2(light > 200, "the formulas are not drawn in the dark theme's text colour");
         Test::saveScreenshot(&frame, QStringLiteral("math-dark.png"));
-        MarkdownView::setMathRenderer(nullptr);
     }
 
     void badTexIsCodeWithTheErrorOnHover()
     {
         SANDPIPER_REQUIRE_DOCKER();
         MathRenderer renderer(Test::sandboxImage(), QString());
-        MarkdownView::setMathRenderer(&renderer);
-        MarkdownView view;
+        MarkdownView view({&renderer});
         view.resize(500, 60);
         view.setMarkdownText(QStringLiteral("Broken: $\\frac{1}$ and fine: $x^2$"));
         view.show();
@@ -226,29 +221,25 @@ private Q_SLOTS:
         view.clearFocus();
         Test::saveScreenshot(&view, QStringLiteral("math-bad-tex-light.png"));
         QVERIFY(copied(view).contains(QLatin1String("Broken: $\\frac{1}$ and fine: $x^2$")));
-        MarkdownView::setMathRenderer(nullptr);
     }
 
     void withTheSandboxOffFormulasStayTex()
     {
         MathRenderer renderer(Test::sandboxImage(), QString());
         renderer.setEnabled(false);
-        MarkdownView::setMathRenderer(&renderer);
-        MarkdownView view;
+        MarkdownView view({&renderer});
         view.resize(500, 60);
         view.setMarkdownText(QStringLiteral("Off: $x^2$"));
         view.grab();
         QCOMPARE(renderer.formula(QStringLiteral("x^2")).state, MathRenderer::State::Unavailable);
         QVERIFY(toolTipOf(view, formulasOf(view).first()).contains(QLatin1String("sandbox is off")));
         QCOMPARE(renderer.pendingCount(), 0);
-        MarkdownView::setMathRenderer(nullptr);
     }
 
     void fiveHundredFormulasAreDrawnLazily()
     {
         SANDPIPER_REQUIRE_DOCKER();
         MathRenderer renderer(Test::sandboxImage(), QString());
-        MarkdownView::setMathRenderer(&renderer);
         QString markdown;
         QStringList texts;
         for (int i = 0; i < 500; ++i) {
@@ -256,7 +247,7 @@ private Q_SLOTS:
             markdown += QStringLiteral("Term %1 is $%2$.\n\n").arg(i).arg(texts.last());
         }
         QScrollArea area;
-        auto *view = new MarkdownView;
+        auto *view = new MarkdownView({&renderer});
         area.setWidget(view);
         area.setWidgetResizable(true);
         area.resize(600, 400);
@@ -273,19 +264,14 @@ private Q_SLOTS:
         // Scrolled to the end, the last ones are drawn.
         area.verticalScrollBar()->setValue(area.verticalScrollBar()->maximum());
         QTRY_COMPARE_WITH_TIMEOUT(renderer.formula(texts.last()).state, MathRenderer::State::Drawn, 60000);
-        MarkdownView::setMathRenderer(nullptr);
     }
 
     void aStreamedAnswerGetsItsFormulas()
     {
-        MarkdownView::setMathRenderer(nullptr);
         MarkdownView view;
         view.resize(600, 100);
-        QString streamed;
-        for (const QChar c : answer) {
-            streamed += c;
-            view.setStreamingMarkdown(streamed);
-        }
+        for (const QChar c : answer)
+            view.appendStreamingMarkdown(c);
         QCOMPARE(formulasOf(view).size(), 4);
         QCOMPARE(copied(view), [] {
             MarkdownView whole;

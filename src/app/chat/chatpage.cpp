@@ -19,10 +19,11 @@
 
 namespace Sandpiper {
 
-ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
+ChatPage::ChatPage(ConversationSession *session, const MarkdownContext &markdown, QWidget *parent)
     : QScrollArea(parent)
     , m_session(session)
     , m_model(session->messages())
+    , m_markdown(markdown)
     , m_content(new QWidget)
     , m_layout(new QVBoxLayout(m_content))
     , m_earlierButton(new QPushButton(tr("Show earlier messages")))
@@ -85,6 +86,7 @@ ChatPage::ChatPage(ConversationSession *session, QWidget *parent)
             [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
                 updateRows(topLeft.row(), bottomRight.row());
             });
+    connect(m_model, &MessageModel::streamAppended, this, &ChatPage::appendToStream);
     rebuild();
 }
 
@@ -165,16 +167,27 @@ void ChatPage::updateRows(int first, int last)
                 revealFocusIn(card);
         } else if (auto *notice = qobject_cast<QLabel *>(widget))
             notice->setText(item.text);
-        // A row that grew is laid out at once, not after its new text was painted where it was.
-        if (widget)
-            QCoreApplication::sendPostedEvents(widget, QEvent::LayoutRequest);
+        layOutNow(widget);
     }
+    updateActions();
+}
+
+void ChatPage::appendToStream(int row, const QString &text, const QString &reasoning)
+{
+    if (auto *message = qobject_cast<MessageWidget *>(m_widgets.value(row - m_firstShown)))
+        message->appendStreamed(text, reasoning);
+}
+
+void ChatPage::layOutNow(QWidget *row)
+{
+    // A row that grew is laid out at once, not after its new text was painted where it was.
+    if (row)
+        QCoreApplication::sendPostedEvents(row, QEvent::LayoutRequest);
     // And so is the page with its scroll range: following the bottom, a frame of a streaming
     // answer paints its changed lines once before it scrolls and its new ones once after, not a
     // piece at each step of the layout.
     QCoreApplication::sendPostedEvents(m_content, QEvent::LayoutRequest);
     QCoreApplication::sendPostedEvents(viewport(), QEvent::LayoutRequest);
-    updateActions();
 }
 
 // A card that took the focus to ask is scrolled into view once it is laid out: the focus is
@@ -207,14 +220,14 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
 {
     switch (item.kind) {
     case TurnItem::Kind::Message: {
-        auto *widget = new MessageWidget(item.message, m_session->folder());
+        auto *widget = new MessageWidget(item.message, m_session->folder(), m_markdown);
         connect(widget, &MessageWidget::editRequested, this, &ChatPage::editAndResend);
         connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
         return widget;
     }
     case TurnItem::Kind::ToolCall: {
-        auto *card = new ToolCallCard(item, m_session->folder());
+        auto *card = new ToolCallCard(item, m_session->folder(), m_markdown);
         connect(card, &ToolCallCard::approved, m_session, &ConversationSession::approve);
         connect(card, &ToolCallCard::approvedEdited, m_session, &ConversationSession::approveEdited);
         connect(card, &ToolCallCard::alwaysAllowed, m_session, &ConversationSession::alwaysAllow);

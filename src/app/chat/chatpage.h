@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <llm/callkey.h>
 
 #include <QPointer>
@@ -25,7 +27,7 @@ class ChatPage : public QScrollArea
     Q_OBJECT
 
 public:
-    explicit ChatPage(ConversationSession *session, QWidget *parent = nullptr);
+    ChatPage(ConversationSession *session, const MarkdownContext &markdown, QWidget *parent = nullptr);
 
     ConversationSession *session() const { return m_session; }
     ToolCallCard *card(const CallKey &key) const;
@@ -51,6 +53,9 @@ private:
     void insertRows(int first, int last);
     void removeRows(int first, int last);
     void updateRows(int first, int last);
+    void appendToStream(int row, const QString &text, const QString &reasoning);
+    // Lays out the rows that grew and the page with them at once (see updateRows).
+    void layOutNow(QWidget *row);
     QWidget *widgetFor(const TurnItem &item);
     void discard(QWidget *widget);
     void updateActions();
@@ -64,6 +69,7 @@ private:
 
     ConversationSession *m_session;
     MessageModel *m_model;
+    MarkdownContext m_markdown;
     QWidget *m_content;
     QVBoxLayout *m_layout;
     QPushButton *m_earlierButton;

@@ -1,7 +1,9 @@
 #include "chat/chatview.h"
 
 #include "chat/chatpage.h"
+#include "chat/remoteimages.h"
 
+#include <math/mathrenderer.h>
 #include <session/conversationsession.h>
 
 namespace Sandpiper {
@@ -14,6 +16,12 @@ ChatView::ChatView(QWidget *parent)
     m_empty->setBackgroundRole(QPalette::Base);
     m_empty->setAutoFillBackground(true);
     addWidget(m_empty);
+    m_markdown.remoteImages = new RemoteImages(this);
+}
+
+void ChatView::setMathRenderer(MathRenderer *renderer)
+{
+    m_markdown.math = renderer;
 }
 
 void ChatView::setSession(ConversationSession *session)
@@ -24,7 +32,7 @@ void ChatView::setSession(ConversationSession *session)
     }
     ChatPage *page = m_pages.value(session);
     if (!page) {
-        page = new ChatPage(session);
+        page = new ChatPage(session, m_markdown);
         m_pages.insert(session, page);
         connect(page, &ChatPage::toolCallActivated, this, &ChatView::toolCallActivated);
         connect(page, &ChatPage::imageShowRequested, this, &ChatView::imageShowRequested);

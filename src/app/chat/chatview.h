@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <llm/callkey.h>
 
 #include <QHash>
@@ -9,18 +11,24 @@ namespace Sandpiper {
 
 class ChatPage;
 class ConversationSession;
+class MathRenderer;
 class MessageWidget;
 class ToolCallCard;
 
 // The conversation area: shows the session it is given. Each open session keeps its page (its
 // widgets, its scroll position) for as long as the session lives, so that switching between
-// conversations shows another page instead of building one again.
+// conversations shows another page instead of building one again. Its pages draw their Markdown
+// with one MarkdownContext: the window's math renderer and the remote images of the view.
 class ChatView : public QStackedWidget
 {
     Q_OBJECT
 
 public:
     explicit ChatView(QWidget *parent = nullptr);
+
+    // The renderer of the formulas of every message shown after this (none: shown as TeX).
+    void setMathRenderer(MathRenderer *renderer);
+    const MarkdownContext &markdownContext() const { return m_markdown; }
 
     // Shows SESSION; null shows an empty page.
     void setSession(ConversationSession *session);
@@ -41,6 +49,7 @@ Q_SIGNALS:
 
 private:
     QWidget *m_empty;
+    MarkdownContext m_markdown;
     QHash<ConversationSession *, ChatPage *> m_pages;
 };
 

@@ -54,16 +54,16 @@ QLabel *svgImage(const QString &svg, int maxWidth)
 } // namespace
 
 ExecutionResultView::ExecutionResultView(const ExecutionResult &result, const QString &folder, Place place,
-                                         QWidget *parent)
+                                         const MarkdownContext &markdown, QWidget *parent)
     : QWidget(parent)
     , m_layout(new QVBoxLayout(this))
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
     const int imageWidth = place == Place::Card ? cardFigureWidth : thumbnailWidth;
-    for (const QString &markdown : result.markdown) {
-        auto *view = new MarkdownView;
+    for (const QString &text : result.markdown) {
+        auto *view = new MarkdownView(markdown);
         view->setConversationFolder(folder);
-        view->setMarkdownText(markdown);
+        view->setMarkdownText(text);
         m_layout->addWidget(view);
     }
     for (int index = 0; index < result.tables.size(); ++index) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <sandbox/executionresult.h>
 
 #include <QWidget>
@@ -23,8 +25,10 @@ public:
     // are thumbnails in a row and the status line gives that reason.
     enum class Place { Card, Inspector };
 
-    // FOLDER is the conversation's folder on this machine, where the run's files are.
-    ExecutionResultView(const ExecutionResult &result, const QString &folder, Place place, QWidget *parent = nullptr);
+    // FOLDER is the conversation's folder on this machine, where the run's files are; MARKDOWN
+    // is what its Markdown is drawn with (see MarkdownView).
+    ExecutionResultView(const ExecutionResult &result, const QString &folder, Place place,
+                        const MarkdownContext &markdown = {}, QWidget *parent = nullptr);
 
     // How a run ended, in a word or two: "ok", "error", "timed out", "stopped by Sandpiper".
     static QString statusText(const ExecutionResult &result);

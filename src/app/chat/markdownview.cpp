@@ -1,15 +1,16 @@
 #include "chat/markdownview.h"
 
 #include "chat/highlighting.h"
+#include "chat/markdownsource.h"
 #include "chat/markdownviewaccessible.h"
 #include "chat/mathobject.h"
+#include "chat/remoteimages.h"
 #include "chat/sandboxfileactions.h"
 #include "chat/sandboximage.h"
 
 #include <logging.h>
 #include <math/mathrenderer.h>
-#include <math/mathscanner.h>
-#include <sandbox/sandboxfigure.h>
+#include <sandbox/sandboxfolder.h>
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -22,8 +23,6 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMimeData>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPointer>
 #include <QRegularExpression>
 #include <QScrollBar>
@@ -36,71 +35,6 @@
 namespace Sandpiper {
 
 namespace {
-
-// A list item or its continuation: a blank line between two such lines belongs to the list.
-bool inListLine(QStringView line)
-{
-    static const QRegularExpression item(QStringLiteral("^(\\s+\\S|\\s{0,3}([-*+]|\\d{1,9}[.)])(\\s|$))"));
-    return item.matchView(line).hasMatch();
-}
-
-// The start of a fenced code block: up to three spaces, three backticks or tildes or more (the
-// fence), the language.
-const QRegularExpression &fenceOpening()
-{
-    static const QRegularExpression opening(QStringLiteral("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)"));
-    return opening;
-}
-
-// Whether LINE closes the code block that FENCE opened: as many of its characters or more, and
-// nothing else.
-bool closesFence(QStringView line, const QString &fence)
-{
-    const QStringView trimmed = line.trimmed();
-    return trimmed.startsWith(fence) && trimmed.count(fence.front()) == trimmed.size();
-}
-
-// Where the text can be split into finished paragraphs: after the last blank line, from FROM on,
-// that is outside a code fence and not inside a list (FROM itself when there is none). A chunk
-// rendered on its own must read as it would within the whole text.
-qsizetype lastParagraphBoundary(const QString &text, qsizetype from)
-{
-    qsizetype boundary = from;
-    QString fence;            // of the code block the line is in
-    qsizetype candidate = -1; // a blank line after a list line, waiting for what follows
-    QStringView previous;     // the last line that was not blank
-    qsizetype lineStart = from;
-    while (lineStart < text.size()) {
-        const qsizetype lineEnd = text.indexOf(QLatin1Char('\n'), lineStart);
-        if (lineEnd < 0)
-            break; // the last line is still arriving
-        const QStringView raw = QStringView(text).sliced(lineStart, lineEnd - lineStart);
-        const QStringView line = raw.trimmed();
-        if (!fence.isEmpty()) {
-            if (closesFence(line, fence))
-                fence.clear();
-        } else if (line.isEmpty()) {
-            if (inListLine(previous))
-                candidate = lineEnd + 1;
-            else
-                boundary = lineEnd + 1;
-        } else {
-            if (candidate >= 0) {
-                // The list goes on after its blank line, or it ended there.
-                if (!inListLine(raw))
-                    boundary = candidate;
-                candidate = -1;
-            }
-            // Indented deeper than a fence may be, it still is one inside a list item.
-            if (const QRegularExpressionMatch open = fenceOpening().matchView(line); open.hasMatch())
-                fence = open.captured(2);
-        }
-        if (!line.isEmpty())
-            previous = raw;
-        lineStart = lineEnd + 1;
-    }
-    return boundary;
-}
 
 // Whether BLOCK stands in the document's own flow, in no list and no table.
 bool isPlain(const QTextBlock &block)
@@ -130,42 +64,14 @@ bool sameBlock(const QTextBlock &shown, const QTextBlock &rendered)
 constexpr auto markdownFeatures =
     QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML);
 
-// TEXT as Markdown that reads as TEXT: its punctuation escaped.
-QString escapedMarkdown(const QString &text)
-{
-    QString escaped;
-    for (const QChar c : text) {
-        if (c.unicode() < 128 && (c.isPunct() || c.isSymbol()))
-            escaped += QLatin1Char('\\');
-        escaped += c;
-    }
-    return escaped;
-}
-
-const QString copyScheme = QStringLiteral("copy-code");
-// A formula's token on its way through the Markdown: "sandpiper-math:d/<TeX, percent-encoded>"
-// (d: display, i: inline). Whatever the model writes in that form is only ever drawn as math.
-const QString mathScheme = QStringLiteral("sandpiper-math");
-const QString loadImageScheme = QStringLiteral("load-image");
-constexpr qsizetype maxRemoteImageBytes = 20 * 1024 * 1024;
 // Images are shown at most 720 pixels wide: twice that keeps them sharp on a high-density screen.
 constexpr int maxImageWidth = 1440;
 
-QPointer<MathRenderer> &sharedMathRenderer()
-{
-    static QPointer<MathRenderer> renderer;
-    return renderer;
-}
-
 } // namespace
 
-void MarkdownView::setMathRenderer(MathRenderer *renderer)
-{
-    sharedMathRenderer() = renderer;
-}
-
-MarkdownView::MarkdownView(QWidget *parent)
+MarkdownView::MarkdownView(const MarkdownContext &context, QWidget *parent)
     : QTextBrowser(parent)
+    , m_context(context)
 {
     setOpenLinks(false);
     setFrameShape(QFrame::NoFrame);
@@ -181,11 +87,12 @@ MarkdownView::MarkdownView(QWidget *parent)
     connect(this, &QTextBrowser::anchorClicked, this, &MarkdownView::openLink);
     // A screen reader reads formulas as their TeX.
     MarkdownViewAccessible::install();
-    MathRenderer *renderer = sharedMathRenderer();
-    m_math = new MathObject(this, renderer);
+    m_math = new MathObject(this, m_context.math);
     document()->documentLayout()->registerHandler(MathObject::objectType, m_math);
-    if (renderer)
-        connect(renderer, &MathRenderer::finished, this, &MarkdownView::formulaFinished);
+    if (m_context.math)
+        connect(m_context.math, &MathRenderer::finished, this, &MarkdownView::formulaFinished);
+    if (m_context.remoteImages)
+        connect(m_context.remoteImages, &RemoteImages::finished, this, &MarkdownView::remoteImageFinished);
     m_formulaLayout.setSingleShot(true);
     m_formulaLayout.setInterval(15);
     connect(&m_formulaLayout, &QTimer::timeout, this, [this] {
@@ -217,44 +124,31 @@ void MarkdownView::setMarkdownText(const QString &markdown)
     render();
 }
 
-void MarkdownView::setStreamingMarkdown(const QString &markdown)
+void MarkdownView::appendStreamingMarkdown(const QString &text)
 {
-    if (markdown == m_markdown && !document()->isEmpty())
+    if (text.isEmpty())
         return;
-    if (!m_textIsMarkdown || !markdown.startsWith(m_markdown.left(m_frozenLength))) {
-        setMarkdownText(markdown);
+    if (!m_textIsMarkdown) {
+        m_markdown += text;
+        render();
         return;
     }
-    m_markdown = markdown;
+    m_markdown += text;
     // Paragraphs that are finished now are rendered once, and stay.
-    const qsizetype boundary = lastParagraphBoundary(markdown, m_frozenLength);
+    const qsizetype boundary = MarkdownSource::lastParagraphBoundary(m_markdown, m_frozenLength);
     QTextDocument finished(this);
     int finishedFirst = 0;
     if (boundary > m_frozenLength)
-        finishedFirst = renderChunk(markdown.mid(m_frozenLength, boundary - m_frozenLength), m_tailPosition == 0,
+        finishedFirst = renderChunk(m_markdown.mid(m_frozenLength, boundary - m_frozenLength), m_tailPosition == 0,
                                     finished, &m_frozenCodeBlocks, &m_frozenLanguages);
     m_frozenLength = boundary;
     QTextDocument tail(this);
     m_codeBlocks = m_frozenCodeBlocks;
     QStringList languages = m_frozenLanguages;
-    const int tailFirst = renderChunk(markdown.mid(m_frozenLength), m_tailPosition == 0 && finished.isEmpty(), tail,
+    const int tailFirst = renderChunk(m_markdown.mid(m_frozenLength), m_tailPosition == 0 && finished.isEmpty(), tail,
                                       &m_codeBlocks, &languages);
     showStreamed({finished, finishedFirst}, {tail, tailFirst});
     updateHeight();
-}
-
-QString MarkdownView::sandboxNameFor(const QString &target) const
-{
-    if (m_folder.isEmpty())
-        return {};
-    for (const char *prefix : {"sandbox:/mnt/data/", "sandbox:mnt/data/", "/mnt/data/"}) {
-        if (target.startsWith(QLatin1String(prefix))) {
-            // Only names inside the conversation's folder, whatever ".." the model wrote.
-            const QString name = target.mid(qstrlen(prefix));
-            return SandboxFolder::nameProblem(name).isEmpty() ? name : QString();
-        }
-    }
-    return {};
 }
 
 QString MarkdownView::sandboxNameOf(const QUrl &url) const
@@ -268,70 +162,7 @@ QString MarkdownView::sandboxNameOf(const QUrl &url) const
 
 QString MarkdownView::preprocess(const QString &markdown, QStringList *codeBlocks, QStringList *languages) const
 {
-    static const QRegularExpression image(
-        QStringLiteral("!\\[([^\\]\\n]*)\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)"));
-    QStringList out;
-    QString fence;
-    QString code;
-    const QStringList lines = markdown.split(QLatin1Char('\n'));
-    for (const QString &line : lines) {
-        if (!fence.isEmpty()) {
-            if (closesFence(line, fence)) {
-                fence.clear();
-                codeBlocks->append(code);
-            } else {
-                code += line + QLatin1Char('\n');
-            }
-            out << line;
-            continue;
-        }
-        const QRegularExpressionMatch open = fenceOpening().match(line);
-        if (open.hasMatch()) {
-            fence = open.captured(2);
-            code.clear();
-            const QString language = open.captured(3);
-            languages->append(language);
-            // Set small by decorateCodeBlocks.
-            const QString label = language.isEmpty() ? tr("code") : escapedMarkdown(language);
-            out << QStringLiteral("%1 · [%2](%3:%4)").arg(label, tr("Copy"), copyScheme).arg(languages->size() - 1)
-                << QString() << line;
-            continue;
-        }
-        QString rewritten = line;
-        qsizetype offset = 0;
-        QRegularExpressionMatch match;
-        while ((match = image.match(rewritten, offset)).hasMatch()) {
-            const QString alt = match.captured(1);
-            const QString target = match.captured(2);
-            QString replacement;
-            const QString name = sandboxNameFor(target);
-            const QUrl url(target);
-            if (target.startsWith(mathScheme + QLatin1Char(':'))) {
-                replacement = match.captured(0);
-            } else if (!name.isEmpty()) {
-                const SandboxFolder folder(m_folder);
-                const SandboxFolder::Opened file = folder.open(name, SandboxFigure::maxBytes);
-                const QUrl local = QUrl::fromLocalFile(folder.hostPath(name));
-                replacement = file ? QStringLiteral("![%1](%2)").arg(alt, local.toString(QUrl::FullyEncoded))
-                                   : tr("[image not shown: %1]").arg(file.error);
-            } else if ((url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"))) {
-                replacement = m_remoteImages.contains(url) ? match.captured(0)
-                              : m_failedImages.contains(url)
-                                  ? tr("[the image at %1 could not be loaded]").arg(target)
-                                  : QStringLiteral("[%1 %2](%3:%4)")
-                                        .arg(tr("Load image from"), url.host().toHtmlEscaped(), loadImageScheme,
-                                             QString::fromLatin1(url.toEncoded().toPercentEncoding()));
-            } else {
-                replacement = alt.isEmpty() ? tr("[image not found: %1]").arg(target) : QStringLiteral("[%1]").arg(alt);
-            }
-            rewritten.replace(match.capturedStart(), match.capturedLength(), replacement);
-            offset = match.capturedStart() + replacement.size();
-        }
-        out << rewritten;
-    }
-    if (!fence.isEmpty())
-        codeBlocks->append(code); // still streaming in
-    return out.join(QLatin1Char('\n'));
+    return MarkdownSource(m_folder, m_context.remoteImages.get()).prepare(markdown, codeBlocks, languages);
 }
 
 void MarkdownView::render()
@@ -351,9 +182,7 @@ void MarkdownView::render()
         updateHeight();
         return;
     }
-    const QString prepared = preprocess(markFormulas(m_markdown), &m_codeBlocks, &languages);
-    for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
-        document()->addResource(QTextDocument::ImageResource, it.key(), it.value());
+    const QString prepared = preprocess(m_markdown, &m_codeBlocks, &languages);
     document()->setMarkdown(prepared, markdownFeatures);
     presentFormulas(document());
     decorateCodeBlocks(document(), languages);
@@ -366,10 +195,8 @@ int MarkdownView::renderChunk(const QString &markdown, bool atStart, QTextDocume
                               QStringList *languages)
 {
     const qsizetype firstLanguage = languages->size();
-    const QString prepared = preprocess(markFormulas(markdown), codeBlocks, languages);
+    const QString prepared = preprocess(markdown, codeBlocks, languages);
     chunk.setDefaultFont(document()->defaultFont());
-    for (auto it = m_remoteImages.cbegin(); it != m_remoteImages.cend(); ++it)
-        chunk.addResource(QTextDocument::ImageResource, it.key(), it.value());
     // Qt formats a document's first block unlike the blocks after it: a paragraph of no meaning
     // goes first when the chunk is not shown first.
     chunk.setMarkdown(atStart ? prepared : QStringLiteral("x\n\n") + prepared, markdownFeatures);
@@ -460,27 +287,9 @@ void MarkdownView::appendChunk(QTextCursor &cursor, QTextDocument &chunk, int fi
     }
 }
 
-QString MarkdownView::markFormulas(const QString &markdown) const
-{
-    const QList<MathScanner::Formula> formulas = MathScanner::find(markdown);
-    if (formulas.isEmpty())
-        return markdown;
-    QString marked;
-    qsizetype at = 0;
-    for (const MathScanner::Formula &formula : formulas) {
-        marked += QStringView(markdown).sliced(at, formula.start - at);
-        // Qt's Markdown reader leaves out images without an alternative text.
-        marked += QStringLiteral("![TeX](%1:%2/%3)")
-                      .arg(mathScheme, formula.display ? QStringLiteral("d") : QStringLiteral("i"),
-                           QString::fromLatin1(QUrl::toPercentEncoding(formula.tex)));
-        at = formula.start + formula.length;
-    }
-    return marked + QStringView(markdown).sliced(at);
-}
-
 void MarkdownView::presentFormulas(QTextDocument *document)
 {
-    const QString prefix = mathScheme + QLatin1Char(':');
+    const QString prefix = MarkdownSource::mathScheme + QLatin1Char(':');
     // One edit: the document is laid out once, not once per formula.
     QTextCursor cursor(document);
     cursor.beginEditBlock();
@@ -596,7 +405,7 @@ void MarkdownView::decorateCodeBlocks(QTextDocument *document, const QStringList
     // The line above a code block, with its copy link, is set small (as <small> would).
     QTextCharFormat small;
     small.setProperty(QTextFormat::FontSizeAdjustment, -1);
-    const QString copyPrefix = copyScheme + QLatin1Char(':');
+    const QString copyPrefix = MarkdownSource::copyScheme + QLatin1Char(':');
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         const bool isCode = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
         for (auto it = block.begin(); !isCode && !it.atEnd(); ++it) {
@@ -654,8 +463,8 @@ QVariant MarkdownView::loadResource(int type, const QUrl &name)
     // the answer can name any file of this computer (<img src="/home/...">).
     if (type != QTextDocument::ImageResource)
         return QByteArray(); // style sheets and the like: nothing is loaded
-    if (m_remoteImages.contains(name))
-        return m_remoteImages.value(name);
+    if (m_context.remoteImages && m_context.remoteImages->isLoaded(name))
+        return m_context.remoteImages->images().value(name);
     // Only the conversation's own images, checked now: the sandbox may have swapped in a link.
     const QString sandboxName = sandboxNameOf(name);
     QString error;
@@ -708,7 +517,7 @@ QSize MarkdownView::minimumSizeHint() const
 
 void MarkdownView::openLink(const QUrl &url)
 {
-    if (url.scheme() == copyScheme) {
+    if (url.scheme() == MarkdownSource::copyScheme) {
         const int index = url.path().toInt();
         if (index >= 0 && index < m_codeBlocks.size()) {
             QApplication::clipboard()->setText(m_codeBlocks.at(index));
@@ -716,8 +525,13 @@ void MarkdownView::openLink(const QUrl &url)
         }
         return;
     }
-    if (url.scheme() == loadImageScheme) {
-        loadRemoteImage(QUrl::fromEncoded(QByteArray::fromPercentEncoding(url.path().toLatin1())));
+    if (url.scheme() == MarkdownSource::loadImageScheme) {
+        const QUrl image = QUrl::fromEncoded(QByteArray::fromPercentEncoding(url.path().toLatin1()));
+        // Without the window's remote images (a view on its own), the browser shows it.
+        if (m_context.remoteImages)
+            m_context.remoteImages->load(image);
+        else if (image.scheme() == QLatin1String("http") || image.scheme() == QLatin1String("https"))
+            QDesktopServices::openUrl(image);
         return;
     }
     if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https") ||
@@ -726,7 +540,8 @@ void MarkdownView::openLink(const QUrl &url)
         return;
     }
     // A file is opened only from the conversation's folder, and never run.
-    const QString name = url.isLocalFile() ? sandboxNameOf(url) : sandboxNameFor(url.toString());
+    const QString name =
+        url.isLocalFile() ? sandboxNameOf(url) : MarkdownSource(m_folder, nullptr).sandboxNameFor(url.toString());
     if (!name.isEmpty())
         SandboxFileActions::open(this, SandboxFolder(m_folder), name);
     else if (url.isLocalFile())
@@ -734,25 +549,11 @@ void MarkdownView::openLink(const QUrl &url)
                            this);
 }
 
-void MarkdownView::loadRemoteImage(const QUrl &url)
+void MarkdownView::remoteImageFinished(const QUrl &url)
 {
-    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-        return;
-    if (!m_network)
-        m_network = new QNetworkAccessManager(this);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(30000);
-    QNetworkReply *reply = m_network->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, url] {
-        reply->deleteLater();
-        const QByteArray bytes = reply->read(maxRemoteImageBytes);
-        QImage image;
-        if (reply->error() == QNetworkReply::NoError && image.loadFromData(bytes))
-            m_remoteImages.insert(url, image);
-        else
-            m_failedImages.insert(url);
+    // Only a view whose text names the image renders again.
+    if (m_markdown.contains(url.toString()) || m_markdown.contains(QString::fromLatin1(url.toEncoded())))
         render();
-    });
 }
 
 } // namespace Sandpiper

@@ -1,27 +1,25 @@
 #pragma once
 
-#include <QHash>
-#include <QImage>
-#include <QPointer>
+#include "chat/markdowncontext.h"
+
 #include <QSet>
 #include <QTextBrowser>
 #include <QTimer>
 
-class QNetworkAccessManager;
 class QTextCursor;
 
 namespace Sandpiper {
 
 class MathObject;
-class MathRenderer;
 
 // Shows Markdown (GitHub dialect) as rich text that grows to fit its content: code blocks
 // highlighted by KSyntaxHighlighting with a copy link each, images from the conversation's
 // sandbox folder inline (read through SandboxFolder and SandboxImage; no other local file is ever
-// loaded, whatever the Markdown or its raw HTML names), remote images only after the user asks
-// (they can leak data), web links opened in the system browser, sandbox files opened through
-// SandboxFileActions. TeX formulas ($…$, $$…$$, \(…\), \[…\]) are drawn by MathObject;
-// copying a selection copies them as their TeX.
+// loaded, whatever the Markdown or its raw HTML names), remote images once the user asked for
+// them (the context's RemoteImages fetch them), web links opened in the system browser, sandbox
+// files opened through SandboxFileActions. TeX formulas ($…$, $$…$$, \(…\), \[…\]) are drawn
+// by MathObject with the context's renderer; copying a selection copies them as their TeX. What
+// the text becomes before Qt reads it is MarkdownSource's work.
 //
 // An answer that streams in is rendered a paragraph at a time into the same document: finished
 // paragraphs are rendered once and stay; only the paragraph still being written is rendered
@@ -31,10 +29,7 @@ class MarkdownView : public QTextBrowser
     Q_OBJECT
 
 public:
-    explicit MarkdownView(QWidget *parent = nullptr);
-
-    // The renderer of the TeX formulas of every view made after this (none: shown as TeX).
-    static void setMathRenderer(MathRenderer *renderer);
+    explicit MarkdownView(const MarkdownContext &context = {}, QWidget *parent = nullptr);
 
     // The host folder that the sandbox sees as /mnt/data.
     void setConversationFolder(const QString &folder);
@@ -42,8 +37,8 @@ public:
     // (the user's own messages). On by default.
     void setTextIsMarkdown(bool markdown);
     void setMarkdownText(const QString &markdown);
-    // MARKDOWN is what has streamed in so far: it extends what was shown before.
-    void setStreamingMarkdown(const QString &markdown);
+    // TEXT streamed in after what is shown.
+    void appendStreamingMarkdown(const QString &text);
     QString markdownText() const { return m_markdown; }
     // The source of the code blocks, in order (what their copy links copy).
     QStringList codeBlocks() const { return m_codeBlocks; }
@@ -53,9 +48,7 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-    // Rewrites what must not be rendered as is: sandbox image paths become local file URLs,
-    // remote images become "load image" links, fenced code gets a header with a copy link.
-    // Public for tests.
+    // MARKDOWN as this view gives it to Qt's reader (see MarkdownSource). Public for tests.
     QString preprocess(const QString &markdown, QStringList *codeBlocks, QStringList *languages) const;
 
 Q_SIGNALS:
@@ -88,8 +81,7 @@ private:
     void showStreamed(const Chunk &finished, const Chunk &tail);
     // Appends CHUNK from its block FIRST on at the end of the document, in a block of its own.
     void appendChunk(QTextCursor &cursor, QTextDocument &chunk, int first);
-    // Formulas become MathObject characters: their TeX goes through the Markdown as image tokens.
-    QString markFormulas(const QString &markdown) const;
+    // The formula tokens of MarkdownSource become MathObject characters.
     void presentFormulas(QTextDocument *document);
     // Lays out again what a formula drawn since changed.
     void formulaFinished(const QString &tex);
@@ -99,13 +91,11 @@ private:
     void fitImages(QTextDocument *document);
     void updateHeight();
     void openLink(const QUrl &url);
-    void loadRemoteImage(const QUrl &url);
-    // The name inside the conversation's folder that a "sandbox:/mnt/data/..." or
-    // "/mnt/data/..." target stands for; empty when it is no such target or no acceptable name.
-    QString sandboxNameFor(const QString &target) const;
+    void remoteImageFinished(const QUrl &url);
     // The name inside the conversation's folder of a local file URL, or empty when it is outside.
     QString sandboxNameOf(const QUrl &url) const;
 
+    MarkdownContext m_context;
     QString m_markdown;
     bool m_textIsMarkdown = true;
     QString m_folder;
@@ -116,9 +106,6 @@ private:
     QStringList m_frozenCodeBlocks;
     QStringList m_frozenLanguages;
     int m_tailPosition = 0;
-    QHash<QUrl, QImage> m_remoteImages; // fetched after the user asked
-    QSet<QUrl> m_failedImages;
-    QNetworkAccessManager *m_network = nullptr;
     MathObject *m_math = nullptr;
     QSet<QString> m_formulas;
     QTimer m_formulaLayout; // formulas drawn close together are laid out once

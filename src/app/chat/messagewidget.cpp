@@ -29,7 +29,8 @@ QPushButton *smallButton(const QString &text, const QString &accessibleName)
 
 } // namespace
 
-MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversationFolder, QWidget *parent)
+MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversationFolder,
+                             const MarkdownContext &markdown, QWidget *parent)
     : QFrame(parent)
     , m_message(message)
     , m_folder(conversationFolder)
@@ -37,7 +38,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     , m_stateLabel(new QLabel)
     , m_thinkingButton(new QToolButton)
     , m_thinking(new QLabel)
-    , m_view(new MarkdownView)
+    , m_view(new MarkdownView(markdown))
     , m_error(new QLabel)
     , m_copyButton(smallButton(tr("Copy"), tr("Copy message")))
     , m_editButton(smallButton(tr("Edit"), tr("Edit and resend")))
@@ -176,26 +177,26 @@ void MessageWidget::showMessage(const ChatMessage &message)
         finishStreaming(message);
         return;
     }
-    if (!message.content.startsWith(m_message.content) || !message.reasoning.startsWith(m_message.reasoning)) {
-        setMessage(message);
-        return;
-    }
-    appendText(message.content.mid(m_message.content.size()));
-    appendReasoning(message.reasoning.mid(m_message.reasoning.size()));
-    flush();
     if (message.error != m_message.error)
         setError(message.error);
 }
 
+void MessageWidget::appendStreamed(const QString &text, const QString &reasoning)
+{
+    appendText(text);
+    appendReasoning(reasoning);
+    flush();
+}
+
 void MessageWidget::finishStreaming(const ChatMessage &message)
 {
+    flush();
+    // The stored answer may differ from what streamed (markup of a call taken out of the text).
     if (message.content != m_message.content || message.reasoning != m_message.reasoning) {
         setMessage(message);
         return;
     }
     m_message = message;
-    m_dirty = true;
-    flush();
     if (!m_message.error.isEmpty())
         setError(m_message.error);
     updateState();
@@ -204,31 +205,33 @@ void MessageWidget::finishStreaming(const ChatMessage &message)
 void MessageWidget::appendText(const QString &text)
 {
     m_message.content += text;
-    m_dirty = true;
+    m_unshownText += text;
 }
 
 void MessageWidget::appendReasoning(const QString &text)
 {
     m_message.reasoning += text;
-    m_dirty = true;
+    m_reasoningChanged = m_reasoningChanged || !text.isEmpty();
 }
 
 void MessageWidget::flush()
 {
-    if (!m_dirty)
-        return;
-    m_dirty = false;
-    if (m_thinking->text().size() != m_message.reasoning.size()) {
+    if (m_reasoningChanged) {
+        m_reasoningChanged = false;
         m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
         m_thinking->setText(m_message.reasoning);
     }
-    m_view->setStreamingMarkdown(m_message.content);
+    if (m_unshownText.isEmpty())
+        return;
+    m_view->appendStreamingMarkdown(m_unshownText);
+    m_unshownText.clear();
     m_view->setVisible(true);
 }
 
 void MessageWidget::renderComplete()
 {
-    m_dirty = false;
+    m_unshownText.clear();
+    m_reasoningChanged = false;
     m_view->setMarkdownText(m_message.content);
     m_view->setVisible(!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming);
     m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <llm/chatmessage.h>
 
 #include <QFrame>
@@ -24,19 +26,24 @@ class MessageWidget : public QFrame
     Q_OBJECT
 
 public:
-    MessageWidget(const ChatMessage &message, const QString &conversationFolder, QWidget *parent = nullptr);
+    // MARKDOWN: what its text is drawn with (see MarkdownView).
+    MessageWidget(const ChatMessage &message, const QString &conversationFolder, const MarkdownContext &markdown = {},
+                  QWidget *parent = nullptr);
 
     const ChatMessage &message() const { return m_message; }
-    // Shows MESSAGE as the conversation has it now: an answer that is still streaming grows by
-    // what was added; anything else is rendered anew where it changed.
+    // Shows MESSAGE as the conversation has it now. While it streams, its text comes through
+    // appendStreamed, not from here: only its error and its end are taken from MESSAGE. Anything
+    // else is rendered anew where it changed.
     void showMessage(const ChatMessage &message);
+    // TEXT and REASONING came to the answer that is streaming: both are appended and rendered.
+    void appendStreamed(const QString &text, const QString &reasoning);
     void setMessage(const ChatMessage &message);
     // The streamed answer is complete as MESSAGE: what already shows stays as it is unless the
     // text differs from what streamed in.
     void finishStreaming(const ChatMessage &message);
     void appendText(const QString &text);
     void appendReasoning(const QString &text);
-    // Renders what arrived since the last call (the chat view calls it once per frame).
+    // Renders what was appended since the last call.
     void flush();
     void setError(const QString &error);
     // LASTANSWER: this is the conversation's last answer and nothing runs, so it may be asked
@@ -62,7 +69,8 @@ private:
     QToolButton *m_thinkingButton;
     QLabel *m_thinking;
     MarkdownView *m_view;
-    bool m_dirty = false;
+    QString m_unshownText; // appended since the last flush
+    bool m_reasoningChanged = false;
     QLabel *m_error;
     QPushButton *m_copyButton;
     QPushButton *m_editButton;

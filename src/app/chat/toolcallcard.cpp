@@ -21,12 +21,14 @@
 
 namespace Sandpiper {
 
-ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent)
+ToolCallCard::ToolCallCard(const TurnItem &item, const QString &conversationFolder, const MarkdownContext &markdown,
+                           QWidget *parent)
     : QFrame(parent)
     , m_presenter(ToolPresenter::forTool(item.call.name))
     , m_callKey(item.callKey)
     , m_callId(item.call.id)
     , m_folder(conversationFolder)
+    , m_markdown(markdown)
     , m_header(new QToolButton)
     , m_details(new QWidget)
     , m_code(new CodeEditor)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chat/markdowncontext.h"
+
 #include <session/turnitem.h>
 
 #include <QFrame>
@@ -30,13 +32,16 @@ class ToolCallCard : public QFrame
     Q_OBJECT
 
 public:
-    ToolCallCard(const TurnItem &item, const QString &conversationFolder, QWidget *parent = nullptr);
+    // MARKDOWN: what the Markdown its tool produced is drawn with (see MarkdownView).
+    ToolCallCard(const TurnItem &item, const QString &conversationFolder, const MarkdownContext &markdown = {},
+                 QWidget *parent = nullptr);
 
     // The call this card shows (see CallKey); its id is the server's, repeated across answers.
     const CallKey &callKey() const { return m_callKey; }
     const QString &callId() const { return m_callId; }
     // The conversation's folder on this machine, where the call's files are.
     const QString &conversationFolder() const { return m_folder; }
+    const MarkdownContext &markdownContext() const { return m_markdown; }
     // Shows the call as ITEM has it now.
     void showItem(const TurnItem &item);
     void setExpanded(bool expanded);
@@ -79,6 +84,7 @@ private:
     CallKey m_callKey;
     QString m_callId;
     QString m_folder;
+    MarkdownContext m_markdown;
     TurnItem::ToolState m_state = TurnItem::ToolState::Proposed;
     QToolButton *m_header;
     QWidget *m_details;

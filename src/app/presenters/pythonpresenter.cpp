@@ -61,7 +61,8 @@ void PythonPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card)
     const auto *result = std::get_if<ExecutionResult>(&item.result);
     if (!result)
         return;
-    auto *view = new ExecutionResultView(*result, card.conversationFolder(), ExecutionResultView::Place::Card);
+    auto *view = new ExecutionResultView(*result, card.conversationFolder(), ExecutionResultView::Place::Card,
+                                         card.markdownContext());
     QObject::connect(view, &ExecutionResultView::tableSaveRequested, &card,
                      [&card, key = item.callKey](int index, const QString &format) {
                          Q_EMIT card.tableSaveRequested(key, index, format);

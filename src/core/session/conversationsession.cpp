@@ -4,22 +4,17 @@
 #include "llm/modelimage.h"
 #include "mcp/mcptoolname.h"
 #include "sandbox/sandboxfolder.h"
-#include "sandbox/terminaltext.h"
 #include "session/executionmodel.h"
 #include "session/messagemodel.h"
+#include "session/transcript.h"
 #include "storage/conversationstore.h"
-#include "tools/pythontool.h"
 
-#include <QDateTime>
 #include <QFile>
 #include <QJsonObject>
 
 namespace Sandpiper {
 
 namespace {
-
-// The card shows the end of what a long run printed; the inspector keeps it all.
-constexpr qsizetype liveOutputKept = 64 * 1024;
 
 bool isAnswer(const TurnItem &item)
 {
@@ -46,15 +41,12 @@ ConversationSession::ConversationSession(qint64 conversationId, ConversationStor
     , m_config(std::move(config))
     , m_messages(new MessageModel(this))
     , m_executions(new ExecutionModel(this))
-    , m_frame(this)
+    , m_transcript(new Transcript(m_messages, m_executions, this))
 {
     qRegisterMetaType<Sandpiper::AgentEvent::End>(); // turnFinished() crosses queued connections and spies
     m_state.providerId = m_config.provider.id;
     m_state.model = m_config.provider.model;
     m_state.networkAllowed = m_config.sandbox.network;
-    m_frame.setSingleShot(true);
-    m_frame.setInterval(frameInterval);
-    connect(&m_frame, &QTimer::timeout, this, &ConversationSession::flushFrame);
 }
 
 ConversationSession::~ConversationSession() = default;
@@ -85,8 +77,7 @@ StoreResult<void> ConversationSession::load()
     const auto executions = m_store->executions(m_id);
     if (!executions)
         return executions.error();
-    m_messages->reset(MessageModel::itemsFromHistory(*messages, *executions));
-    m_executions->setExecutions(*executions);
+    m_transcript->reset(*messages, *executions);
     m_config.sandbox.network =
         conversation->settings.value(QLatin1String("sandbox_network")).toBool(m_config.sandbox.network);
     qint64 tokens = 0;
@@ -119,24 +110,22 @@ AgentThread *ConversationSession::agent()
 void ConversationSession::send(const QString &text)
 {
     if (isBusy()) {
-        addNotice(TurnItem::NoticeLevel::Error,
-                  tr("Wait for the current answer to finish, or stop it, before sending."));
+        m_transcript->addNotice(TurnItem::NoticeLevel::Error,
+                                tr("Wait for the current answer to finish, or stop it, before sending."));
         return;
     }
     const QStringList attachments = m_state.pendingAttachments;
     const QStringList images = m_state.pendingImages;
     m_turnTimer.start();
     // The message shows at once; the agent's stored copy takes its place (MessageAdded).
-    TurnItem sent;
-    sent.kind = TurnItem::Kind::Message;
-    sent.message.role = ChatMessage::Role::User;
-    sent.message.content = text;
-    sent.message.images = images;
+    ChatMessage sent;
+    sent.role = ChatMessage::Role::User;
+    sent.content = text;
+    sent.images = images;
     const SandboxFolder files(folder());
     for (const QString &name : attachments)
-        sent.message.attachments.append({name, files.fileSize(name)});
-    dropUnsentMessage();
-    m_sentKey = m_messages->item(m_messages->append(std::move(sent))).key;
+        sent.attachments.append({name, files.fileSize(name)});
+    m_transcript->showSent(sent);
     changeState([](SessionState &state) {
         state.pendingAttachments.clear();
         state.pendingImages.clear();
@@ -199,7 +188,8 @@ void ConversationSession::deny(const CallKey &key, const QString &reason)
 void ConversationSession::runUserCode(const QString &code)
 {
     if (isBusy()) {
-        addNotice(TurnItem::NoticeLevel::Error, tr("Wait for the current answer to finish before running code."));
+        m_transcript->addNotice(TurnItem::NoticeLevel::Error,
+                                tr("Wait for the current answer to finish before running code."));
         return;
     }
     m_turnTimer.start();
@@ -210,8 +200,8 @@ void ConversationSession::runUserCode(const QString &code)
 void ConversationSession::restoreVariables(bool rerunWritingCells)
 {
     if (isBusy()) {
-        addNotice(TurnItem::NoticeLevel::Error, tr("Wait for the current answer to finish before restoring the "
-                                                   "variables."));
+        m_transcript->addNotice(TurnItem::NoticeLevel::Error,
+                                tr("Wait for the current answer to finish before restoring the variables."));
         return;
     }
     m_turnTimer.start();
@@ -331,12 +321,6 @@ StoreResult<void> ConversationSession::removePendingAttachment(const QString &na
     return {};
 }
 
-void ConversationSession::dropUnsentMessage()
-{
-    if (const int row = m_messages->rowOfKey(std::exchange(m_sentKey, 0)); row >= 0)
-        m_messages->remove(row);
-}
-
 void ConversationSession::exportTable(const CallKey &key, int tableIndex, const QString &format)
 {
     const int row = m_messages->rowOfCall(key);
@@ -433,126 +417,45 @@ void ConversationSession::setPhase(SessionState::Phase phase)
         changeState([phase](SessionState &state) { state.phase = phase; });
 }
 
-qint64 ConversationSession::addNotice(TurnItem::NoticeLevel level, const QString &text)
-{
-    TurnItem notice;
-    notice.kind = TurnItem::Kind::Notice;
-    notice.level = level;
-    notice.text = text;
-    return m_messages->item(m_messages->append(std::move(notice))).key;
-}
-
-void ConversationSession::dropRetryNotices()
-{
-    for (const qint64 key : std::exchange(m_retryNotices, {})) {
-        if (const int row = m_messages->rowOfKey(key); row >= 0)
-            m_messages->remove(row);
-    }
-}
-
-void ConversationSession::flushFrame()
-{
-    m_frame.stop();
-    if (!m_pendingText.isEmpty() || !m_pendingReasoning.isEmpty()) {
-        int row = m_messages->streamingRow();
-        if (row < 0) {
-            TurnItem answer;
-            answer.kind = TurnItem::Kind::Message;
-            answer.message.role = ChatMessage::Role::Assistant;
-            answer.message.status = ChatMessage::Status::Streaming;
-            row = m_messages->append(std::move(answer));
-        }
-        m_messages->update(row, [this](TurnItem &item) {
-            item.message.content += m_pendingText;
-            item.message.reasoning += m_pendingReasoning;
-        });
-        m_pendingText.clear();
-        m_pendingReasoning.clear();
-    }
-    for (const PendingOutput &output : std::as_const(m_pendingOutput)) {
-        m_messages->update(m_messages->rowOfCall(output.call), [&output](TurnItem &item) {
-            TerminalText::append(item.liveOutput, output.text);
-            TerminalText::keepTail(item.liveOutput, liveOutputKept);
-        });
-        m_executions->appendOutput(output.call, output.stream, output.text);
-    }
-    m_pendingOutput.clear();
-}
-
 void ConversationSession::handle(const AgentEvent &event)
 {
     using Kind = AgentEvent::Kind;
-    const bool collects =
-        event.kind == Kind::TextDelta || event.kind == Kind::ReasoningDelta || event.kind == Kind::ToolOutput;
-    if (!collects)
-        flushFrame(); // what came before this event shows before it
+    if (event.kind != Kind::TextDelta && event.kind != Kind::ReasoningDelta && event.kind != Kind::ToolOutput)
+        m_transcript->flushFrame(); // what came before this event shows before it
     switch (event.kind) {
     case Kind::TurnStarted:
         setPhase(SessionState::Phase::Waiting);
         break;
     case Kind::TextDelta:
-        dropRetryNotices();
-        m_pendingText += event.text;
+        m_transcript->collectText(event.text);
         setPhase(SessionState::Phase::Writing);
         break;
     case Kind::ReasoningDelta:
-        dropRetryNotices();
-        m_pendingReasoning += event.text;
+        m_transcript->collectReasoning(event.text);
         setPhase(SessionState::Phase::Thinking);
         break;
     case Kind::ToolOutput:
-        if (!m_pendingOutput.isEmpty() && m_pendingOutput.constLast().call == event.key &&
-            m_pendingOutput.constLast().stream == event.stream)
-            m_pendingOutput.last().text += event.text;
-        else
-            m_pendingOutput.append({event.key, event.stream, event.text});
+        m_transcript->collectOutput(event.key, event.stream, event.text);
         break;
     case Kind::ToolProgress:
-        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
-            item.progress = event.progress;
-            item.progressTotal = event.progressTotal;
-            item.progressMessage = event.text;
-        });
+        m_transcript->showProgress(event);
         break;
     case Kind::ToolCallProposed:
-        dropRetryNotices();
-        if (m_messages->rowOfCall(event.key) < 0) {
-            TurnItem call;
-            call.kind = TurnItem::Kind::ToolCall;
-            call.callKey = event.key;
-            call.call = event.call;
-            m_messages->append(std::move(call));
-        }
+        m_transcript->proposeCall(event.key, event.call);
         break;
     case Kind::ApprovalNeeded:
-        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
-            item.toolState = TurnItem::ToolState::AwaitingApproval;
-            item.preview = event.preview;
-        });
+        m_transcript->askApproval(event.key, event.preview);
         setPhase(SessionState::Phase::AwaitingApproval);
         break;
-    case Kind::ToolStarted: {
-        // The user's own run has no call of the model's: it shows as a call of its own.
-        if (event.origin == RunOrigin::User && m_messages->rowOfCall(event.key) < 0) {
-            TurnItem run;
-            run.kind = TurnItem::Kind::ToolCall;
-            run.callKey = event.key;
-            run.call = event.call;
-            m_messages->append(std::move(run));
-        }
-        m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
-            item.toolState = TurnItem::ToolState::Running;
-            item.preview = event.preview;
-            item.origin = event.origin;
-            item.startedMs = QDateTime::currentMSecsSinceEpoch();
-        });
-        if (event.call.name == PythonTool::toolName())
-            m_executions->addRunning(event.key, event.preview, event.origin);
+    case Kind::ToolStarted:
+        m_transcript->startRun(event);
         setPhase(SessionState::Phase::RunningTool);
         break;
-    }
     case Kind::ToolFinished:
-        applyToolFinished(event);
+        m_transcript->finishRun(event);
+        // The turn goes on with the next call or the next answer; a run of the user's ends here.
+        if (event.origin == RunOrigin::Model)
+            setPhase(SessionState::Phase::Waiting);
         break;
     case Kind::Usage:
         changeState([&event](SessionState &state) { state.tokens += event.usage.totalTokens; });
@@ -564,27 +467,22 @@ void ConversationSession::handle(const AgentEvent &event)
         });
         // What was left out of this request to fit: the stored conversation keeps all of it.
         if (!event.context.leftOut.isEmpty())
-            addNotice(TurnItem::NoticeLevel::Info, event.context.leftOut);
+            m_transcript->addNotice(TurnItem::NoticeLevel::Info, event.context.leftOut);
         break;
     case Kind::Retrying:
-        m_retryNotices << addNotice(TurnItem::NoticeLevel::Retrying, event.text);
+        m_transcript->addRetryNotice(event.text);
         setPhase(SessionState::Phase::Retrying);
         break;
-    case Kind::Error: {
-        // A failed answer carries its error already; other errors stand on their own.
-        const int streaming = m_messages->streamingRow();
-        const int last = m_messages->rowCount() - 1;
-        if (streaming >= 0)
-            m_messages->update(streaming, [&event](TurnItem &item) { item.message.error = event.text; });
-        else if (last < 0 || m_messages->item(last).message.error != event.text)
-            addNotice(TurnItem::NoticeLevel::Error, event.text);
+    case Kind::Error:
+        m_transcript->showError(event.text);
         break;
-    }
     case Kind::Notice:
-        addNotice(TurnItem::NoticeLevel::Info, event.text);
+        m_transcript->addNotice(TurnItem::NoticeLevel::Info, event.text);
         break;
     case Kind::MessageAdded:
-        applyMessage(event.message);
+        m_transcript->applyMessage(event.message);
+        if (event.message.role == ChatMessage::Role::User)
+            takeStoredTitle();
         Q_EMIT historyChanged();
         break;
     case Kind::TitleChanged:
@@ -602,8 +500,8 @@ void ConversationSession::handle(const AgentEvent &event)
             state.pendingImages = joined(event.message.images, state.pendingImages);
             state.pendingAttachments = joined(event.attachments, state.pendingAttachments);
         });
-        dropUnsentMessage();
-        addNotice(TurnItem::NoticeLevel::Error, event.text);
+        m_transcript->dropUnsent();
+        m_transcript->addNotice(TurnItem::NoticeLevel::Error, event.text);
         Q_EMIT draftReturned(event.message.content);
         break;
     case Kind::TableExported:
@@ -633,142 +531,27 @@ void ConversationSession::handle(const AgentEvent &event)
             // A replay that stopped can be tried again.
             state.restoreOffered = event.restore.stopped;
         });
-        addNotice(event.restore.failures.isEmpty() ? TurnItem::NoticeLevel::Info : TurnItem::NoticeLevel::Error,
-                  event.text);
+        m_transcript->addNotice(
+            event.restore.failures.isEmpty() ? TurnItem::NoticeLevel::Info : TurnItem::NoticeLevel::Error, event.text);
         break;
     }
-    if (collects && !m_frame.isActive())
-        m_frame.start();
     Q_EMIT agentEvent(event);
 }
 
-void ConversationSession::applyMessage(const ChatMessage &message)
+void ConversationSession::takeStoredTitle()
 {
-    switch (message.role) {
-    case ChatMessage::Role::System:
+    // The store names a conversation after its first message.
+    if (!m_state.title.isEmpty())
         return;
-    case ChatMessage::Role::User: {
-        // The message that tells the model about a run of the user's belongs to the run's card.
-        if (const int run = m_messages->rowOfCall(CallKey{message.id, 0});
-            message.id != 0 && run >= 0 && m_messages->item(run).origin == RunOrigin::User) {
-            m_messages->update(run, [&message](TurnItem &item) { item.message = message; });
-            return;
-        }
-        if (const int sent = m_messages->rowOfKey(std::exchange(m_sentKey, 0)); sent >= 0) {
-            m_messages->update(sent, [&message](TurnItem &item) { item.message = message; });
-        } else {
-            TurnItem item;
-            item.kind = TurnItem::Kind::Message;
-            item.message = message;
-            m_messages->append(std::move(item));
-        }
-        // The store names a conversation after its first message.
-        if (m_state.title.isEmpty()) {
-            if (const auto conversation = m_store->conversation(m_id); conversation && !conversation->title.isEmpty()) {
-                changeState([&](SessionState &state) { state.title = conversation->title; });
-                Q_EMIT titleChanged(conversation->title);
-            }
-        }
-        return;
+    if (const auto conversation = m_store->conversation(m_id); conversation && !conversation->title.isEmpty()) {
+        changeState([&](SessionState &state) { state.title = conversation->title; });
+        Q_EMIT titleChanged(conversation->title);
     }
-    case ChatMessage::Role::Tool:
-        m_messages->update(answeredCall(message), [&message](TurnItem &item) {
-            item.message = message;
-            if (item.modelText.isEmpty())
-                item.modelText = message.content;
-            // Answered without running (the tool round limit).
-            if (item.toolState == TurnItem::ToolState::Proposed)
-                item.toolState = TurnItem::ToolState::NotRun;
-        });
-        return;
-    case ChatMessage::Role::Assistant:
-        break;
-    }
-    const int streaming = m_messages->streamingRow();
-    const bool onlyCalls = message.content.isEmpty() && message.reasoning.isEmpty() && message.error.isEmpty() &&
-                           !message.toolCalls.isEmpty();
-    if (streaming >= 0) {
-        m_messages->update(streaming, [&message](TurnItem &item) { item.message = message; });
-    } else if (!onlyCalls) {
-        TurnItem item;
-        item.kind = TurnItem::Kind::Message;
-        item.message = message;
-        m_messages->append(std::move(item));
-    }
-    for (int index = 0; index < message.toolCalls.size(); ++index) {
-        const CallKey key{message.id, index};
-        if (m_messages->rowOfCall(key) >= 0)
-            continue;
-        TurnItem item;
-        item.kind = TurnItem::Kind::ToolCall;
-        item.callKey = key;
-        item.call = message.toolCalls.at(index);
-        m_messages->append(std::move(item));
-    }
-}
-
-int ConversationSession::answeredCall(const ChatMessage &message) const
-{
-    // The first call with its id of the newest answer that is not answered yet: tool messages
-    // follow their answer in the order of its calls, and a call id is unique within its answer only.
-    std::optional<qint64> answer;
-    int first = -1;
-    for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
-        const TurnItem &item = m_messages->item(row);
-        if (item.kind != TurnItem::Kind::ToolCall || item.origin == RunOrigin::User)
-            continue;
-        if (answer && *answer != item.callKey.messageId)
-            break;
-        answer = item.callKey.messageId;
-        if (item.call.id == message.toolCallId && item.message.role != ChatMessage::Role::Tool)
-            first = row;
-    }
-    return first;
-}
-
-void ConversationSession::applyToolFinished(const AgentEvent &event)
-{
-    m_messages->update(m_messages->rowOfCall(event.key), [&event](TurnItem &item) {
-        item.toolState = event.ran ? TurnItem::ToolState::Finished : TurnItem::ToolState::NotRun;
-        item.modelText = event.text;
-        item.success = event.success;
-        item.result = event.result;
-        item.liveOutput.clear();
-        item.progress = -1;
-    });
-    if (const ExecutionResult *execution = event.execution())
-        m_executions->finish(event.key, *execution);
-    // The turn goes on with the next call or the next answer; a run of the user's ends here.
-    if (event.origin == RunOrigin::Model)
-        setPhase(SessionState::Phase::Waiting);
 }
 
 void ConversationSession::finishTurn(const AgentEvent &event)
 {
-    dropUnsentMessage(); // a turn that ended before the message was kept (stopped at once)
-    // A turn that failed keeps them: they tell how often it was tried.
-    if (event.end == AgentEvent::End::Completed)
-        dropRetryNotices();
-    m_retryNotices.clear();
-    // An answer stopped before it said anything is not kept; one that said something is.
-    if (const int streaming = m_messages->streamingRow(); streaming >= 0) {
-        if (m_messages->item(streaming).message.content.isEmpty() &&
-            m_messages->item(streaming).message.reasoning.isEmpty()) {
-            m_messages->remove(streaming);
-        } else {
-            m_messages->update(streaming, [&event](TurnItem &item) {
-                item.message.status = event.end == AgentEvent::End::Cancelled ? ChatMessage::Status::Cancelled
-                                                                              : ChatMessage::Status::Complete;
-            });
-        }
-    }
-    for (int row = 0; row < m_messages->rowCount(); ++row) {
-        const TurnItem::ToolState state = m_messages->item(row).toolState;
-        if (m_messages->item(row).kind == TurnItem::Kind::ToolCall &&
-            (state == TurnItem::ToolState::Proposed || state == TurnItem::ToolState::AwaitingApproval ||
-             state == TurnItem::ToolState::Running))
-            m_messages->update(row, [](TurnItem &item) { item.toolState = TurnItem::ToolState::Interrupted; });
-    }
+    m_transcript->finishTurn(event.end);
     // A restore that never began (the agent refused it) ends with the turn.
     changeState([](SessionState &state) {
         state.restoring = false;

@@ -3,13 +3,12 @@
 #include "agent/agentconfig.h"
 #include "agent/agentevent.h"
 #include "session/sessionstate.h"
-#include "session/turnitem.h"
+#include "session/transcript.h"
 #include "storage/storeresult.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
-#include <QTimer>
 
 #include <memory>
 
@@ -23,9 +22,8 @@ class MessageModel;
 // One open conversation: its agent (a worker thread with its sandbox), the message model the
 // chat shows, the execution model the inspector shows, and its state (busy and what it does,
 // tokens, title). It takes in every event of its agent and is the only place any of that
-// changes; views show it and send the user's intents to its slots. Lives on the GUI thread.
-//
-// Text that streams in is applied once per frame, not once per token.
+// changes (the models through its Transcript, which applies streamed text once per frame);
+// views show it and send the user's intents to its slots. Lives on the GUI thread.
 class ConversationSession : public QObject
 {
     Q_OBJECT
@@ -110,7 +108,7 @@ public:
     void handle(const Sandpiper::AgentEvent &event);
 
     // How long the text of a streaming answer collects before the model shows it.
-    static constexpr std::chrono::milliseconds frameInterval{50};
+    static constexpr std::chrono::milliseconds frameInterval = Transcript::frameInterval;
 
 Q_SIGNALS:
     void stateChanged();
@@ -132,21 +130,11 @@ private:
     AgentThread *agent();
     // Copies PATH into the folder and adds its name there to the list PENDING of the state.
     StoreResult<void> attachTo(const QString &path, QStringList SessionState::*pending);
-    void applyMessage(const ChatMessage &message);
-    // The row of the call that the tool message MESSAGE answers, -1 if none.
-    int answeredCall(const ChatMessage &message) const;
-    void applyToolFinished(const AgentEvent &event);
-    // Returns the notice's key.
-    qint64 addNotice(TurnItem::NoticeLevel level, const QString &text);
+    // Once the first message is stored, the title the store gave the conversation.
+    void takeStoredTitle();
     void setPhase(SessionState::Phase phase);
     void changeState(const std::function<void(SessionState &)> &change);
-    // Applies the text and output that collected since the last frame.
-    void flushFrame();
     void finishTurn(const AgentEvent &event);
-    // Takes away the user's message shown at send() that the agent did not keep.
-    void dropUnsentMessage();
-    // Takes away the "trying again" notices once the request they announced has answered.
-    void dropRetryNotices();
 
     const qint64 m_id;
     ConversationStore *m_store;
@@ -154,22 +142,9 @@ private:
     std::unique_ptr<AgentThread> m_agent;
     MessageModel *m_messages;
     ExecutionModel *m_executions;
+    Transcript *m_transcript;
     SessionState m_state;
     QElapsedTimer m_turnTimer;
-    // The item of the user's message, shown at send() until the agent adds it to the history.
-    qint64 m_sentKey = 0;
-    // The "trying again" notices of this turn, by key: an answer takes them away.
-    QList<qint64> m_retryNotices;
-
-    struct PendingOutput {
-        CallKey call;
-        QString stream;
-        QString text;
-    };
-    QString m_pendingText;
-    QString m_pendingReasoning;
-    QList<PendingOutput> m_pendingOutput;
-    QTimer m_frame;
     struct PendingExport {
         CallKey call;
         int tableIndex = 0;

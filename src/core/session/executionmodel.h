@@ -7,7 +7,8 @@
 namespace Sandpiper {
 
 // Every execution of a conversation, newest first, including the one running now: what the
-// code inspector shows. Views read it; only the conversation's ConversationSession changes it.
+// code inspector shows. Views read it; only the Transcript of the conversation's
+// ConversationSession changes it.
 class ExecutionModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -40,7 +41,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
-    friend class ConversationSession;
+    friend class Transcript;
 
     void setExecutions(const QList<StoredExecution> &executions);
     // A running execution at the top; returns its row.

@@ -131,6 +131,17 @@ void MessageModel::update(int row, const std::function<void(TurnItem &)> &change
     Q_EMIT dataChanged(changed, changed);
 }
 
+void MessageModel::appendToStream(int row, const QString &text, const QString &reasoning)
+{
+    if (row < 0 || row >= m_items.size() || !m_items.at(row).isStreaming())
+        return;
+    m_items[row].message.content += text;
+    m_items[row].message.reasoning += reasoning;
+    Q_EMIT streamAppended(row, text, reasoning);
+    const QModelIndex changed = index(row);
+    Q_EMIT dataChanged(changed, changed);
+}
+
 void MessageModel::remove(int row)
 {
     if (row < 0 || row >= m_items.size())

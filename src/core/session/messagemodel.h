@@ -11,7 +11,7 @@ namespace Sandpiper {
 struct StoredExecution;
 
 // The turn items of one conversation, oldest first: what the chat view shows. Views read it;
-// only the conversation's ConversationSession changes it.
+// only the Transcript of the conversation's ConversationSession changes it.
 class MessageModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -44,13 +44,20 @@ public:
     static QList<TurnItem> itemsFromHistory(const QList<ChatMessage> &messages,
                                             const QList<StoredExecution> &executions);
 
+Q_SIGNALS:
+    // TEXT and REASONING came to the end of the streaming answer at ROW (what one frame
+    // collected). Views append them as they are; dataChanged for the row follows.
+    void streamAppended(int row, const QString &text, const QString &reasoning);
+
 private:
-    friend class ConversationSession;
+    friend class Transcript;
 
     void reset(QList<TurnItem> items);
     int append(TurnItem item);
     // Changes the item at ROW in place and tells the views; nothing for a row that is not there.
     void update(int row, const std::function<void(TurnItem &)> &change);
+    // Appends to the content and reasoning of the streaming answer at ROW and says what came.
+    void appendToStream(int row, const QString &text, const QString &reasoning);
     void remove(int row);
 
     QList<TurnItem> m_items;

@@ -9,7 +9,8 @@
 namespace Sandpiper {
 
 // One row of a conversation as it is shown: a message, a tool call with what it produced, or a
-// notice. A value type; ConversationSession is the only writer of the items of its model.
+// notice. A value type; the Transcript of a ConversationSession is the only writer of the items of
+// its model.
 struct TurnItem {
     enum class Kind {
         Message,  // a user or assistant message (an answer still streaming has status Streaming)

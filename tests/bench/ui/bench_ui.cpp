@@ -452,9 +452,8 @@ struct MathShow {
 
 MathShow showFormulas(const QString &answer, MathRenderer *renderer)
 {
-    MarkdownView::setMathRenderer(renderer);
     QScrollArea area;
-    auto *view = new MarkdownView;
+    auto *view = new MarkdownView({renderer});
     area.setWidget(view);
     area.setWidgetResizable(true);
     area.resize(1000, 1600); // the whole answer on screen: every formula is painted
@@ -481,7 +480,6 @@ MathShow showFormulas(const QString &answer, MathRenderer *renderer)
         paintNow(&area);
         shown.allDrawnMs = double(timer.nsecsElapsed()) / 1e6;
     }
-    MarkdownView::setMathRenderer(nullptr);
     return shown;
 }
 
