@@ -71,15 +71,6 @@ class TestComposerFiles : public QObject
 
     WindowFixture m_fixture;
 
-    {
-        auto window = std::make_unique<MainWindow>(m_fixture.settings(), m_fixture.store());
-        window->resize(size);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()))
-            return nullptr;
-        return window;
-    }
-
 private Q_SLOTS:
     void init()
     {
