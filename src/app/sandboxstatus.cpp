@@ -3,7 +3,7 @@
 #include "elidedlabel.h"
 
 #include <logging.h>
-#include <sandbox/sandboxsession.h>
+#include <sandbox/engineservice.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 
@@ -53,7 +53,7 @@ void SandboxStatus::check()
                        if (health.ok())
                            checkEngine();
                    });
-    QCoro::connect(SandboxSession::removeLeftoverContainers(), this, [](int removed) {
+    QCoro::connect(EngineService::removeLeftoverContainers(), this, [](int removed) {
         if (removed > 0)
             qCInfo(lcApp) << "removed" << removed << "sandbox containers left behind";
     });

@@ -4,6 +4,7 @@
 #include "dockertest.h"
 #include "executioncheck.h"
 
+#include <sandbox/containerlauncher.h>
 #include <sandbox/dockercli.h>
 #include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
@@ -451,7 +452,7 @@ private Q_SLOTS:
         const QString orphan = start(host + QStringLiteral(":4194999"));
         const QString alive = start(host + QLatin1Char(':') + QString::number(QCoreApplication::applicationPid()));
         QVERIFY(!orphan.isEmpty() && !alive.isEmpty());
-        QVERIFY(QCoro::waitFor(SandboxSession::removeLeftoverContainers()) >= 1);
+        QVERIFY(QCoro::waitFor(Sandpiper::ContainerLauncher::removeLeftoverContainers()) >= 1);
         QTRY_VERIFY_WITH_TIMEOUT(!containerExists(orphan), 10000);
         QVERIFY(containerExists(alive));
         QCoro::waitFor(DockerCli::run({QStringLiteral("rm"), QStringLiteral("-f"), alive}));

@@ -128,12 +128,11 @@ void MarkdownView::appendStreamingMarkdown(const QString &text)
 {
     if (text.isEmpty())
         return;
+    m_markdown += text;
     if (!m_textIsMarkdown) {
-        m_markdown += text;
         render();
         return;
     }
-    m_markdown += text;
     // Paragraphs that are finished now are rendered once, and stay.
     const qsizetype boundary = MarkdownSource::lastParagraphBoundary(m_markdown, m_frozenLength);
     QTextDocument finished(this);

@@ -1,6 +1,6 @@
 #include "sandbox/engineservice.h"
 
-#include "sandbox/sandboxsession.h"
+#include "sandbox/containerlauncher.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -106,12 +106,12 @@ QString EngineService::sandboxBuildContext()
 
 QCoro::Task<int> EngineService::removeAllContainers()
 {
-    return SandboxSession::removeAllContainers();
+    return ContainerLauncher::removeAllContainers();
 }
 
 QCoro::Task<int> EngineService::removeLeftoverContainers()
 {
-    return SandboxSession::removeLeftoverContainers();
+    return ContainerLauncher::removeLeftoverContainers();
 }
 
 } // namespace Sandpiper

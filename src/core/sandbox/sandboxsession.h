@@ -82,10 +82,6 @@ public:
     void setNetwork(bool enabled);
 
     static QStringList defaultPreloadModules();
-    // Removes containers that Sandpiper processes on this machine left behind (crashes).
-    static QCoro::Task<int> removeLeftoverContainers() { return ContainerLauncher::removeLeftoverContainers(); }
-    // Removes every Sandpiper sandbox container (the settings' clean-up button).
-    static QCoro::Task<int> removeAllContainers() { return ContainerLauncher::removeAllContainers(); }
 
 Q_SIGNALS:
     void stateChanged(Sandpiper::SandboxSession::State state);
