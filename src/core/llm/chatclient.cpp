@@ -415,8 +415,11 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
         show(filtered.released);
     response.message.content = filtered.content;
     response.message.reasoning += filtered.reasoning;
-    if (response.message.toolCalls.isEmpty())
+    response.reasoningInContent = !filtered.reasoning.isEmpty();
+    if (response.message.toolCalls.isEmpty()) {
         response.message.toolCalls = filtered.calls;
+        response.textCallDialect = filtered.dialect;
+    }
     if (response.ok())
         response.notices = filtered.problems;
 

@@ -45,6 +45,11 @@ struct ChatResponse {
     ChatError error;
     // For the user: tool-call markup in the answer that could not be used (it stays as text).
     QStringList notices;
+    // How the answer came back: the text dialect its calls were recovered from (empty when
+    // they came as native tool_calls, or there were none), and whether its reasoning was
+    // written into the content as tags rather than sent in a field of its own.
+    QString textCallDialect;
+    bool reasoningInContent = false;
     bool ok() const { return error.kind == ChatError::Kind::None; }
 };
 

@@ -88,10 +88,12 @@ ContentFilter::Result ContentFilter::finish(bool keepCalls)
         result.released.text += m_callMarkup;
         m_content += m_callMarkup;
         m_calls.clear();
+        m_dialect.clear();
     }
     result.content = m_content;
     result.reasoning = m_reasoning;
     result.calls = m_calls;
+    result.dialect = m_dialect;
     result.problems = m_problems;
     result.problems.removeDuplicates();
     return result;
@@ -250,6 +252,7 @@ bool ContentFilter::processMarkup(Output &out, bool atEnd)
         const TextCallParser::Result parsed = parse(markup);
         if (parsed.ok()) {
             m_calls += parsed.calls;
+            m_dialect = dialectName(m_markup);
             m_callMarkup += m_softSpace + markup;
             m_softSpace.clear();
         } else {
@@ -414,6 +417,22 @@ ContentFilter::Extent ContentFilter::bareJsonExtent(bool atEnd) const
         if (segment[at] != QLatin1Char('{'))
             return {Verdict::NotMarkup, 0};
     }
+}
+
+QString ContentFilter::dialectName(Markup markup)
+{
+    switch (markup) {
+    case ContentFilter::Markup::ToolCallTag:
+        return QStringLiteral("Hermes");
+    case ContentFilter::Markup::FunctionTag:
+        return QStringLiteral("Qwen3-Coder");
+    case ContentFilter::Markup::Mistral:
+        return QStringLiteral("Mistral");
+    case ContentFilter::Markup::PythonTag:
+    case ContentFilter::Markup::BareJson:
+        return QStringLiteral("Llama 3.1");
+    }
+    return {};
 }
 
 TextCallParser::Result ContentFilter::parse(QStringView markup) const

@@ -33,6 +33,7 @@ public:
         QString content;   // the visible answer: all text ever released
         QString reasoning; // the reasoning that was written into the content
         QList<ToolCall> calls;
+        QString dialect;      // the text dialect the calls were written in, empty when none
         QStringList problems; // markup that could not be used, for the user
     };
 
@@ -69,6 +70,7 @@ private:
     Extent mistralExtent(bool atEnd) const;
     Extent bareJsonExtent(bool atEnd) const;
     TextCallParser::Result parse(QStringView markup) const;
+    static QString dialectName(Markup markup);
 
     void advance(QChar c);
     void endRun();
@@ -93,6 +95,7 @@ private:
     QString m_reasoning;
     QList<ToolCall> m_calls;
     QString m_callMarkup; // the text of the recognised calls, for finish(false)
+    QString m_dialect;
     QStringList m_problems;
 
     // Markdown code, where markup is only an example: a fence or an inline code span.
