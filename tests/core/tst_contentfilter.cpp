@@ -177,6 +177,97 @@ private Q_SLOTS:
             << QStringLiteral("<|python_tag|>{\"name\": \"execute_python_code\", \"parameters\": {\"code\": \"1\"}}")
             << QString() << QString() << QStringList{python(QStringLiteral("1"))} << false;
 
+        // gpt-oss (Harmony): the analysis channel is reasoning, a message to a function a call.
+        QTest::newRow("gpt-oss call after analysis")
+            << QStringLiteral("<|channel|>analysis<|message|>The user wants 6*7. Use Python.<|end|><|start|>assistant"
+                              "<|channel|>commentary to=functions.execute_python_code <|constrain|>json<|message|>"
+                              "{\"code\":\"print(6 * 7)\"}<|call|>")
+            << QString() << QStringLiteral("The user wants 6*7. Use Python.") << sixTimesSeven << false;
+        QTest::newRow("gpt-oss recipient in the start header")
+            << QStringLiteral("<|start|>assistant to=functions.execute_python_code<|channel|>commentary json"
+                              "<|message|>{\"code\": \"print(6 * 7)\"}<|call|>")
+            << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("gpt-oss call, the server stopped at <|call|>")
+            << QStringLiteral("<|channel|>commentary to=functions.execute_python_code <|constrain|>json<|message|>"
+                              "{\"code\":\"print(6 * 7)\"}")
+            << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("gpt-oss final answer")
+            << QStringLiteral("<|channel|>analysis<|message|>Simple.<|end|><|start|>assistant<|channel|>final"
+                              "<|message|>It is 42.<|return|>")
+            << QStringLiteral("It is 42.") << QStringLiteral("Simple.") << none << false;
+
+        // DeepSeek V3 and R1 (name after the type, arguments in a fence), V3.1 (name, then JSON).
+        const QString deepSeekV3 =
+            QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>execute_python_code\n"
+                           "```json\n{\"code\": \"print(6 * 7)\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
+        QTest::newRow("deepseek v3") << deepSeekV3 << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("deepseek r1, thinking first")
+            << QStringLiteral("<think>Compute it.</think>\n\n") + deepSeekV3 << QString()
+            << QStringLiteral("Compute it.") << sixTimesSeven << false;
+        QTest::newRow("deepseek v3.1, two calls")
+            << QStringLiteral(
+                   "Both at once.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_python_code<｜tool▁sep｜>"
+                   "{\"code\": \"1\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>search_web<｜tool▁sep｜>"
+                   "{\"query\": \"q\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>")
+            << QStringLiteral("Both at once.") << QString()
+            << QStringList{python(QStringLiteral("1")), QStringLiteral("search_web {\"query\":\"q\"}")} << false;
+        QTest::newRow("deepseek v3.1, the server stopped before the end token")
+            << QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_python_code<｜tool▁sep｜>"
+                              "{\"code\": \"print(6 * 7)\"}<｜tool▁call▁end｜>")
+            << QString() << QString() << sixTimesSeven << false;
+
+        // GLM-4.5 and 4.6: the name, then key and value pairs typed by the tool's schema.
+        QTest::newRow("glm") << QStringLiteral(
+                                    "<tool_call>execute_python_code\n<arg_key>code</arg_key>\n<arg_value>print(6 * 7)"
+                                    "</arg_value>\n</tool_call>")
+                             << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("glm, typed values after prose")
+            << QStringLiteral("Searching.\n<tool_call>search_web<arg_key>query</arg_key><arg_value>qt 6.8</arg_value>"
+                              "<arg_key>max_results</arg_key><arg_value>3</arg_value></tool_call>")
+            << QStringLiteral("Searching.") << QString()
+            << QStringList{QStringLiteral("search_web {\"max_results\":3,\"query\":\"qt 6.8\"}")} << false;
+        QTest::newRow("glm, code over lines")
+            << QStringLiteral("<tool_call>execute_python_code\n<arg_key>code</arg_key>\n<arg_value>x = 1\nprint(x)"
+                              "</arg_value>\n</tool_call>")
+            << QString() << QString() << QStringList{python(QStringLiteral("x = 1\nprint(x)"))} << false;
+
+        // Kimi-K2.
+        QTest::newRow("kimi") << QStringLiteral(
+                                     "<|tool_calls_section_begin|><|tool_call_begin|>functions.execute_python_code:0"
+                                     "<|tool_call_argument_begin|>{\"code\": \"print(6 * 7)\"}<|tool_call_end|>"
+                                     "<|tool_calls_section_end|>")
+                              << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("kimi, two calls")
+            << QStringLiteral("<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.execute_python_code:0"
+                              "<|tool_call_argument_begin|>{\"code\": \"1\"}<|tool_call_end|>\n<|tool_call_begin|>"
+                              "functions.search_web:1<|tool_call_argument_begin|>{\"query\": \"q\"}<|tool_call_end|>\n"
+                              "<|tool_calls_section_end|>")
+            << QString() << QString()
+            << QStringList{python(QStringLiteral("1")), QStringLiteral("search_web {\"query\":\"q\"}")} << false;
+
+        // Llama 3.2: a Python list of calls as the whole answer.
+        QTest::newRow("pythonic") << QStringLiteral("[execute_python_code(code=\"print(6 * 7)\")]") << QString()
+                                  << QString() << sixTimesSeven << false;
+        QTest::newRow("pythonic, two calls and single quotes")
+            << QStringLiteral("[search_web(query='qt 6.8', max_results=3), execute_python_code(code=\"1\",)]")
+            << QString() << QString()
+            << QStringList{QStringLiteral("search_web {\"max_results\":3,\"query\":\"qt 6.8\"}"),
+                           python(QStringLiteral("1"))}
+            << false;
+        QTest::newRow("pythonic, triple quotes and escapes")
+            << QStringLiteral("[execute_python_code(code=\"\"\"x = 'a\\tb'\nprint(x)\"\"\")]") << QString() << QString()
+            << QStringList{python(QStringLiteral("x = 'a\tb'\nprint(x)"))} << false;
+
+        // Phi-4-mini and IBM Granite: JSON after a marker of their own.
+        QTest::newRow("phi-4-mini")
+            << QStringLiteral("functools[{\"name\": \"execute_python_code\", \"arguments\": {\"code\": \"print(6 * "
+                              "7)\"}}]")
+            << QString() << QString() << sixTimesSeven << false;
+        QTest::newRow("granite")
+            << QStringLiteral("<|tool_call|>[{\"name\": \"execute_python_code\", \"arguments\": {\"code\": \"print(6 "
+                              "* 7)\"}}]")
+            << QString() << QString() << sixTimesSeven << false;
+
         // Thinking inside the content.
         QTest::newRow("think") << QStringLiteral("<think>\nThe user wants 2+2.\n</think>\n\n2 + 2 = 4.")
                                << QStringLiteral("2 + 2 = 4.") << QStringLiteral("The user wants 2+2.") << none
@@ -220,6 +311,27 @@ private Q_SLOTS:
         prose("a lone less-than at the end", QStringLiteral("a <"));
         prose("an unknown bare function tag", QStringLiteral("<function=foo>bar</function>"));
         prose("html", QStringLiteral("<b>bold</b> <|endoftext|> <functional>"));
+        prose("harmony explained in inline code",
+              QStringLiteral("gpt-oss writes `<|channel|>commentary to=functions.execute_python_code<|message|>{}` "
+                             "for a call."));
+        prose("harmony token in prose", QStringLiteral("The <|channel|> token names a channel; <|start|> opens one."));
+        prose("deepseek in a fence",
+              QStringLiteral("```\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_python_code<｜tool▁sep｜>{}"
+                             "<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n```"));
+        prose("kimi marker in prose", QStringLiteral("Kimi opens calls with <|tool_calls_section_begin|>, then more."));
+        prose("glm in inline code",
+              QStringLiteral("GLM writes `<tool_call>execute_python_code<arg_key>code</arg_key>` and so on."));
+        prose("a tool's name after the tag in prose",
+              QStringLiteral("<tool_call>execute_python_code is the tool that runs code."));
+        prose("a comprehension", QStringLiteral("[print(x) for x in range(3)]"));
+        prose("a pythonic call followed by prose",
+              QStringLiteral("[execute_python_code(code=\"1\")] is how Llama 3.2 writes a call."));
+        prose("pythonic in a fence", QStringLiteral("```python\n[execute_python_code(code=\"1\")]\n```"));
+        prose("functools in prose", QStringLiteral("Use functools.partial, functools[0] or myfunctools[1]; if so, "
+                                                   "fine."));
+        prose("phi-4 explained in inline code",
+              QStringLiteral("Phi writes `functools[{\"name\": \"execute_python_code\", \"arguments\": {}}]`."));
+        prose("granite marker in prose", QStringLiteral("Granite's <|tool_call|> token is special."));
 
         // Markup that cannot be used is shown as it was, and the user is told.
         const auto unusable = [&none](const char *name, const QString &text) {
@@ -238,6 +350,14 @@ private Q_SLOTS:
         unusable("unknown mistral tool", QStringLiteral("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Bern\"}"));
         unusable("half-written mistral", QStringLiteral("[TOOL_CALLS]execute_python_code[ARGS]{\"code\": \"1"));
         unusable("python tag with code", QStringLiteral("<|python_tag|>print(1)"));
+        unusable("unknown tool for gpt-oss",
+                 QStringLiteral("<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
+                                "{\"city\": \"Bern\"}<|call|>"));
+        unusable("half-written kimi", QStringLiteral("<|tool_calls_section_begin|><|tool_call_begin|>functions."
+                                                     "execute_python_code:0<|tool_call_argument_begin|>{\"code\":"));
+        unusable("unknown tool in deepseek", QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather"
+                                                            "<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"));
+        unusable("unreadable pythonic", QStringLiteral("[execute_python_code(code=print(1))]"));
         unusable("half-written llama json",
                  QStringLiteral("{\"name\": \"execute_python_code\", \"parameters\": {\"code\": \"pri"));
     }
@@ -275,6 +395,39 @@ private Q_SLOTS:
             QVERIFY2(r.result.problems.isEmpty() != problem,
                      qPrintable(where + QStringLiteral(": problems ") + r.result.problems.join(QStringLiteral("; "))));
         }
+    }
+
+    void namesTheDialect_data()
+    {
+        QTest::addColumn<QString>("stream");
+        QTest::addColumn<QString>("dialect");
+        const auto call = [](const char *dialect, const QString &stream) {
+            QTest::newRow(dialect) << stream << QString::fromLatin1(dialect);
+        };
+        call("Hermes", hermes);
+        call("Qwen3-Coder", QStringLiteral("<function=execute_python_code><parameter=code>1</parameter></function>"));
+        call("GLM-4.5", QStringLiteral("<tool_call>execute_python_code<arg_key>code</arg_key><arg_value>1</arg_value>"
+                                       "</tool_call>"));
+        call("Mistral", QStringLiteral("[TOOL_CALLS]execute_python_code[ARGS]{\"code\": \"1\"}"));
+        call("Llama 3.1", QStringLiteral("{\"name\": \"execute_python_code\", \"parameters\": {\"code\": \"1\"}}"));
+        call("Llama 3.2", QStringLiteral("[execute_python_code(code='1')]"));
+        call("Granite", QStringLiteral("<|tool_call|>[{\"name\": \"execute_python_code\", \"arguments\": {}}]"));
+        call("Phi-4-mini", QStringLiteral("functools[{\"name\": \"execute_python_code\", \"arguments\": {}}]"));
+        call("DeepSeek", QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_python_code<｜tool▁sep｜>{}"
+                                        "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"));
+        call("Kimi-K2", QStringLiteral("<|tool_calls_section_begin|><|tool_call_begin|>functions.execute_python_code:0"
+                                       "<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"));
+        call("gpt-oss", QStringLiteral("<|channel|>commentary to=functions.execute_python_code<|message|>{}"));
+    }
+
+    void namesTheDialect()
+    {
+        QFETCH(QString, stream);
+        QFETCH(QString, dialect);
+        const Run r = run(stream, {});
+        QCOMPARE(r.result.calls.size(), 1);
+        QCOMPARE(r.result.dialect, dialect);
+        QCOMPARE(run(QStringLiteral("Just prose."), {}).result.dialect, QString());
     }
 
     void callsGetIdsEveryServerAccepts()

@@ -63,6 +63,33 @@ const QString hermes =
     QStringLiteral("<tool_call>\n{\"name\": \"execute_python_code\", \"arguments\": {\"code\": \"print(6 * 7)\"}}\n"
                    "</tool_call>");
 
+// print(6 * 7) as each model family writes it when the server's parser misses it.
+QList<std::pair<const char *, QString>> families()
+{
+    const QString code = QStringLiteral("{\"code\": \"print(6 * 7)\"}");
+    const QString json = QStringLiteral("{\"name\": \"execute_python_code\", \"arguments\": %1}").arg(code);
+    return {
+        {"gpt-oss",
+         QStringLiteral("<|channel|>analysis<|message|>Use Python.<|end|><|start|>assistant<|channel|>commentary "
+                        "to=functions.execute_python_code <|constrain|>json<|message|>%1<|call|>")
+             .arg(code)},
+        {"deepseek v3", QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>"
+                                       "execute_python_code\n```json\n%1\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>")
+                            .arg(code)},
+        {"deepseek v3.1", QStringLiteral("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_python_code<｜tool▁sep｜>"
+                                         "%1<｜tool▁call▁end｜><｜tool▁calls▁end｜>")
+                              .arg(code)},
+        {"glm", QStringLiteral("<tool_call>execute_python_code\n<arg_key>code</arg_key>\n<arg_value>print(6 * 7)"
+                               "</arg_value>\n</tool_call>")},
+        {"kimi", QStringLiteral("<|tool_calls_section_begin|><|tool_call_begin|>functions.execute_python_code:0"
+                                "<|tool_call_argument_begin|>%1<|tool_call_end|><|tool_calls_section_end|>")
+                     .arg(code)},
+        {"llama 3.2 pythonic", QStringLiteral("[execute_python_code(code='print(6 * 7)')]")},
+        {"phi-4-mini", QStringLiteral("functools[%1]").arg(json)},
+        {"granite", QStringLiteral("<|tool_call|>[%1]").arg(json)},
+    };
+}
+
 } // namespace
 
 class TestTextCallAgent : public QObject
@@ -117,6 +144,8 @@ private Q_SLOTS:
             << QString() << sixTimesSeven << false;
         QTest::newRow("think, then a call")
             << QStringLiteral("<think>Python is best.</think>\n") + hermes << QString() << sixTimesSeven << false;
+        for (const auto &[family, stream] : families())
+            QTest::newRow(family) << stream << QString() << sixTimesSeven << false;
 
         const QStringList none;
         QTest::newRow("a call shown in a code fence")
@@ -226,6 +255,34 @@ private Q_SLOTS:
         const auto executions = store.executions(conversation->id);
         QCOMPARE(executions->size(), 1);
         QCOMPARE(executions->first().toolCallId, approval.first().call.id);
+    }
+
+    void everyFamilyRunsInTheSandbox_data()
+    {
+        QTest::addColumn<QString>("stream");
+        for (const auto &[family, stream] : families())
+            QTest::newRow(family) << stream;
+    }
+
+    void everyFamilyRunsInTheSandbox()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        QFETCH(QString, stream);
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(FS::stream(FS::Shape::LlamaCpp, FS::Turn{.text = stream, .pieces = 7}));
+        server.enqueue(FS::stream(FS::Shape::LlamaCpp, FS::Turn{.text = QStringLiteral("It is 42.")}));
+        AgentLoop loop(config(server, ApprovalPolicy::Auto));
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("what is 6 * 7?"));
+        QVERIFY(recorder.waitForTurn());
+        QCOMPARE(recorder.end(), AgentEvent::End::Completed);
+        QCOMPARE(shownText(recorder), QStringLiteral("It is 42."));
+        const auto finished = recorder.ofKind(Kind::ToolFinished);
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(finished.first().execution());
+        QCOMPARE(finished.first().execution()->standardOutput.trimmed(), QStringLiteral("42"));
+        QVERIFY(toolMessageIn(server.chatRequests().at(1), finished.first().call.id).contains(QLatin1String("42")));
     }
 
     void thinkingInTheContentIsReasoning()

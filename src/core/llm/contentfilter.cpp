@@ -1,29 +1,14 @@
 #include "llm/contentfilter.h"
 
-#include <QRegularExpression>
-
 namespace Sandpiper {
 
 namespace {
-
-const QLatin1StringView toolCallOpen("<tool_call>");
-const QLatin1StringView toolCallClose("</tool_call>");
-const QLatin1StringView functionOpen("<function=");
-const QLatin1StringView functionClose("</function>");
-const QLatin1StringView mistralMarker("[TOOL_CALLS]");
-const QLatin1StringView pythonTag("<|python_tag|>");
 
 qsizetype skipSpace(QStringView text, qsizetype from)
 {
     while (from < text.size() && text[from].isSpace())
         ++from;
     return from;
-}
-
-// TEXT is empty or the beginning of WORD.
-bool couldBecome(QStringView text, QLatin1StringView word)
-{
-    return text.size() <= word.size() && word.startsWith(text);
 }
 
 // TEXT to show now, after the white space held back before it; its own white space at the end is
@@ -42,20 +27,18 @@ QString withoutTrailingSpace(QStringView text, QString &pending)
     return piece;
 }
 
-// The start of an answer that is one JSON call, as Llama 3.x writes it.
-const QRegularExpression &bareJsonStart()
+// Whether C can begin a marker of a dialect (then the text is looked at more closely).
+bool mayOpenMarker(QChar c)
 {
-    static const QRegularExpression pattern(QStringLiteral(
-        R"re(^\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?(?:"function"\s*:\s*\{\s*)?"name"\s*:\s*"((?:[^"\\]|\\.)*)")re"));
-    return pattern;
-}
-
-// A Mistral call after [TOOL_CALLS]: NAME[ARGS] or NAME[CALL_ID]ID[ARGS], then the JSON object.
-const QRegularExpression &mistralHead()
-{
-    static const QRegularExpression pattern(
-        QStringLiteral(R"(\G\s*(?:\[TOOL_CALLS\])?\s*([A-Za-z0-9_.\-]+)(?:\[CALL_ID\]([A-Za-z0-9_\-]*))?\[ARGS\]\s*)"));
-    return pattern;
+    static const QString firsts = [] {
+        QString chars;
+        for (const TextDialect &dialect : textDialects()) {
+            if (!dialect.marker.isEmpty() && !chars.contains(dialect.marker.front()))
+                chars += dialect.marker.front();
+        }
+        return chars;
+    }();
+    return firsts.contains(c);
 }
 
 } // namespace
@@ -88,12 +71,12 @@ ContentFilter::Result ContentFilter::finish(bool keepCalls)
         result.released.text += m_callMarkup;
         m_content += m_callMarkup;
         m_calls.clear();
-        m_dialect.clear();
+        m_dialectName.clear();
     }
     result.content = m_content;
     result.reasoning = m_reasoning;
     result.calls = m_calls;
-    result.dialect = m_dialect;
+    result.dialect = m_dialectName;
     result.problems = m_problems;
     result.problems.removeDuplicates();
     return result;
@@ -126,19 +109,18 @@ bool ContentFilter::processStart(bool atEnd)
         return false;
     QStringView rest = QStringView(m_buffer).sliced(first);
     if (m_atAnswerStart) {
-        for (const auto &[open, close] :
-             {std::pair(QLatin1StringView("<think>"), QLatin1StringView("</think>")),
-              std::pair(QLatin1StringView("<thinking>"), QLatin1StringView("</thinking>"))}) {
-            if (rest.startsWith(open)) {
-                m_buffer.remove(0, first + open.size());
-                m_closer = close;
+        bool couldOpen = false;
+        for (const ThinkTags &tags : thinkTags()) {
+            if (rest.startsWith(tags.open)) {
+                m_buffer.remove(0, first + tags.open.size());
+                m_closer = tags.close;
                 m_atAnswerStart = false;
                 m_state = State::Think;
                 return true;
             }
+            couldOpen = couldOpen || (rest.size() < tags.open.size() && tags.open.startsWith(rest));
         }
-        if (!atEnd &&
-            (couldBecome(rest, QLatin1StringView("<think>")) || couldBecome(rest, QLatin1StringView("<thinking>"))))
+        if (couldOpen && !atEnd)
             return false;
     }
     m_atAnswerStart = false;
@@ -147,20 +129,18 @@ bool ContentFilter::processStart(bool atEnd)
         m_buffer.remove(0, first);
         rest = m_buffer;
     }
-    if (callsEnabled() && rest.startsWith(QLatin1Char('{'))) {
-        const QRegularExpressionMatch match =
-            bareJsonStart().matchView(rest, 0, QRegularExpression::PartialPreferCompleteMatch);
-        if (match.hasPartialMatch() && !atEnd)
-            return false;
-        if (match.hasMatch() && m_parser.declares(match.captured(1))) {
-            m_softSpace += QStringView(m_buffer).first(m_buffer.size() - rest.size());
-            m_segment = rest.toString();
-            m_buffer.clear();
-            m_markup = Markup::BareJson;
-            m_markerLength = 0;
-            m_state = State::Markup;
-            return true;
-        }
+    // Dialects whose calls are the whole answer.
+    const QList<TextDialect> &dialects = textDialects();
+    for (qsizetype row = 0; callsEnabled() && !rest.isEmpty() && row < dialects.size(); ++row) {
+        if (!dialects[row].marker.isEmpty() ||
+            dialects[row].extent(rest, m_parser, atEnd).verdict == TextDialect::Verdict::NotMarkup)
+            continue;
+        m_softSpace += QStringView(m_buffer).first(m_buffer.size() - rest.size());
+        m_segment = rest.toString();
+        m_buffer.clear();
+        m_dialect = row;
+        m_state = State::Markup;
+        return true;
     }
     m_state = State::Prose;
     return true;
@@ -197,7 +177,8 @@ bool ContentFilter::processProse(Output &out, bool atEnd)
     const bool calls = callsEnabled();
     for (qsizetype p = 0; p < m_buffer.size(); ++p) {
         const QChar c = m_buffer.at(p);
-        if (calls && (c == QLatin1Char('<') || c == QLatin1Char('['))) {
+        // A marker that is a word starts one.
+        if (calls && mayOpenMarker(c) && !(c.isLetter() && (m_previous.isLetterOrNumber() || m_previous == u'_'))) {
             endRun();
             if (!insideCode()) {
                 const MarkerMatch match = matchMarker(QStringView(m_buffer).sliced(p));
@@ -226,9 +207,9 @@ bool ContentFilter::processMarkup(Output &out, bool atEnd)
 {
     m_segment += m_buffer;
     m_buffer.clear();
-    const Extent extent = extentOf(atEnd);
+    const TextDialect::Extent extent = dialect().extent(m_segment, m_parser, atEnd);
     switch (extent.verdict) {
-    case Verdict::Incomplete:
+    case TextDialect::Verdict::Incomplete:
         if (!atEnd)
             return false;
         m_problems << tr("The model's tool call was cut off before it was complete, so it was not run; it is shown "
@@ -237,22 +218,31 @@ bool ContentFilter::processMarkup(Output &out, bool atEnd)
         m_segment.clear();
         m_state = State::Prose;
         return false;
-    case Verdict::NotMarkup:
+    case TextDialect::Verdict::NotMarkup: {
+        if (tryNextDialect())
+            return true;
         // Prose after all: the marker is shown, and what follows it is read again as prose.
-        emitVerbatim(QStringView(m_segment).first(m_markerLength), out);
-        m_buffer = m_segment.sliced(m_markerLength);
+        const qsizetype marker = dialect().marker.size();
+        emitVerbatim(QStringView(m_segment).first(marker), out);
+        m_buffer = m_segment.sliced(marker);
         m_segment.clear();
         m_state = State::Prose;
         return true;
-    case Verdict::Complete: {
+    }
+    case TextDialect::Verdict::Dropped:
+        m_buffer = m_segment.sliced(extent.end);
+        m_segment.clear();
+        m_state = State::Prose;
+        return true;
+    case TextDialect::Verdict::Complete: {
         const QString markup = m_segment.first(extent.end);
         m_buffer = m_segment.sliced(extent.end);
         m_segment.clear();
         m_state = State::Prose;
-        const TextCallParser::Result parsed = parse(markup);
+        const TextCallParser::Result parsed = dialect().parse(markup, m_parser);
         if (parsed.ok()) {
             m_calls += parsed.calls;
-            m_dialect = dialectName(m_markup);
+            m_dialectName = dialect().name;
             m_callMarkup += m_softSpace + markup;
             m_softSpace.clear();
         } else {
@@ -265,21 +255,31 @@ bool ContentFilter::processMarkup(Output &out, bool atEnd)
     return false;
 }
 
-// Whether REST opens with a marker (then m_markup and m_markerLength say which), or could
+// The next row with the same marker, when the one tried did not fit.
+bool ContentFilter::tryNextDialect()
+{
+    const QList<TextDialect> &dialects = textDialects();
+    for (qsizetype row = m_dialect + 1; row < dialects.size(); ++row) {
+        if (dialects[row].marker == dialect().marker) {
+            m_dialect = row;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether REST opens with a marker (then m_dialect says the first row that has it), or could
 // still turn into one when more text arrives.
 ContentFilter::MarkerMatch ContentFilter::matchMarker(QStringView rest)
 {
-    static const std::pair<QLatin1StringView, Markup> markers[] = {
-        {toolCallOpen, Markup::ToolCallTag},
-        {functionOpen, Markup::FunctionTag},
-        {mistralMarker, Markup::Mistral},
-        {pythonTag, Markup::PythonTag},
-    };
+    const QList<TextDialect> &dialects = textDialects();
     MarkerMatch match = MarkerMatch::None;
-    for (const auto &[marker, markup] : markers) {
+    for (qsizetype row = 0; row < dialects.size(); ++row) {
+        const QString &marker = dialects[row].marker;
+        if (marker.isEmpty())
+            continue;
         if (rest.startsWith(marker)) {
-            m_markup = markup;
-            m_markerLength = marker.size();
+            m_dialect = row;
             return MarkerMatch::Full;
         }
         if (rest.size() < marker.size() && marker.startsWith(rest))
@@ -288,181 +288,12 @@ ContentFilter::MarkerMatch ContentFilter::matchMarker(QStringView rest)
     return match;
 }
 
-ContentFilter::Extent ContentFilter::extentOf(bool atEnd) const
-{
-    switch (m_markup) {
-    case Markup::ToolCallTag:
-        return toolCallTagExtent(atEnd);
-    case Markup::FunctionTag:
-        return functionTagExtent(atEnd);
-    case Markup::Mistral:
-        return mistralExtent(atEnd);
-    case Markup::PythonTag:
-        // Llama's call runs to the end of its message.
-        return atEnd ? Extent{Verdict::Complete, m_segment.size()} : Extent{};
-    case Markup::BareJson:
-        return bareJsonExtent(atEnd);
-    }
-    return {};
-}
-
-// The call's markup ends at END, with the </tool_call> that may follow it. The closing tag is
-// often left out (servers stop at it) or cut in half by the end of the stream.
-ContentFilter::Extent ContentFilter::closedAt(qsizetype end, bool atEnd) const
-{
-    const QStringView segment = m_segment;
-    const qsizetype tail = skipSpace(segment, end);
-    if (segment.sliced(tail).startsWith(toolCallClose))
-        return {Verdict::Complete, tail + toolCallClose.size()};
-    if (couldBecome(segment.sliced(tail), toolCallClose))
-        return atEnd ? Extent{Verdict::Complete, segment.size()} : Extent{};
-    return {Verdict::Complete, end};
-}
-
-ContentFilter::Extent ContentFilter::toolCallTagExtent(bool atEnd) const
-{
-    const QStringView segment = m_segment;
-    const qsizetype body = skipSpace(segment, m_markerLength);
-    if (body == segment.size())
-        return atEnd ? Extent{Verdict::NotMarkup, 0} : Extent{};
-    const QChar first = segment[body];
-    if (first == QLatin1Char('{') || first == QLatin1Char('[')) {
-        const qsizetype end = TextCallParser::jsonEnd(segment, body);
-        if (end < 0)
-            return {};
-        return closedAt(end, atEnd);
-    }
-    if (!segment.sliced(body).startsWith(functionOpen)) {
-        if (couldBecome(segment.sliced(body), functionOpen) && !atEnd)
-            return {};
-        return {Verdict::NotMarkup, 0};
-    }
-    const qsizetype close = segment.indexOf(toolCallClose, body);
-    if (close >= 0)
-        return {Verdict::Complete, close + toolCallClose.size()};
-    if (!atEnd)
-        return {};
-    const qsizetype lastFunction = segment.lastIndexOf(functionClose);
-    if (lastFunction < 0)
-        return {};
-    const qsizetype end = lastFunction + functionClose.size();
-    const qsizetype tail = skipSpace(segment, end);
-    return {Verdict::Complete, couldBecome(segment.sliced(tail), toolCallClose) ? segment.size() : end};
-}
-
-ContentFilter::Extent ContentFilter::functionTagExtent(bool atEnd) const
-{
-    const QStringView segment = m_segment;
-    // Without <tool_call> around it the tag is taken for a call only when it names a tool.
-    const qsizetype nameEnd = segment.indexOf(QLatin1Char('>'), m_markerLength);
-    if (nameEnd >= 0 &&
-        !m_parser.declares(segment.sliced(m_markerLength, nameEnd - m_markerLength).trimmed().toString()))
-        return {Verdict::NotMarkup, 0};
-    const qsizetype close = segment.indexOf(functionClose);
-    if (close < 0)
-        return atEnd && nameEnd < 0 ? Extent{Verdict::NotMarkup, 0} : Extent{};
-    return closedAt(close + functionClose.size(), atEnd);
-}
-
-ContentFilter::Extent ContentFilter::mistralExtent(bool atEnd) const
-{
-    const QStringView segment = m_segment;
-    const qsizetype body = skipSpace(segment, m_markerLength);
-    if (body == segment.size())
-        return atEnd ? Extent{Verdict::NotMarkup, 0} : Extent{};
-    if (segment[body] == QLatin1Char('[') || segment[body] == QLatin1Char('{')) {
-        const qsizetype end = TextCallParser::jsonEnd(segment, body);
-        return end < 0 ? Extent{} : Extent{Verdict::Complete, end};
-    }
-    // NAME[ARGS]{…}, possibly followed by more calls.
-    qsizetype lastEnd = -1;
-    for (qsizetype at = m_markerLength;;) {
-        if (at == segment.size()) {
-            if (!atEnd)
-                return {};
-            return lastEnd >= 0 ? Extent{Verdict::Complete, lastEnd} : Extent{Verdict::NotMarkup, 0};
-        }
-        const QRegularExpressionMatch head =
-            mistralHead().matchView(segment, at, QRegularExpression::PartialPreferCompleteMatch);
-        if (head.hasPartialMatch())
-            return atEnd && lastEnd >= 0 ? Extent{Verdict::Complete, lastEnd} : Extent{};
-        if (!head.hasMatch())
-            return lastEnd >= 0 ? Extent{Verdict::Complete, lastEnd} : Extent{Verdict::NotMarkup, 0};
-        const qsizetype arguments = head.capturedEnd();
-        if (arguments == segment.size())
-            return {};
-        if (segment[arguments] != QLatin1Char('{'))
-            return {Verdict::Complete, arguments}; // unreadable: the parser says so
-        const qsizetype end = TextCallParser::jsonEnd(segment, arguments);
-        if (end < 0)
-            return {};
-        lastEnd = end;
-        at = end;
-    }
-}
-
-ContentFilter::Extent ContentFilter::bareJsonExtent(bool atEnd) const
-{
-    const QStringView segment = m_segment;
-    for (qsizetype at = 0;;) {
-        const qsizetype end = TextCallParser::jsonEnd(segment, at);
-        if (end < 0)
-            return {};
-        at = end;
-        while (at < segment.size() && (segment[at].isSpace() || segment[at] == QLatin1Char(';')))
-            ++at;
-        if (at == segment.size())
-            return atEnd ? Extent{Verdict::Complete, segment.size()} : Extent{};
-        // Only an answer that is nothing but calls is taken for them.
-        if (segment[at] != QLatin1Char('{'))
-            return {Verdict::NotMarkup, 0};
-    }
-}
-
-QString ContentFilter::dialectName(Markup markup)
-{
-    switch (markup) {
-    case ContentFilter::Markup::ToolCallTag:
-        return QStringLiteral("Hermes");
-    case ContentFilter::Markup::FunctionTag:
-        return QStringLiteral("Qwen3-Coder");
-    case ContentFilter::Markup::Mistral:
-        return QStringLiteral("Mistral");
-    case ContentFilter::Markup::PythonTag:
-    case ContentFilter::Markup::BareJson:
-        return QStringLiteral("Llama 3.1");
-    }
-    return {};
-}
-
-TextCallParser::Result ContentFilter::parse(QStringView markup) const
-{
-    switch (m_markup) {
-    case Markup::ToolCallTag: {
-        const qsizetype body = skipSpace(markup, m_markerLength);
-        if (markup[body] == QLatin1Char('{') || markup[body] == QLatin1Char('['))
-            return m_parser.parseJsonCall(markup.sliced(body, TextCallParser::jsonEnd(markup, body) - body));
-        const qsizetype close = markup.indexOf(toolCallClose, body);
-        const qsizetype end = close >= 0 ? close : markup.lastIndexOf(functionClose) + functionClose.size();
-        return m_parser.parseFunctionXml(markup.sliced(body, end - body));
-    }
-    case Markup::FunctionTag:
-        return m_parser.parseFunctionXml(markup.first(markup.lastIndexOf(functionClose) + functionClose.size()));
-    case Markup::Mistral:
-        return m_parser.parseMistral(markup.sliced(m_markerLength));
-    case Markup::PythonTag:
-        return m_parser.parseJsonObjects(markup.sliced(m_markerLength));
-    case Markup::BareJson:
-        return m_parser.parseJsonObjects(markup);
-    }
-    return {};
-}
-
 // Follows the Markdown structure of the visible text, one character at a time: runs of
 // backticks or tildes open and close fences at the start of a line, backticks elsewhere open
 // and close inline code.
 void ContentFilter::advance(QChar c)
 {
+    m_previous = c;
     if (c == QLatin1Char('`') || c == QLatin1Char('~')) {
         if (m_run > 0 && c == m_runChar) {
             ++m_run;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "llm/textcallparser.h"
+#include "llm/textdialect.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -11,11 +12,10 @@ namespace Sandpiper {
 // Sits between the streamed content of an answer and what the user sees. Local servers often
 // hand over the model's tool-call markup and its <think> block as plain content; this splits
 // them off while the answer streams:
-//  - <think>…</think> (or <thinking>) at the start becomes reasoning, also when the stream is
-//    cut before it closes;
-//  - tool calls written as text (Hermes/Qwen2.5 <tool_call> JSON, Qwen3-Coder XML, Mistral
-//    [TOOL_CALLS], Llama 3.x <|python_tag|> or an answer that is one JSON call) become
-//    ToolCalls, when they name a declared tool and stand outside Markdown code.
+//  - <think>…</think> (or another of thinkTags()) at the start becomes reasoning, also when the
+//    stream is cut before it closes;
+//  - tool calls written as text in any of textDialects() become ToolCalls, when they stand
+//    outside Markdown code.
 // Text is held back from the first character that could open markup until it is decided, and
 // released unchanged when it turns out to be prose, so markup never shows, not even for a frame.
 class ContentFilter
@@ -48,13 +48,7 @@ public:
 
 private:
     enum class State { Start, Think, Prose, Markup };
-    enum class Markup { ToolCallTag, FunctionTag, Mistral, PythonTag, BareJson };
     enum class MarkerMatch { None, Partial, Full };
-    enum class Verdict { Incomplete, Complete, NotMarkup };
-    struct Extent {
-        Verdict verdict = Verdict::Incomplete;
-        qsizetype end = 0;
-    };
 
     bool callsEnabled() const { return m_recover && !m_parser.isEmpty(); }
     void process(Output &out, bool atEnd);
@@ -63,14 +57,8 @@ private:
     bool processProse(Output &out, bool atEnd);
     bool processMarkup(Output &out, bool atEnd);
     MarkerMatch matchMarker(QStringView rest);
-    Extent extentOf(bool atEnd) const;
-    Extent closedAt(qsizetype end, bool atEnd) const;
-    Extent toolCallTagExtent(bool atEnd) const;
-    Extent functionTagExtent(bool atEnd) const;
-    Extent mistralExtent(bool atEnd) const;
-    Extent bareJsonExtent(bool atEnd) const;
-    TextCallParser::Result parse(QStringView markup) const;
-    static QString dialectName(Markup markup);
+    const TextDialect &dialect() const { return textDialects().at(m_dialect); }
+    bool tryNextDialect();
 
     void advance(QChar c);
     void endRun();
@@ -84,18 +72,17 @@ private:
     State m_state = State::Start;
     bool m_atAnswerStart = true; // a <think> block opens only here
     bool m_afterThink = false;
-    QString m_buffer; // text not yet decided on
-    QString m_closer; // of the open <think> block
-    Markup m_markup = Markup::ToolCallTag;
-    qsizetype m_markerLength = 0;
-    QString m_segment;     // the markup being read, from its marker on
-    QString m_softSpace;   // white space at the end of the visible text, shown once text follows
-    QString m_softThought; // the same for reasoning
+    QString m_buffer;        // text not yet decided on
+    QString m_closer;        // of the open <think> block
+    qsizetype m_dialect = 0; // the row of textDialects() the markup is read as
+    QString m_segment;       // the markup being read, from its marker on
+    QString m_softSpace;     // white space at the end of the visible text, shown once text follows
+    QString m_softThought;   // the same for reasoning
     QString m_content;
     QString m_reasoning;
     QList<ToolCall> m_calls;
-    QString m_callMarkup; // the text of the recognised calls, for finish(false)
-    QString m_dialect;
+    QString m_callMarkup;  // the text of the recognised calls, for finish(false)
+    QString m_dialectName; // of the recognised calls
     QStringList m_problems;
 
     // Markdown code, where markup is only an example: a fence or an inline code span.
@@ -106,6 +93,7 @@ private:
     bool m_runAtLineStart = false;
     bool m_lineStart = true;
     int m_indent = 0;
+    QChar m_previous; // the last character of the visible text
 };
 
 } // namespace Sandpiper

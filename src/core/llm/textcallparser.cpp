@@ -1,5 +1,7 @@
 #include "llm/textcallparser.h"
 
+#include "llm/pythonliteral.h"
+
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -82,6 +84,15 @@ TextCallParser::TextCallParser(const QJsonArray &declarations)
         if (!name.isEmpty())
             m_schemas.insert(name, function.value(QLatin1String("parameters")).toObject());
     }
+}
+
+bool TextCallParser::couldName(QStringView prefix) const
+{
+    for (auto it = m_schemas.keyBegin(); it != m_schemas.keyEnd(); ++it) {
+        if (it->startsWith(prefix))
+            return true;
+    }
+    return false;
 }
 
 qsizetype TextCallParser::jsonEnd(QStringView text, qsizetype from)
@@ -325,6 +336,80 @@ TextCallParser::Result TextCallParser::parseJsonObjects(QStringView text) const
     }
     if (result.calls.isEmpty())
         result.problem = tr("The model wrote an empty list of tool calls into its answer.");
+    return result;
+}
+
+TextCallParser::Result TextCallParser::parseNamedCall(const QString &name, QStringView arguments) const
+{
+    Result result;
+    if (!declares(name)) {
+        result.problem = unknownTool(name);
+        return result;
+    }
+    arguments = arguments.trimmed();
+    if (arguments.startsWith(QLatin1String("```"))) {
+        const qsizetype firstLine = arguments.indexOf(QLatin1Char('\n'));
+        arguments = firstLine < 0 ? QStringView() : arguments.sliced(firstLine + 1);
+        if (arguments.endsWith(QLatin1String("```")))
+            arguments.chop(3);
+    }
+    const std::optional<QJsonValue> value = parseJson(arguments.trimmed());
+    if (!value || !value->isObject()) {
+        result.problem = tr("The model wrote a tool call into its answer that is not valid JSON, so it was not "
+                            "run; it is shown as text.");
+        return result;
+    }
+    result.calls.append({newCallId(), name, compact(*value)});
+    return result;
+}
+
+TextCallParser::Result TextCallParser::parseArgPairs(QStringView text) const
+{
+    static const QRegularExpression pair(
+        QStringLiteral(R"(\G\s*<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)</arg_value>)"),
+        QRegularExpression::DotMatchesEverythingOption);
+    Result result;
+    const QString all = text.toString();
+    qsizetype at = 0;
+    while (at < all.size() && all.at(at) != QLatin1Char('<') && all.at(at) != QLatin1Char('\n'))
+        ++at;
+    const QString name = all.first(at).trimmed();
+    if (!declares(name)) {
+        result.problem = unknownTool(name);
+        return result;
+    }
+    QJsonObject arguments;
+    for (QRegularExpressionMatch match = pair.match(all, at); match.hasMatch(); match = pair.match(all, at)) {
+        const QString key = match.captured(1).trimmed();
+        arguments.insert(key, typedParameter(name, key, match.captured(2)));
+        at = match.capturedEnd();
+    }
+    if (!all.sliced(at).trimmed().isEmpty()) {
+        result.problem = tr("The model wrote a tool call into its answer in XML that could not be read, so it is "
+                            "shown as text.");
+        return result;
+    }
+    result.calls.append({newCallId(), name, compact(arguments)});
+    return result;
+}
+
+TextCallParser::Result TextCallParser::parsePythonic(QStringView text) const
+{
+    Result result;
+    const std::optional<QList<PythonLiteral::Call>> calls = PythonLiteral::readCallList(text);
+    if (!calls || calls->isEmpty()) {
+        result.problem = tr("The model wrote a tool call into its answer as Python that could not be read, so it "
+                            "was not run; it is shown as text.");
+        return result;
+    }
+    for (const PythonLiteral::Call &call : *calls) {
+        if (!declares(call.name)) {
+            result.calls.clear();
+            result.problem = unknownTool(call.name);
+            return result;
+        }
+        result.calls.append({newCallId(), call.name, compact(call.arguments)});
+    }
     return result;
 }
 

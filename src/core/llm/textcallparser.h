@@ -33,6 +33,8 @@ public:
 
     bool isEmpty() const { return m_schemas.isEmpty(); }
     bool declares(const QString &name) const { return m_schemas.contains(name); }
+    // Whether a declared tool's name starts with PREFIX (a name still being written).
+    bool couldName(QStringView prefix) const;
 
     // Hermes and Qwen2.5: the JSON object (or array of them) between <tool_call> and </tool_call>.
     Result parseJsonCall(QStringView json) const;
@@ -44,6 +46,13 @@ public:
     // Llama 3.x: JSON objects separated by ';' or white space, after <|python_tag|> or as the
     // whole answer.
     Result parseJsonObjects(QStringView text) const;
+    // One call whose name the markup gave apart from its arguments (gpt-oss, DeepSeek, Kimi):
+    // the arguments are a JSON object, possibly in a Markdown fence.
+    Result parseNamedCall(const QString &name, QStringView arguments) const;
+    // GLM-4.5: NAME, then <arg_key>KEY</arg_key><arg_value>VALUE</arg_value> pairs.
+    Result parseArgPairs(QStringView text) const;
+    // Llama 3.2: a Python list of calls, [NAME(key=value, …), …].
+    Result parsePythonic(QStringView text) const;
 
     // The index just past the JSON object or array that opens at FROM, -1 while it is not closed
     // yet. Aware of strings and escapes.
