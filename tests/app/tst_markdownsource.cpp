@@ -61,6 +61,26 @@ private Q_SLOTS:
         QVERIFY2(prepared.contains(QStringLiteral("c\\+\\+ · [Copy](copy-code:2)")), qPrintable(prepared));
     }
 
+    void nestingIsCappedForTheReader()
+    {
+        const MarkdownSource source(QString(), nullptr);
+        QStringList code;
+        QStringList languages;
+        for (const QString &marker : {QStringLiteral("> "), QStringLiteral("- "), QStringLiteral("1. ")}) {
+            QString deep;
+            for (int i = 0; i < 100000; ++i)
+                deep += marker;
+            const QString prepared = source.prepare(deep + QStringLiteral("x"), &code, &languages);
+            // 32 levels stay; the 33rd marker is escaped, so the rest is text.
+            const qsizetype escape = prepared.indexOf(QLatin1Char('\\'));
+            QVERIFY2(escape >= 0, qPrintable(marker));
+            const QString ordinal = marker == QStringLiteral("1. ") ? QStringLiteral("1") : QString();
+            QCOMPARE(prepared.left(escape), marker.repeated(32) + ordinal);
+        }
+        const QString shallow = QStringLiteral("> > - 1. quoted list\n* * *\n--- not a list");
+        QCOMPARE(source.prepare(shallow, &code, &languages), shallow);
+    }
+
     // Only the conversation's own files, never a name that leaves its folder.
     void sandboxImagesAreCheckedAndMadeLocal()
     {

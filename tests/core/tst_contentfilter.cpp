@@ -430,6 +430,51 @@ private Q_SLOTS:
         QCOMPARE(run(QStringLiteral("Just prose."), {}).result.dialect, QString());
     }
 
+    void theWorstInputsOfAMegabyteTakeOnePass()
+    {
+        // Markup that opens and never closes used to be scanned again in full on every delta
+        // (89 s for 200 000 characters). scripts/bench scanners times these; here they must end
+        // with the right result, fed four characters at a time as a stream would.
+        const auto megabyteOf = [](const QString &head, const QString &piece) {
+            QString text = head;
+            while (text.size() < (1 << 20))
+                text += piece;
+            return text;
+        };
+        const QList<qsizetype> cuts = [] {
+            QList<qsizetype> at;
+            for (qsizetype i = 4; i < (1 << 20); i += 4)
+                at << i;
+            return at;
+        }();
+        const auto inPieces = [&cuts](const QString &text) {
+            QList<qsizetype> within = cuts;
+            while (!within.isEmpty() && within.constLast() >= text.size())
+                within.removeLast();
+            return run(text, within);
+        };
+        for (const QString &opener :
+             {QStringLiteral("<tool_call>{\"name\": \"execute_python_code\", \"arguments\": {\"code\": \""),
+              QStringLiteral("[TOOL_CALLS][{\"name\": \"execute_python_code\", \"arguments\": {\"code\": \""),
+              QStringLiteral("{\"name\": \"execute_python_code\", \"parameters\": {\"code\": \""),
+              QStringLiteral("[execute_python_code(code=\""),
+              QStringLiteral("<|tool_calls_section_begin|><|tool_call_begin|>functions.execute_python_code:0"
+                             "<|tool_call_argument_begin|>{\"code\": \"")}) {
+            const QString text = megabyteOf(opener, QStringLiteral("x = 1\\n"));
+            const Run r = inPieces(text);
+            QVERIFY2(r.result.content == text, qPrintable(opener));
+            QVERIFY(r.result.calls.isEmpty());
+            QCOMPARE(r.result.problems.size(), 1);
+        }
+        const QString lessThans(1 << 20, QLatin1Char('<'));
+        QCOMPARE(inPieces(lessThans).result.content, lessThans);
+        const QString spaces = QString(1 << 20, QLatin1Char(' ')) + QStringLiteral("Hi");
+        QCOMPARE(inPieces(spaces).result.content, spaces);
+        const QString thought = megabyteOf(QString(), QStringLiteral("a long thought "));
+        const Run thinking = inPieces(QStringLiteral("<think>") + thought);
+        QCOMPARE(thinking.result.reasoning, thought.trimmed());
+    }
+
     void callsGetIdsEveryServerAccepts()
     {
         const Run r = run(QStringLiteral("<tool_call>{\"name\": \"execute_python_code\", \"arguments\": {\"code\": "

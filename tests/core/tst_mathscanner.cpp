@@ -108,6 +108,27 @@ private Q_SLOTS:
             markdown += QStringLiteral("$%1 and ").arg(i);
         QCOMPARE(found(markdown), QString());
     }
+
+    void theWorstInputsOfAMegabyteAreScannedOnce()
+    {
+        // Openers that nothing closes, and backtick runs that no run of their length closes: each
+        // used to search the rest of its paragraph (10 s for 200 kB). scripts/bench scanners
+        // times them; here they must end, and find nothing.
+        const auto megabyteOf = [](const QString &piece) {
+            QString text;
+            while (text.size() < (1 << 20))
+                text += piece;
+            return text;
+        };
+        QCOMPARE(found(megabyteOf(QStringLiteral("\\( a "))), QString());
+        QCOMPARE(found(megabyteOf(QStringLiteral("\\[ a "))), QString());
+        QString backticks;
+        for (int length = 1; backticks.size() < (1 << 20); ++length)
+            backticks += QString(length, QLatin1Char('`')) + QLatin1Char('a');
+        QCOMPARE(found(backticks + QStringLiteral(" $x$")), QStringLiteral("x"));
+        // A closer after all of them still closes the last opener.
+        QVERIFY(!found(megabyteOf(QStringLiteral("\\( a ")) + QStringLiteral("b \\)")).isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMathScanner)

@@ -53,6 +53,38 @@ QString escapedMarkdown(const QString &text)
     return escaped;
 }
 
+// LINE with its block quotes and list items nested no deeper than a reader can afford: Qt's
+// builds one frame per level, so half a million "> " on one line would take seconds and
+// hundreds of megabytes. The markers past the limit are escaped, and read as text.
+QString withNestingCapped(const QString &line)
+{
+    constexpr int maxDepth = 32;
+    int depth = 0;
+    for (qsizetype i = 0; i < line.size();) {
+        qsizetype marker = i;
+        while (marker < line.size() && line[marker] == QLatin1Char(' ') && marker - i < 4)
+            ++marker;
+        qsizetype end = marker;
+        while (end < line.size() && line[end].isDigit() && end - marker < 9)
+            ++end;
+        const bool ordered =
+            end > marker && end < line.size() && (line[end] == QLatin1Char('.') || line[end] == QLatin1Char(')'));
+        if (!ordered) {
+            end = marker;
+            if (end >= line.size() || !QStringLiteral(">-*+").contains(line[end]))
+                return line;
+        }
+        const bool quote = line[end] == QLatin1Char('>');
+        // A list marker needs the space after it; a quote's is optional.
+        if (!quote && (end + 1 >= line.size() || line[end + 1] != QLatin1Char(' ')))
+            return line;
+        if (++depth > maxDepth)
+            return line.first(end) + QLatin1Char('\\') + line.sliced(end);
+        i = end + 1;
+    }
+    return line;
+}
+
 } // namespace
 
 MarkdownSource::MarkdownSource(const QString &folder, const RemoteImages *remoteImages)
@@ -128,7 +160,7 @@ QString MarkdownSource::prepare(const QString &source, QStringList *codeBlocks, 
                 << QString() << line;
             continue;
         }
-        out << rewriteImages(line);
+        out << rewriteImages(withNestingCapped(line));
     }
     if (!fence.isEmpty())
         codeBlocks->append(code); // still streaming in

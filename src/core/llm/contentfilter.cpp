@@ -1,5 +1,7 @@
 #include "llm/contentfilter.h"
 
+#include <QHash>
+
 namespace Sandpiper {
 
 namespace {
@@ -104,7 +106,9 @@ void ContentFilter::process(Output &out, bool atEnd)
 
 bool ContentFilter::processStart(bool atEnd)
 {
-    const qsizetype first = skipSpace(m_buffer, 0);
+    // White space is skipped once, not on every delta that adds to it.
+    const qsizetype first = skipSpace(m_buffer, m_spaceSeen);
+    m_spaceSeen = first;
     if (first == m_buffer.size() && !atEnd)
         return false;
     QStringView rest = QStringView(m_buffer).sliced(first);
@@ -140,6 +144,7 @@ bool ContentFilter::processStart(bool atEnd)
         m_buffer.clear();
         m_dialect = row;
         m_state = State::Markup;
+        m_lookedAt = 0;
         return true;
     }
     m_state = State::Prose;
@@ -154,6 +159,7 @@ bool ContentFilter::processThink(Output &out, bool atEnd)
         m_softThought.clear();
         m_buffer.remove(0, close + m_closer.size());
         m_afterThink = true;
+        m_spaceSeen = 0;
         m_state = State::Start;
         return true;
     }
@@ -192,6 +198,7 @@ bool ContentFilter::processProse(Output &out, bool atEnd)
                     m_segment = m_buffer.sliced(p);
                     m_buffer.clear();
                     m_state = State::Markup;
+                    m_lookedAt = 0;
                     return true;
                 }
             }
@@ -207,6 +214,11 @@ bool ContentFilter::processMarkup(Output &out, bool atEnd)
 {
     m_segment += m_buffer;
     m_buffer.clear();
+    // A long markup is looked at again only when it has grown by an eighth, so that one that
+    // never closes costs linear time, not a full scan on every delta.
+    if (!atEnd && m_segment.size() > 4096 && m_segment.size() < m_lookedAt + m_lookedAt / 8)
+        return false;
+    m_lookedAt = m_segment.size();
     const TextDialect::Extent extent = dialect().extent(m_segment, m_parser, atEnd);
     switch (extent.verdict) {
     case TextDialect::Verdict::Incomplete:
@@ -262,6 +274,7 @@ bool ContentFilter::tryNextDialect()
     for (qsizetype row = m_dialect + 1; row < dialects.size(); ++row) {
         if (dialects[row].marker == dialect().marker) {
             m_dialect = row;
+            m_lookedAt = 0;
             return true;
         }
     }
@@ -272,12 +285,23 @@ bool ContentFilter::tryNextDialect()
 // still turn into one when more text arrives.
 ContentFilter::MarkerMatch ContentFilter::matchMarker(QStringView rest)
 {
+    // The rows by their marker's first two characters: most '<' in a text open none of them.
+    static const QHash<quint32, QList<qsizetype>> rowsByStart = [] {
+        QHash<quint32, QList<qsizetype>> rows;
+        const QList<TextDialect> &dialects = textDialects();
+        for (qsizetype row = 0; row < dialects.size(); ++row) {
+            const QString &marker = dialects[row].marker;
+            if (marker.size() >= 2)
+                rows[quint32(marker[0].unicode()) << 16 | marker[1].unicode()].append(row);
+        }
+        return rows;
+    }();
+    if (rest.size() < 2)
+        return rest.isEmpty() || mayOpenMarker(rest[0]) ? MarkerMatch::Partial : MarkerMatch::None;
     const QList<TextDialect> &dialects = textDialects();
     MarkerMatch match = MarkerMatch::None;
-    for (qsizetype row = 0; row < dialects.size(); ++row) {
+    for (const qsizetype row : rowsByStart.value(quint32(rest[0].unicode()) << 16 | rest[1].unicode())) {
         const QString &marker = dialects[row].marker;
-        if (marker.isEmpty())
-            continue;
         if (rest.startsWith(marker)) {
             m_dialect = row;
             return MarkerMatch::Full;

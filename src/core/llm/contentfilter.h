@@ -72,12 +72,14 @@ private:
     State m_state = State::Start;
     bool m_atAnswerStart = true; // a <think> block opens only here
     bool m_afterThink = false;
-    QString m_buffer;        // text not yet decided on
-    QString m_closer;        // of the open <think> block
-    qsizetype m_dialect = 0; // the row of textDialects() the markup is read as
-    QString m_segment;       // the markup being read, from its marker on
-    QString m_softSpace;     // white space at the end of the visible text, shown once text follows
-    QString m_softThought;   // the same for reasoning
+    QString m_buffer;          // text not yet decided on
+    qsizetype m_spaceSeen = 0; // white space at the start of the buffer, already skipped
+    QString m_closer;          // of the open <think> block
+    qsizetype m_dialect = 0;   // the row of textDialects() the markup is read as
+    QString m_segment;         // the markup being read, from its marker on
+    qsizetype m_lookedAt = 0;  // the segment's size when its extent was last worked out
+    QString m_softSpace;       // white space at the end of the visible text, shown once text follows
+    QString m_softThought;     // the same for reasoning
     QString m_content;
     QString m_reasoning;
     QList<ToolCall> m_calls;

@@ -1,6 +1,10 @@
 #include "math/mathscanner.h"
 
+#include <QHash>
 #include <QRegularExpression>
+
+#include <algorithm>
+#include <array>
 
 namespace Sandpiper {
 
@@ -17,28 +21,6 @@ qsizetype paragraphEnd(const QString &text, qsizetype from)
     static const QRegularExpression blankLine(QStringLiteral("\\n[ \\t]*\\n"));
     const QRegularExpressionMatch match = blankLine.match(text, from);
     return match.hasMatch() ? match.capturedStart() : text.size();
-}
-
-// The end of the code span opened by the backtick run at POSITION, or -1 when it is not closed
-// in its paragraph (then the backticks are text).
-qsizetype codeSpanEnd(const QString &text, qsizetype position, qsizetype limit)
-{
-    qsizetype run = 0;
-    while (position + run < text.size() && text.at(position + run) == QLatin1Char('`'))
-        ++run;
-    for (qsizetype i = position + run; i < limit;) {
-        if (text.at(i) != QLatin1Char('`')) {
-            ++i;
-            continue;
-        }
-        qsizetype closing = 0;
-        while (i + closing < limit && text.at(i + closing) == QLatin1Char('`'))
-            ++closing;
-        if (closing == run)
-            return i + closing;
-        i += closing;
-    }
-    return -1;
 }
 
 class Scanner
@@ -65,7 +47,7 @@ public:
                 }
                 i += 2; // an escaped character, \$ among them, is text
             } else if (c == QLatin1Char('`')) {
-                const qsizetype end = codeSpanEnd(m_text, i, limitAt(i, to));
+                const qsizetype end = codeSpanEnd(i, limitAt(i, to));
                 if (end < 0) {
                     while (i < to && m_text.at(i) == QLatin1Char('`'))
                         ++i;
@@ -93,6 +75,33 @@ private:
         return std::min(to, m_paragraphEnd);
     }
 
+    // The end of the code span opened by the backtick run at POSITION, or -1 when it is not closed
+    // in its paragraph (then the backticks are text). The paragraph's runs are listed once, by
+    // length, so that many runs that close nothing cost no more than one pass.
+    qsizetype codeSpanEnd(qsizetype position, qsizetype limit)
+    {
+        qsizetype run = 0;
+        while (position + run < m_text.size() && m_text.at(position + run) == QLatin1Char('`'))
+            ++run;
+        if (m_runsUpTo != m_paragraphEnd) {
+            m_runs.clear();
+            for (qsizetype i = position; i < m_paragraphEnd;) {
+                qsizetype length = 0;
+                while (i + length < m_paragraphEnd && m_text.at(i + length) == QLatin1Char('`'))
+                    ++length;
+                if (length > 0)
+                    m_runs[length].append(i);
+                i += std::max<qsizetype>(length, 1);
+            }
+            m_runsUpTo = m_paragraphEnd;
+        }
+        const QList<qsizetype> &same = m_runs.value(run);
+        const auto next = std::upper_bound(same.begin(), same.end(), position);
+        if (next == same.end() || *next + run > limit)
+            return -1;
+        return *next + run;
+    }
+
     void add(qsizetype start, qsizetype end, qsizetype texStart, qsizetype texEnd, bool display)
     {
         formulas.append({start, end - start, m_text.sliced(texStart, texEnd - texStart).trimmed(), display});
@@ -103,8 +112,18 @@ private:
     {
         const QString closing = display ? QStringLiteral("\\]") : QStringLiteral("\\)");
         const qsizetype limit = limitAt(start, to);
+        // Once a search found no closer up to LIMIT, none after it will either: thousands of
+        // unclosed openers cost one search, not one each.
+        qsizetype &noCloserFrom = m_noCloserFrom[display ? 1 : 0];
+        if (noCloserFrom >= 0 && start >= noCloserFrom && limit == m_noCloserLimit[display ? 1 : 0])
+            return -1;
         const qsizetype end = QStringView(m_text).first(limit).indexOf(closing, start + 2);
-        if (end < 0 || m_text.sliced(start + 2, end - start - 2).trimmed().isEmpty())
+        if (end < 0) {
+            noCloserFrom = start;
+            m_noCloserLimit[display ? 1 : 0] = limit;
+            return -1;
+        }
+        if (m_text.sliced(start + 2, end - start - 2).trimmed().isEmpty())
             return -1;
         add(start, end + 2, start + 2, end, display);
         return end + 2;
@@ -148,6 +167,10 @@ private:
 
     const QString &m_text;
     qsizetype m_paragraphEnd = -1;
+    QHash<qsizetype, QList<qsizetype>> m_runs; // backtick runs by length, in the paragraph up to m_runsUpTo
+    qsizetype m_runsUpTo = -1;
+    std::array<qsizetype, 2> m_noCloserFrom = {-1, -1}; // for \) and \]
+    std::array<qsizetype, 2> m_noCloserLimit = {-1, -1};
 };
 
 } // namespace
