@@ -6,6 +6,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "sandboxfiles.h"
+#include "testconversation.h"
 
 #include <agent/agentloop.h>
 #include <agent/kernelrestore.h>
@@ -45,49 +46,40 @@ class TestKernelRestore : public QObject
     Q_OBJECT
 
     std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<ConversationStore> m_store;
-    qint64 m_conversation = 0;
+    TestConversation m_data;
 
     // A conversation whose cells ran in a kernel that is gone: they are in the store only.
     void storeCells(const QList<StoredExecution> &cells)
     {
         for (StoredExecution execution : cells) {
-            execution.conversationId = m_conversation;
-            QVERIFY(m_store->addExecution(execution).ok());
+            execution.conversationId = m_data.id;
+            QVERIFY(m_data.store->addExecution(execution).ok());
         }
     }
 
     AgentConfig config(bool automatic)
     {
-        AgentConfig c =
-            agentConfig(m_server->baseUrl(), ApprovalPolicy::Auto, m_store->conversationFolder(m_conversation));
+        AgentConfig c = agentConfig(m_server->baseUrl(), ApprovalPolicy::Auto, m_data.folder());
         c.restoreKernelAutomatically = automatic;
         c.sandbox.executionTimeout = 3s;
         c.sandbox.interruptGrace = 3s;
         return c;
     }
 
-    QString folderFile(const QString &name) const { return m_store->conversationFolder(m_conversation) + u'/' + name; }
+    QString folderFile(const QString &name) const { return m_data.folder() + u'/' + name; }
 
 private Q_SLOTS:
     void init()
     {
         m_server = std::make_unique<FakeLlmServer>();
         QVERIFY(m_server->listen());
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_store = std::make_unique<ConversationStore>(m_dir->filePath(QStringLiteral("data")));
-        QVERIFY(m_store->open().ok());
-        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("test-model"));
-        QVERIFY(conversation.ok());
-        m_conversation = conversation->id;
-        QVERIFY(QDir().mkpath(m_store->conversationFolder(m_conversation)));
+        const QString opened = m_data.open();
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
     }
 
     void cleanup()
     {
-        m_store.reset();
-        m_dir.reset();
+        m_data.close();
         m_server.reset();
     }
 
@@ -161,7 +153,7 @@ private Q_SLOTS:
     void theSessionOffersAndFollowsARestore()
     {
         storeCells({cell(QStringLiteral("x = 1")), cell(QStringLiteral("1/0"), ExecutionResult::Status::Error)});
-        ConversationSession session(m_conversation, m_store.get(), config(false));
+        ConversationSession session(m_data.id, m_data.store.get(), config(false));
         QVERIFY(session.load().ok());
         QVERIFY(session.state().restoreOffered);
         QCOMPARE(session.state().restore.cells, 1);
@@ -188,7 +180,8 @@ private Q_SLOTS:
         QCOMPARE(session.messages()->rowCount(), rows + 1);
 
         // Nothing to offer without successful cells, or without Python.
-        ConversationSession none(m_store->createConversation(QString(), QString())->id, m_store.get(), config(false));
+        ConversationSession none(m_data.store->createConversation(QString(), QString())->id, m_data.store.get(),
+                                 config(false));
         QVERIFY(none.load().ok());
         QVERIFY(!none.state().restoreOffered);
         session.setPythonEnabled(false);
@@ -209,7 +202,7 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_1"), QStringLiteral("execute_python_code"), jsonCode(QStringLiteral("x + y"))}}));
         m_server->enqueue(FS::openAiText(QStringLiteral("48.")));
-        AgentLoop loop(config(true), m_store.get(), m_conversation);
+        AgentLoop loop(config(true), m_data.store.get(), m_data.id);
         AgentRecorder recorder(&loop);
         loop.send(QStringLiteral("x + y?"));
         QVERIFY(recorder.waitForTurn());
@@ -228,7 +221,7 @@ private Q_SLOTS:
         // Replays print nothing into the chat and store nothing: the store holds the model's one cell more.
         QCOMPARE(recorder.ofKind(Kind::RestoreFinished).size(), 1);
         QCOMPARE(recorder.ofKind(Kind::RestoreProgress).size(), 3);
-        QCOMPARE(m_store->executions(m_conversation)->size(), 6);
+        QCOMPARE(m_data.store->executions(m_data.id)->size(), 6);
         for (const AgentEvent &output : recorder.ofKind(Kind::ToolOutput))
             QCOMPARE(output.call.id, QStringLiteral("call_1"));
     }
@@ -245,7 +238,7 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiToolCalls(
             {{QStringLiteral("call_2"), QStringLiteral("execute_python_code"), jsonCode(QStringLiteral("x * 21"))}}));
         m_server->enqueue(FS::openAiText(QStringLiteral("42.")));
-        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentLoop loop(config(false), m_data.store.get(), m_data.id);
         AgentRecorder recorder(&loop);
         loop.send(QStringLiteral("is x there?"));
         QVERIFY(recorder.waitForTurn());
@@ -284,7 +277,7 @@ private Q_SLOTS:
         table.exportable = true;
         shown.result.tables = {table};
         storeCells({shown});
-        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentLoop loop(config(false), m_data.store.get(), m_data.id);
         AgentRecorder recorder(&loop);
         loop.restoreKernel(true);
         QVERIFY(recorder.waitForTurn());
@@ -311,7 +304,7 @@ private Q_SLOTS:
         m_server->enqueue(FS::openAiText(QStringLiteral("It crashed.")));
         m_server->enqueue(FS::openAiToolCalls({python(QStringLiteral("call_3"), QStringLiteral("x * 2"))}));
         m_server->enqueue(FS::openAiText(QStringLiteral("10.")));
-        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentLoop loop(config(false), m_data.store.get(), m_data.id);
         AgentRecorder recorder(&loop);
         loop.send(QStringLiteral("set x, then crash"));
         QVERIFY(recorder.waitForTurn());
@@ -340,7 +333,7 @@ private Q_SLOTS:
         storeCells({cell(QStringLiteral("a = 1")), cell(QStringLiteral("import time\ntime.sleep(6)")),
                     cell(QStringLiteral("b = 2")), cell(QStringLiteral("time.sleep(30)")),
                     cell(QStringLiteral("c = 3"))});
-        AgentLoop loop(config(false), m_store.get(), m_conversation);
+        AgentLoop loop(config(false), m_data.store.get(), m_data.id);
         AgentRecorder recorder(&loop);
         recorder.onEvent = [&loop](const AgentEvent &event) {
             if (event.kind == Kind::RestoreProgress && event.text.contains(QLatin1String("time.sleep(30)")))

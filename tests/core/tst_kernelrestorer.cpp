@@ -3,6 +3,7 @@
 // the real sandbox, a replay on the user's request and one before the model's code.
 #include "agentrecorder.h"
 #include "dockertest.h"
+#include "testconversation.h"
 
 #include <agent/kernelrestorer.h>
 #include <sandbox/sandboxsession.h>
@@ -22,10 +23,8 @@ class TestKernelRestorer : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<ConversationStore> m_store;
+    TestConversation m_data;
     std::unique_ptr<SandboxSession> m_sandbox;
-    qint64 m_conversation = 0;
     QList<AgentEvent> m_events;
 
     // Cells that ran in a kernel that is gone: they are in the store only.
@@ -33,17 +32,17 @@ class TestKernelRestorer : public QObject
     {
         for (const QString &code : codes) {
             StoredExecution execution;
-            execution.conversationId = m_conversation;
+            execution.conversationId = m_data.id;
             execution.code = code;
             execution.origin = RunOrigin::Model;
             execution.result.status = status;
-            QVERIFY(m_store->addExecution(execution).ok());
+            QVERIFY(m_data.store->addExecution(execution).ok());
         }
     }
 
     std::unique_ptr<KernelRestorer> restorer(bool automatic)
     {
-        auto made = std::make_unique<KernelRestorer>(m_sandbox.get(), m_store.get(), m_conversation, automatic);
+        auto made = std::make_unique<KernelRestorer>(m_sandbox.get(), m_data.store.get(), m_data.id, automatic);
         connect(made.get(), &KernelRestorer::event, this, [this](const AgentEvent &event) { m_events << event; });
         return made;
     }
@@ -68,14 +67,9 @@ private Q_SLOTS:
     void init()
     {
         m_events.clear();
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_store = std::make_unique<ConversationStore>(m_dir->filePath(QStringLiteral("data")));
-        QVERIFY(m_store->open().ok());
-        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("test-model"));
-        QVERIFY(conversation.ok());
-        m_conversation = conversation->id;
-        const QString folder = m_store->conversationFolder(m_conversation);
-        QVERIFY(QDir().mkpath(folder));
+        const QString opened = m_data.open();
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
+        const QString folder = m_data.folder();
         // Nothing starts a kernel until code runs.
         m_sandbox = std::make_unique<SandboxSession>(
             agentConfig(QUrl(QStringLiteral("http://127.0.0.1:9/v1")), ApprovalPolicy::Auto, folder).sandbox);
@@ -86,8 +80,7 @@ private Q_SLOTS:
         if (m_sandbox)
             m_sandbox->abandon();
         m_sandbox.reset();
-        m_store.reset();
-        m_dir.reset();
+        m_data.close();
     }
 
     void theModelHearsOnceThatTheVariablesAreGone()
@@ -138,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(ofKind(Kind::RestoreFinished).first().restore, restore);
         QCOMPARE(ofKind(Kind::RestoreFinished).first().text, restore.userSummary());
         QCOMPARE(run(QStringLiteral("print(y)")), QStringLiteral("42"));
-        QVERIFY(!QFile::exists(m_store->conversationFolder(m_conversation) + QStringLiteral("/out.txt")));
+        QVERIFY(!QFile::exists(m_data.folder() + QStringLiteral("/out.txt")));
         // The next code of the model brings the news, once.
         QCOMPARE(QCoro::waitFor(restoring->noteBeforeCode()), QString(restore.modelNote() + QStringLiteral("\n\n")));
         QCOMPARE(QCoro::waitFor(restoring->noteBeforeCode()), QString());

@@ -3,6 +3,7 @@
 // first message, and the user's own title left alone.
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "testconversation.h"
 
 #include <agent/titlewriter.h>
 #include <storage/conversation.h>
@@ -24,9 +25,7 @@ class TestTitleWriter : public QObject
     Q_OBJECT
 
     std::unique_ptr<FakeLlmServer> m_server;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<ConversationStore> m_store;
-    qint64 m_conversation = 0;
+    TestConversation m_data;
     ChatMessage m_question;
 
     ProviderConfig provider() const
@@ -39,39 +38,34 @@ class TestTitleWriter : public QObject
         return config;
     }
 
-    QString title() { return m_store->conversation(m_conversation)->title; }
+    QString title() { return m_data.store->conversation(m_data.id)->title; }
 
 private Q_SLOTS:
     void init()
     {
         m_server = std::make_unique<FakeLlmServer>();
         QVERIFY(m_server->listen());
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_store = std::make_unique<ConversationStore>(m_dir->filePath(QStringLiteral("data")));
-        QVERIFY(m_store->open().ok());
-        const auto conversation = m_store->createConversation(QStringLiteral("custom"), QStringLiteral("test-model"));
-        QVERIFY(conversation.ok());
-        m_conversation = conversation->id;
+        const QString opened = m_data.open();
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         // The store names the conversation after its first message.
         m_question = {};
         m_question.role = ChatMessage::Role::User;
         m_question.content = QStringLiteral("How tall is the tower in this table, and how old is it?");
         m_question.attachments = {{QStringLiteral("towers.csv"), 120}};
-        QVERIFY(m_store->appendMessage(m_conversation, m_question).ok());
+        QVERIFY(m_data.store->appendMessage(m_data.id, m_question).ok());
         QCOMPARE(title(), Conversation::titleFromFirstMessage(m_question));
     }
 
     void cleanup()
     {
-        m_store.reset();
-        m_dir.reset();
+        m_data.close();
         m_server.reset();
     }
 
     void theModelsTitleReplacesTheFirstMessages()
     {
         m_server->enqueue(FS::openAiText(QStringLiteral("\"**Eiffel Tower height and age**\"")));
-        TitleWriter writer(provider(), m_store.get(), m_conversation);
+        TitleWriter writer(provider(), m_data.store.get(), m_data.id);
         QSignalSpy changed(&writer, &TitleWriter::titleChanged);
         QCoro::waitFor(writer.write(m_question, QStringLiteral("It is 330 m tall and was finished in 1889.")));
         QCOMPARE(changed.size(), 1);
@@ -91,8 +85,8 @@ private Q_SLOTS:
     void aTitleTheUserGaveStays()
     {
         m_server->enqueue(FS::openAiText(QStringLiteral("Eiffel Tower facts")));
-        QVERIFY(m_store->renameConversation(m_conversation, QStringLiteral("Paris trip")).ok());
-        TitleWriter writer(provider(), m_store.get(), m_conversation);
+        QVERIFY(m_data.store->renameConversation(m_data.id, QStringLiteral("Paris trip")).ok());
+        TitleWriter writer(provider(), m_data.store.get(), m_data.id);
         QSignalSpy changed(&writer, &TitleWriter::titleChanged);
         QCoro::waitFor(writer.write(m_question, QStringLiteral("330 m.")));
         QCOMPARE(m_server->chatRequests().size(), 1);
@@ -104,7 +98,7 @@ private Q_SLOTS:
     {
         m_server->enqueue(FS::httpError(500, QStringLiteral("overloaded")));
         m_server->enqueue(FS::openAiText(QString(81, QLatin1Char('x'))));
-        TitleWriter writer(provider(), m_store.get(), m_conversation);
+        TitleWriter writer(provider(), m_data.store.get(), m_data.id);
         QSignalSpy changed(&writer, &TitleWriter::titleChanged);
         QCoro::waitFor(writer.write(m_question, QStringLiteral("330 m.")));
         QCoro::waitFor(writer.write(m_question, QStringLiteral("330 m.")));
