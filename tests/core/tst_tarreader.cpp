@@ -172,6 +172,28 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(target.filePath(QStringLiteral("b.bin"))));
     }
 
+    void onlyTheNamesAskedForArriveAndEachOnce()
+    {
+        // The code in the container can write into tar's stream: what it adds is refused.
+        QTemporaryDir source, target;
+        QVERIFY(writeFile(source.filePath(QStringLiteral("asked.txt")), "the real one"));
+        QVERIFY(writeFile(source.filePath(QStringLiteral("extra.txt")), "not listed"));
+        const QByteArray asked = tarOf(source.path(), {QStringLiteral("asked.txt")});
+        QVERIFY(writeFile(source.filePath(QStringLiteral("asked.txt")), "a forged second copy"));
+        const QByteArray forged = tarOf(source.path(), {QStringLiteral("extra.txt"), QStringLiteral("asked.txt")});
+        TarReader reader(target.path(), 1 << 20);
+        reader.expectOnly({QStringLiteral("asked.txt")});
+        // The forged entries come first, as if written into the pipe before tar's own; the
+        // forged archive's end (two zero blocks) is left out so that the reader goes on.
+        QVERIFY(reader.feed(QByteArray(forged.first(forged.size() - 1024) + asked)));
+        reader.finish();
+        QCOMPARE(reader.written(), QStringList{QStringLiteral("asked.txt")});
+        QCOMPARE(reader.refusedNames(), (QStringList{QStringLiteral("extra.txt"), QStringLiteral("asked.txt")}));
+        QVERIFY(!QFile::exists(target.filePath(QStringLiteral("extra.txt"))));
+        // Of two copies the first counts: the code could have written it into the file as well.
+        QCOMPARE(readFile(target.filePath(QStringLiteral("asked.txt"))), QByteArray("a forged second copy"));
+    }
+
     void garbageIsAnErrorNotACrash()
     {
         QTemporaryDir target;

@@ -147,6 +147,7 @@ QCoro::Task<ContainerFiles::Fetched> ContainerFiles::fetch(Container container, 
     // The wait below is for readyRead; the end of tar has to wake it too, at once.
     QObject::connect(&process, &QProcess::finished, &process, [&process] { Q_EMIT process.readyRead(); });
     TarReader reader(folder, maxBytes);
+    reader.expectOnly(names);
     bool readable = true;
     while (readable) {
         if (process.bytesAvailable() > 0) {

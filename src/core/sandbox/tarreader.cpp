@@ -200,10 +200,21 @@ bool TarReader::makeParents(const QString &name)
     return true;
 }
 
+void TarReader::expectOnly(const QStringList &names)
+{
+    m_expected = QSet<QString>(names.cbegin(), names.cend());
+}
+
 void TarReader::beginFile(const QString &name, qint64 size)
 {
     if (const QString problem = SandboxFolder::nameProblem(name); !problem.isEmpty()) {
         refuse(name, problem);
+        return;
+    }
+    if (m_expected && !m_expected->remove(name)) {
+        refuse(
+            name,
+            tr("%1 arrived from the sandbox without being asked for (or a second time); it was not copied.").arg(name));
         return;
     }
     if (m_bytesWritten + size > m_maxBytes) {

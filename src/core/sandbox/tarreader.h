@@ -2,10 +2,12 @@
 
 #include <QByteArray>
 #include <QCoreApplication>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QSaveFile;
 
@@ -26,6 +28,10 @@ class TarReader
 public:
     TarReader(QString root, qint64 maxBytes);
     ~TarReader();
+
+    // Only NAMES may arrive, each once: the code in the container can write into the stream that
+    // tar sends (its pipe is the container user's too), so an entry nobody asked for is refused.
+    void expectOnly(const QStringList &names);
 
     // Takes the next bytes of the stream; false once the stream is unusable (see error()).
     bool feed(QByteArrayView data);
@@ -62,6 +68,7 @@ private:
     QString m_nextName; // from such an entry, for the next header
     qint64 m_nextSize = -1;
     std::unique_ptr<QSaveFile> m_file;
+    std::optional<QSet<QString>> m_expected; // the names still expected, when only some are
     QStringList m_written;
     QStringList m_refused;
     QStringList m_refusedNames;
