@@ -21,6 +21,7 @@
 #include <storage/conversationstore.h>
 
 #include <QApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -72,6 +73,51 @@ private Q_SLOTS:
         QTRY_VERIFY((regenerate = visibleButton(lastMessage(window.get()), QStringLiteral("Regenerate"))));
         QVERIFY(!regenerate->toolTip().isEmpty());
         QVERIFY(!visibleButton(lastMessage(window.get()), QStringLiteral("Retry")));
+    }
+
+    // The provider ends a streaming answer with an error of its own (Anthropic's shape): what
+    // arrived stays, marked incomplete, with the provider's words, code and whether to try
+    // again; it is saved so, and Retry, pressed from the keyboard, asks again.
+    void anErrorInsideTheStreamKeepsThePartialAnswerAndOffersRetry()
+    {
+        m_fixture.server().enqueue(FS::textThenRaw(
+            QStringLiteral("The first half of the answer"),
+            "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
+            "\"Overloaded\"}}\n\n"));
+        auto window = m_fixture.openWindow({1200, 800}, true);
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("hello"));
+        QPushButton *retry = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
+                                     (retry = visibleButton(lastMessage(window.get()), QStringLiteral("Retry"))),
+                                 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+        const ChatMessage shown = lastMessage(window.get())->message();
+        QCOMPARE(shown.status, ChatMessage::Status::Error);
+        QCOMPARE(shown.content, QStringLiteral("The first half of the answer"));
+        QVERIFY2(shown.error.startsWith(QLatin1String("The answer above is incomplete. The provider stopped the answer "
+                                                      "with an error (overloaded_error): Overloaded.")),
+                 qPrintable(shown.error));
+        QVERIFY2(shown.error.contains(QLatin1String("Retry in a moment may work")), qPrintable(shown.error));
+        const QList<QLabel *> labels = lastMessage(window.get())->findChildren<QLabel *>();
+        QVERIFY2(std::any_of(labels.cbegin(), labels.cend(),
+                             [&](const QLabel *label) { return label->isVisible() && label->text() == shown.error; }),
+                 "the error is shown under the partial answer");
+        const auto saved = m_fixture.store()->messages(window->currentSession()->id());
+        QVERIFY(saved.ok());
+        QCOMPARE(saved->constLast().content, shown.content);
+        QCOMPARE(saved->constLast().error, shown.error);
+
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The whole answer.")));
+        retry->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(retry, Qt::Key_Space);
+        QTRY_VERIFY_WITH_TIMEOUT(lastMessage(window.get()) &&
+                                     lastMessage(window.get())->message().content ==
+                                         QLatin1String("The whole answer.") &&
+                                     !window->currentSession()->isBusy(),
+                                 20000);
+        QCOMPARE(lastMessage(window.get())->message().status, ChatMessage::Status::Complete);
+        QVERIFY(lastMessage(window.get())->message().error.isEmpty());
     }
 
     // Regenerate pressed from the keyboard at the end of a long conversation: the answer is

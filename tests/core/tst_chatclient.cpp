@@ -7,6 +7,7 @@
 #include <QCoroTask>
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
@@ -228,6 +229,145 @@ private Q_SLOTS:
         QCOMPARE(response.error.kind, ChatError::Kind::Stream);
         QVERIFY(response.error.message.contains(QLatin1String("model overloaded")));
         QCOMPARE(response.message.content, QStringLiteral("Partial"));
+    }
+
+    // Each provider's error inside a stream that began with 200, ending as that provider ends it
+    // (OpenAI and OpenRouter close without [DONE], vLLM sends [DONE], llama.cpp uses an "error:"
+    // field): the provider's words and code end the answer, what arrived is kept, and the
+    // message says whether trying again is likely to help.
+    void anErrorInsideTheStreamEndsTheAnswerInTheProvidersWords_data()
+    {
+        QTest::addColumn<QByteArray>("tail");
+        QTest::addColumn<QString>("words");
+        QTest::addColumn<bool>("worthRetrying");
+        QTest::newRow("OpenAI")
+            << QByteArray(
+                   "data: {\"error\":{\"message\":\"The server had an error while processing your request. Sorry about "
+                   "that!\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n")
+            << QStringLiteral("(server_error): The server had an error while processing your "
+                              "request. Sorry about that!")
+            << true;
+        QTest::newRow("OpenRouter")
+            << QByteArray(
+                   "data: "
+                   "{\"id\":\"cmpl-abc123\",\"object\":\"chat.completion.chunk\",\"created\":1234567890,\"model\":"
+                   "\"gpt-3.5-turbo\",\"provider\":\"openai\",\"error\":{\"code\":\"server_error\",\"message\":"
+                   "\"Provider "
+                   "disconnected "
+                   "unexpectedly\"},\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":"
+                   "\"error\"}]}\n\n")
+            << QStringLiteral("(server_error): Provider disconnected unexpectedly.") << true;
+        QTest::newRow("OpenRouter rate limit")
+            << QByteArray(
+                   "data: {\"error\":{\"code\":429,\"message\":\"Rate limit exceeded: free-models-per-min\"}}\n\n")
+            << QStringLiteral("(429): Rate limit exceeded: free-models-per-min.") << true;
+        QTest::newRow("OpenRouter moderation")
+            << QByteArray(
+                   "data: {\"error\":{\"code\":403,\"message\":\"Your input was flagged\"},\"choices\":[{\"index\":"
+                   "0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\"}]}\n\n")
+            << QStringLiteral("(403): Your input was flagged.") << false;
+        QTest::newRow("Anthropic")
+            << QByteArray(
+                   "event: error\ndata: "
+                   "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")
+            << QStringLiteral("(overloaded_error): Overloaded.") << true;
+        QTest::newRow("vLLM") << QByteArray("data: {\"error\":{\"message\":\"Sampled token IDs exceed the max model "
+                                            "length.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}\n\n"
+                                            "data: [DONE]\n\n")
+                              << QStringLiteral("(400 BadRequestError): Sampled token IDs exceed the max model length.")
+                              << false;
+        QTest::newRow("vLLM before 0.10")
+            << QByteArray("data: {\"object\":\"error\",\"message\":\"The engine is dead.\",\"type\":"
+                          "\"InternalServerError\",\"param\":null,\"code\":500}\n\ndata: [DONE]\n\n")
+            << QStringLiteral("(500 InternalServerError): The engine is dead.") << true;
+        QTest::newRow("llama.cpp") << QByteArray("error: {\"code\":500,\"message\":\"failed to decode the batch\","
+                                                 "\"type\":\"server_error\"}\n\n")
+                                   << QStringLiteral("(500 server_error): failed to decode the batch.") << true;
+    }
+
+    void anErrorInsideTheStreamEndsTheAnswerInTheProvidersWords()
+    {
+        QFETCH(QByteArray, tail);
+        QFETCH(QString, words);
+        QFETCH(bool, worthRetrying);
+        m_server->enqueue(FS::textThenRaw(QStringLiteral("The answer begins"), tail));
+        ChatClient client(config());
+        QSignalSpy retries(&client, &ChatClient::retrying);
+        const auto response = complete(client);
+        QCOMPARE(response.error.kind, ChatError::Kind::Stream);
+        QVERIFY2(
+            response.error.message.startsWith(QLatin1String("The provider stopped the answer with an error ") + words),
+            qPrintable(response.error.message));
+        QCOMPARE(response.error.message.contains(QLatin1String("Retry in a moment")), worthRetrying);
+        QCOMPARE(response.message.content, QStringLiteral("The answer begins"));
+        // Not retried behind the user's back: the partial answer has been shown.
+        QCOMPARE(retries.size(), 0);
+        QCOMPARE(m_server->requests().size(), 1);
+    }
+
+    // Some gateways send a call's id and name in pieces, as they send its arguments; others repeat
+    // the name with each piece, or send it again grown. Every way ends in the one call.
+    void joinsIdsAndNamesSentInPieces_data()
+    {
+        QTest::addColumn<QList<QByteArray>>("payloads");
+        const QString id = QStringLiteral("call_7Hq2xZ");
+        const QString name = QStringLiteral("execute_python_code");
+        const auto chunk = [](const QJsonObject &call) {
+            return QJsonDocument(QJsonObject{{QStringLiteral("choices"),
+                                              QJsonArray{QJsonObject{
+                                                  {QStringLiteral("index"), 0},
+                                                  {QStringLiteral("delta"),
+                                                   QJsonObject{{QStringLiteral("tool_calls"), QJsonArray{call}}}}}}}})
+                .toJson(QJsonDocument::Compact);
+        };
+        const auto head = [](const QString &idPiece, const QString &namePiece, bool withIndex) {
+            QJsonObject call{{QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), namePiece}}}};
+            if (!idPiece.isEmpty())
+                call.insert(QStringLiteral("id"), idPiece);
+            if (withIndex)
+                call.insert(QStringLiteral("index"), 0);
+            return call;
+        };
+        const auto arguments = [](const QString &text, const QString &repeatedName, bool withIndex) {
+            QJsonObject function{{QStringLiteral("arguments"), text}};
+            if (!repeatedName.isEmpty())
+                function.insert(QStringLiteral("name"), repeatedName);
+            QJsonObject call{{QStringLiteral("function"), function}};
+            if (withIndex)
+                call.insert(QStringLiteral("index"), 0);
+            return call;
+        };
+        const QByteArray finish = R"({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})";
+        for (const bool withIndex : {true, false}) {
+            const QString how = withIndex ? QStringLiteral("indexed") : QStringLiteral("no index");
+            for (qsizetype cut = 1; cut < name.size(); ++cut) {
+                const qsizetype idCut = std::min(cut, id.size() - 1);
+                QTest::addRow("%s, split at %lld", qPrintable(how), qlonglong(cut)) << QList<QByteArray>{
+                    chunk(head(id.left(idCut), name.left(cut), withIndex)),
+                    chunk(head(id.mid(idCut), name.mid(cut), withIndex)),
+                    chunk(arguments(QStringLiteral("{\"code\": \"print(1)\"}"), {}, withIndex)), finish};
+            }
+            QTest::addRow("%s, the name with every piece", qPrintable(how))
+                << QList<QByteArray>{chunk(head(id, name, withIndex)), chunk(head({}, name, withIndex)),
+                                     chunk(arguments(QStringLiteral("{\"code\": "), name, withIndex)),
+                                     chunk(arguments(QStringLiteral("\"print(1)\"}"), name, withIndex)), finish};
+            QTest::addRow("%s, the name sent again grown", qPrintable(how)) << QList<QByteArray>{
+                chunk(head(id, name.left(7), withIndex)), chunk(head({}, name, withIndex)),
+                chunk(arguments(QStringLiteral("{\"code\": \"print(1)\"}"), {}, withIndex)), finish};
+        }
+    }
+
+    void joinsIdsAndNamesSentInPieces()
+    {
+        QFETCH(QList<QByteArray>, payloads);
+        m_server->enqueue(FS::fromPayloads(payloads));
+        ChatClient client(config());
+        const auto response = complete(client);
+        QVERIFY2(response.ok(), qPrintable(response.error.message));
+        QCOMPARE(response.message.toolCalls.size(), 1);
+        QCOMPARE(response.message.toolCalls.first().id, QStringLiteral("call_7Hq2xZ"));
+        QCOMPARE(response.message.toolCalls.first().name, QStringLiteral("execute_python_code"));
+        QCOMPARE(response.message.toolCalls.first().arguments, QStringLiteral("{\"code\": \"print(1)\"}"));
     }
 
     void retriesRateLimitsHonouringRetryAfter()

@@ -537,6 +537,15 @@ FakeResponse streamError(const QString &message, const QString &partialText, con
     return sseResponse(events.payloads, options, std::move(events.headers));
 }
 
+FakeResponse textThenRaw(const QString &partialText, const QByteArray &tail)
+{
+    const TurnEvents events = turnEvents(Shape::OpenAi, Turn{.text = partialText}, false);
+    FakeResponse response;
+    response.headers = events.headers;
+    response.chunks = {encode(events.payloads, StreamOptions{.done = false}), tail};
+    return response;
+}
+
 FakeResponse cutStream(const QString &partialText, const StreamOptions &options)
 {
     TurnEvents events = turnEvents(Shape::OpenAi, Turn{.text = partialText}, false);

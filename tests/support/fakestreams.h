@@ -99,6 +99,9 @@ FakeResponse llamaCppReasoning(const QString &reasoning, const QString &answer,
 
 // A normal start (and PARTIALTEXT), then {"error":{"message":…,"type":"server_error"}} as an event.
 FakeResponse streamError(const QString &message, const QString &partialText = {}, const StreamOptions &options = {});
+// OpenAI's text stream of PARTIALTEXT with no end, then TAIL as it is (the exact bytes a server
+// sends next, such as its error event), and the stream closes normally.
+FakeResponse textThenRaw(const QString &partialText, const QByteArray &tail);
 // Text deltas, then the connection closes: no finish_reason, no [DONE], no terminating chunk.
 FakeResponse cutStream(const QString &partialText, const StreamOptions &options = {});
 // OpenAI's text stream with DELAY between the pieces, for clients that give up mid-way.

@@ -482,7 +482,11 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         if (!response.ok()) {
             assistant.toolCalls.clear();
             assistant.status = cancelled ? ChatMessage::Status::Cancelled : ChatMessage::Status::Error;
-            assistant.error = cancelled ? QString() : response.error.message;
+            // What arrived of the answer is kept, and said to be incomplete.
+            if (!cancelled)
+                assistant.error = assistant.content.isEmpty()
+                                      ? response.error.message
+                                      : tr("The answer above is incomplete. %1").arg(response.error.message);
         }
         if (m_writer) {
             // The final save writes the whole message: a non-streamed answer never passed

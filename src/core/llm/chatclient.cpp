@@ -163,6 +163,27 @@ QString ChatClient::describeNetworkError(QNetworkReply *reply) const
     }
 }
 
+ChatError ChatClient::streamError(const StreamError &said, int status) const
+{
+    const QString words = asSentence(said.message);
+    ChatError error;
+    error.httpStatus = status;
+    if (const auto overflow = ContextOverflow::fromMessage(said.message)) {
+        error.kind = ChatError::Kind::ContextExceeded;
+        error.overflow = *overflow;
+    } else {
+        // Not retried here: what arrived before the error has been shown, and a second answer
+        // would follow it. The user decides, told whether it is likely to help.
+        error.kind = ChatError::Kind::Stream;
+    }
+    error.message = said.code.isEmpty()
+                        ? tr("The provider stopped the answer with an error: %1").arg(words)
+                        : tr("The provider stopped the answer with an error (%1): %2").arg(said.code, words);
+    if (said.worthRetrying && error.kind == ChatError::Kind::Stream)
+        error.message += QLatin1Char(' ') + tr("This is usually temporary: Retry in a moment may work.");
+    return error;
+}
+
 ChatError ChatClient::httpError(int status, const QByteArray &body) const
 {
     ChatError error;
@@ -310,6 +331,10 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
                 continue;
             }
             ++jsonEvents;
+            if (event.name == "error") {
+                accumulator.applyErrorEvent(document.object());
+                continue;
+            }
             const auto delta = accumulator.apply(document.object());
             if (!delta.reasoning.isEmpty())
                 Q_EMIT reasoningDelta(delta.reasoning);
@@ -384,6 +409,9 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
             response.message = accumulator.message();
             response.finishReason = accumulator.finishReason();
         }
+    } else if (!accumulator.error().isEmpty()) {
+        // The provider's own words end the answer, however the stream closed after them.
+        response.error = streamError(accumulator.error(), status);
     } else if (jsonEvents == 0 && !firstNotJson.isEmpty() && networkError == QNetworkReply::NoError) {
         response.error = {ChatError::Kind::Protocol,
                           tr("The server's stream is not an OpenAI-compatible chat completion: its events are not "
@@ -399,12 +427,8 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
         response.error = {ChatError::Kind::Stream,
                           tr("The connection broke while the answer was streaming: %1").arg(asSentence(why)), status};
     }
-    if (response.ok() && !accumulator.error().isEmpty()) {
-        const auto overflow = ContextOverflow::fromMessage(accumulator.error());
-        response.error = {overflow ? ChatError::Kind::ContextExceeded : ChatError::Kind::Stream,
-                          tr("The provider reported an error: %1").arg(asSentence(accumulator.error())), status,
-                          overflow.value_or(ContextOverflow{})};
-    }
+    if (response.ok() && !accumulator.error().isEmpty())
+        response.error = streamError(accumulator.error(), status);
 
     // What the model wrote into the content: its thinking, and tool calls as text. A whole
     // (non-streamed) answer goes through at once, with nothing shown before it is complete.

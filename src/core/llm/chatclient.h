@@ -16,6 +16,8 @@ class QNetworkRequest;
 
 namespace Sandpiper {
 
+struct StreamError;
+
 struct ChatError {
     enum class Kind {
         None,
@@ -97,6 +99,7 @@ private:
     QNetworkReply *post(const QString &path, const QByteArray &body, bool streaming);
     QString describeNetworkError(QNetworkReply *reply) const;
     ChatError httpError(int status, const QByteArray &body) const;
+    ChatError streamError(const StreamError &said, int status) const;
 
     ProviderConfig m_config;
     QNetworkAccessManager *m_network;

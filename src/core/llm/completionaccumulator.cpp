@@ -4,17 +4,62 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
+#include <algorithm>
+
 namespace Sandpiper {
 
 namespace {
 
-QString errorText(const QJsonValue &error)
+QString codeText(const QJsonValue &code)
 {
-    if (error.isString())
-        return error.toString();
+    if (code.isDouble())
+        return QString::number(code.toInteger());
+    return code.toString();
+}
+
+// What each provider puts in its error object: OpenAI {message, type, code}, OpenRouter
+// {code, message} (code a number or a word), Anthropic {type, message}, vLLM {message, type,
+// code}, llama.cpp {code, message, type}.
+StreamError streamError(const QJsonValue &error)
+{
+    StreamError result;
+    if (!error.isObject()) {
+        result.message = error.toString();
+        if (result.message.isEmpty())
+            result.message = QString::fromUtf8(QJsonDocument(QJsonArray{error}).toJson(QJsonDocument::Compact));
+        return result;
+    }
     const QJsonObject object = error.toObject();
-    const QString message = object.value(QLatin1String("message")).toString();
-    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) : message;
+    result.message = object.value(QLatin1String("message")).toString();
+    if (result.message.isEmpty())
+        result.message = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    const QString code = codeText(object.value(QLatin1String("code")));
+    const QString type = object.value(QLatin1String("type")).toString();
+    result.code = code.isEmpty() || code == type ? type : type.isEmpty() ? code : code + QLatin1Char(' ') + type;
+
+    bool isNumber = false;
+    const int status = code.toInt(&isNumber);
+    const QString words = (code + QLatin1Char(' ') + type + QLatin1Char(' ') + result.message).toLower();
+    static const QStringList temporary{QStringLiteral("overloaded"),   QStringLiteral("rate_limit"),
+                                       QStringLiteral("rate limit"),   QStringLiteral("too many requests"),
+                                       QStringLiteral("server_error"), QStringLiteral("internalservererror"),
+                                       QStringLiteral("unavailable"),  QStringLiteral("timeout")};
+    result.worthRetrying =
+        (isNumber && (status == 408 || status == 429 || status >= 500)) ||
+        std::any_of(temporary.cbegin(), temporary.cend(), [&](const QString &word) { return words.contains(word); });
+    return result;
+}
+
+// A piece of an id or name: joined to what came before, unless the server repeats the whole
+// so far (some send the name with every fragment) or sends it again grown by the new piece.
+void join(QString &whole, const QString &piece)
+{
+    if (piece.isEmpty() || piece == whole)
+        return;
+    if (!whole.isEmpty() && piece.startsWith(whole))
+        whole = piece;
+    else
+        whole += piece;
 }
 
 QString argumentsText(const QJsonValue &arguments)
@@ -31,7 +76,12 @@ CompletionAccumulator::Delta CompletionAccumulator::apply(const QJsonObject &chu
 {
     Delta delta;
     if (chunk.contains(QLatin1String("error"))) {
-        m_error = errorText(chunk.value(QLatin1String("error")));
+        m_error = streamError(chunk.value(QLatin1String("error")));
+        return delta;
+    }
+    // vLLM before 0.10 sent its error object as the chunk itself.
+    if (chunk.value(QLatin1String("object")).toString() == QLatin1String("error")) {
+        m_error = streamError(chunk);
         return delta;
     }
     applyUsage(chunk.value(QLatin1String("usage")));
@@ -58,6 +108,12 @@ CompletionAccumulator::Delta CompletionAccumulator::apply(const QJsonObject &chu
     return delta;
 }
 
+void CompletionAccumulator::applyErrorEvent(const QJsonObject &object)
+{
+    m_error = streamError(object.contains(QLatin1String("error")) ? object.value(QLatin1String("error"))
+                                                                  : QJsonValue(object));
+}
+
 void CompletionAccumulator::applyToolCallDelta(const QJsonObject &delta)
 {
     const QString id = delta.value(QLatin1String("id")).toString();
@@ -66,8 +122,10 @@ void CompletionAccumulator::applyToolCallDelta(const QJsonObject &delta)
     if (delta.contains(QLatin1String("index"))) {
         const int index = delta.value(QLatin1String("index")).toInt();
         slot = m_slotByIndex.value(index, -1);
-        // A different id under an index already used is a new call (seen with some proxies).
-        if (slot >= 0 && !id.isEmpty() && !m_calls.at(slot).id.isEmpty() && m_calls.at(slot).id != id)
+        // A different id under an index whose call has begun its arguments is a new call (seen
+        // with some proxies); before that, it is the next piece of the id.
+        if (slot >= 0 && !id.isEmpty() && !m_calls.at(slot).id.isEmpty() && m_calls.at(slot).id != id &&
+            !m_calls.at(slot).arguments.isEmpty())
             slot = -1;
         if (slot < 0) {
             slot = m_calls.size();
@@ -75,19 +133,21 @@ void CompletionAccumulator::applyToolCallDelta(const QJsonObject &delta)
             m_slotByIndex.insert(index, slot);
         }
     } else {
-        // Without an index, a new id starts a new call and fragments continue the last one.
+        // Without an index, a new id starts a new call once the last one has begun its
+        // arguments, and fragments continue the last one.
         const bool startsNewCall =
-            m_calls.isEmpty() || (!id.isEmpty() && m_calls.last().id != id && !m_calls.last().id.isEmpty());
+            m_calls.isEmpty() || (!id.isEmpty() && m_calls.last().id != id && !m_calls.last().id.isEmpty() &&
+                                  !m_calls.last().arguments.isEmpty());
         if (startsNewCall)
             m_calls.append(ToolCall{});
         slot = m_calls.size() - 1;
     }
     ToolCall &call = m_calls[slot];
-    if (call.id.isEmpty())
-        call.id = id;
-    const QString name = function.value(QLatin1String("name")).toString();
-    if (call.name.isEmpty())
-        call.name = name;
+    // The head of a call (its id and name) comes before its arguments, in one piece or several.
+    if (call.arguments.isEmpty()) {
+        join(call.id, id);
+        join(call.name, function.value(QLatin1String("name")).toString());
+    }
     call.arguments += argumentsText(function.value(QLatin1String("arguments")));
 }
 
@@ -105,7 +165,7 @@ void CompletionAccumulator::applyUsage(const QJsonValue &usage)
 void CompletionAccumulator::applyCompleteResponse(const QJsonObject &response)
 {
     if (response.contains(QLatin1String("error"))) {
-        m_error = errorText(response.value(QLatin1String("error")));
+        m_error = streamError(response.value(QLatin1String("error")));
         return;
     }
     applyUsage(response.value(QLatin1String("usage")));

@@ -46,7 +46,9 @@ void SseParser::processLine(QByteArrayView line, QList<Event> &events)
     QByteArrayView value = colon < 0 ? QByteArrayView() : line.sliced(colon + 1);
     if (value.startsWith(' '))
         value = value.sliced(1);
-    if (field == "data") {
+    if (field == "data" || field == "error") {
+        if (field == "error")
+            m_eventName = "error";
         if (m_hasData)
             m_data.append('\n');
         m_data.append(value);

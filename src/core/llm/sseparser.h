@@ -7,7 +7,9 @@ namespace Sandpiper {
 
 // Incremental parser for Server-Sent Events (the WHATWG event-stream format). Bytes may
 // arrive split anywhere, even inside a UTF-8 sequence or between \r and \n; events come
-// out only when complete. Comments (": ping") and unknown fields are skipped.
+// out only when complete. Comments (": ping") and unknown fields are skipped, except
+// llama.cpp's "error:" field, which carries its error object in place of "data:" and comes
+// out as an event named "error".
 class SseParser
 {
 public:
