@@ -67,6 +67,11 @@ LlamaServer::~LlamaServer()
     stop();
 }
 
+QString LlamaServer::modelPath()
+{
+    return model();
+}
+
 QString LlamaServer::unavailableReason()
 {
     QFile unavailable(llamaFolder() + QStringLiteral("/unavailable"));

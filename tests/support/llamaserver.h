@@ -33,6 +33,8 @@ public:
 
     // Empty when the server and the model are set up, else why not.
     static QString unavailableReason();
+    // The tiny model's GGUF file.
+    static QString modelPath();
 
 private:
     bool waitForHealth();
