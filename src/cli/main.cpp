@@ -1,6 +1,7 @@
 #include "clisession.h"
 #include "enginecommands.h"
 #include "mcplisting.h"
+#include "modellisting.h"
 
 #include "agent/agentthread.h"
 #include "llm/apikeystore.h"
@@ -176,10 +177,17 @@ int main(int argc, char *argv[])
         QStringLiteral("remove-leftovers"),
         QStringLiteral("Remove the sandbox containers of Sandpiper processes that no longer run (crashes), print "
                        "how many, and exit."));
-    parser.addOptions({providerOption, baseUrlOption, modelOption, keyOption, approveOption, setOption, profileOption,
-                       newOption, conversationOption, jsonOption, mcpConfigOption, listToolsOption, attachOption,
-                       imageOption, exportNotebookOption, checkEngineOption, listEnginesOption, buildImageOption,
-                       removeLeftoversOption});
+    const QCommandLineOption modelsOption(
+        QStringLiteral("models"),
+        QStringLiteral("Print the GGUF models on this computer, one per line (name<TAB>quantization<TAB>parameters<TAB>"
+                       "trained context<TAB>tools<TAB>size<TAB>from<TAB>path; with --json one object per line): "
+                       "Sandpiper's own folder, those LM Studio, llama.cpp and the Hugging Face cache downloaded, and "
+                       "the folders of local/model_folders. Then exit."));
+    parser.addOptions({providerOption,     baseUrlOption,    modelOption,           keyOption,
+                       approveOption,      setOption,        profileOption,         newOption,
+                       conversationOption, jsonOption,       mcpConfigOption,       listToolsOption,
+                       attachOption,       imageOption,      exportNotebookOption,  checkEngineOption,
+                       listEnginesOption,  buildImageOption, removeLeftoversOption, modelsOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -225,6 +233,11 @@ int main(int argc, char *argv[])
         return EngineCommands::provideImage(sandboxImage);
     if (parser.isSet(removeLeftoversOption))
         return EngineCommands::removeLeftovers();
+
+    if (parser.isSet(modelsOption))
+        return listModels(settings.localModelsFolder(),
+                          settings.string(QStringLiteral("local/model_folders")).split(QDir::listSeparator()),
+                          parser.isSet(jsonOption));
 
     if (parser.isSet(exportNotebookOption)) {
         if (!parser.isSet(conversationOption))

@@ -3,11 +3,13 @@
 #include "dockertest.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
+#include "llamaserver.h"
 #include "mcptestservers.h"
 #include "sandboxfiles.h"
 
 #include <storage/conversationstore.h>
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -15,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -711,6 +714,73 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QLatin1String("It said: Echo: from the cli")), qPrintable(r.out + r.err));
         QCOMPARE(toolMessageIn(m_server->chatRequests().at(1), QStringLiteral("call_1")),
                  QStringLiteral("Echo: from the cli"));
+    }
+
+    // The GGUF models on this computer (issue 26): Sandpiper's own, LM Studio's, the Hugging Face
+    // cache's (a link to a blob), an added folder's, and a download cut short, listed with why.
+    void listsTheModelsOnThisComputer()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        const QTemporaryDir home;
+        const QString model = LlamaServer::modelPath();
+        const auto place = [&](const QString &path) {
+            QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+            QVERIFY(QFile::copy(model, path));
+        };
+        place(m_profile->path() + QStringLiteral("/data/models/tiny.gguf"));
+        place(home.path() + QStringLiteral("/.lmstudio/models/test/tiny-GGUF/tiny-f32.gguf"));
+        const QString hub = home.path() + QStringLiteral("/.cache/huggingface/hub/models--test--tiny");
+        place(hub + QStringLiteral("/blobs/5f2a9c"));
+        QVERIFY(QDir().mkpath(hub + QStringLiteral("/snapshots/0123abcd")));
+        QVERIFY(
+            QFile::link(QStringLiteral("../../blobs/5f2a9c"), hub + QStringLiteral("/snapshots/0123abcd/tiny.gguf")));
+        place(home.path() + QStringLiteral("/added/tiny.gguf"));
+        QFile cut(home.path() + QStringLiteral("/.cache/llama.cpp/cut.gguf"));
+        QVERIFY(QDir().mkpath(QFileInfo(cut).absolutePath()));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        QFile whole(model);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        cut.write(whole.read(5000));
+        cut.close();
+
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toUtf8());
+        for (const char *variable : {"XDG_CACHE_HOME", "HF_HOME", "HF_HUB_CACHE", "LLAMA_CACHE"})
+            qunsetenv(variable);
+        const auto restore = qScopeGuard([&] { qputenv("HOME", oldHome); });
+        const QStringList arguments{QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                                    QStringLiteral("local/model_folders=") + home.path() + QStringLiteral("/added"),
+                                    QStringLiteral("--models")};
+        const Run r = run(arguments);
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        const QString facts = QStringLiteral("tiny-random-qwen2-toolcall\tF32\t117K\t32768\ttools\t0.0 GB\t");
+        QCOMPARE(lines.at(0),
+                 facts + QStringLiteral("Sandpiper\t") + m_profile->path() + QStringLiteral("/data/models/tiny.gguf"));
+        QCOMPARE(lines.at(1), facts + QStringLiteral("LM Studio\t") + home.path() +
+                                  QStringLiteral("/.lmstudio/models/test/tiny-GGUF/tiny-f32.gguf"));
+        QCOMPARE(lines.at(2), QStringLiteral("cut\t?\t?\t?\t?\t0.0 GB\tllama.cpp\t") + home.path() +
+                                  QStringLiteral("/.cache/llama.cpp/cut.gguf"));
+        QCOMPARE(lines.at(3),
+                 facts + QStringLiteral("Hugging Face\t") + hub + QStringLiteral("/snapshots/0123abcd/tiny.gguf"));
+        QCOMPARE(lines.at(4),
+                 facts + QStringLiteral("added folder\t") + home.path() + QStringLiteral("/added/tiny.gguf"));
+        QVERIFY2(r.err.contains(QLatin1String("cut.gguf: The GGUF header is cut short or damaged: ")),
+                 qPrintable(r.err));
+
+        const Run json = run(arguments + QStringList{QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        const QStringList objects = json.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(objects.size(), 5);
+        const QJsonObject first = QJsonDocument::fromJson(objects.first().toUtf8()).object();
+        QCOMPARE(first.value(QLatin1String("trained_context")).toInteger(), 32768);
+        QCOMPARE(first.value(QLatin1String("parameters")).toInteger(), 116672);
+        QCOMPARE(first.value(QLatin1String("template_takes_tools")).toBool(), true);
+        QCOMPARE(first.value(QLatin1String("runnable")).toBool(), true);
+        const QJsonObject broken = QJsonDocument::fromJson(objects.at(2).toUtf8()).object();
+        QCOMPARE(broken.value(QLatin1String("runnable")).toBool(), false);
+        QVERIFY(broken.value(QLatin1String("problem")).toString().contains(QLatin1String("cut short")));
     }
 
     // The engine's chores from the terminal, as the settings' Sandbox tab has them.

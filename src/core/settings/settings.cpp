@@ -126,6 +126,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        // More folders with GGUF models, beside Sandpiper's own and other applications' (':' between).
+        {QStringLiteral("local/model_folders"), Type::String, QString()},
         // Images go to the model with their longest side scaled down to this (pixels).
         {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
@@ -268,6 +270,11 @@ QString Settings::mcpConfigFile() const
 QString Settings::mcpLogFolder() const
 {
     return dataDirectory() + QStringLiteral("/mcp-logs");
+}
+
+QString Settings::localModelsFolder() const
+{
+    return dataDirectory() + QStringLiteral("/models");
 }
 
 QStringList Settings::mcpToolsWithPolicy() const

@@ -52,6 +52,8 @@ public:
     // mcp.json, beside the settings file; and the folder of the MCP servers' logs.
     QString mcpConfigFile() const;
     QString mcpLogFolder() const;
+    // Where the models Sandpiper downloads are kept (GGUF files).
+    QString localModelsFolder() const;
     // The MCP tools (SERVER__TOOL) that have an approval policy of their own.
     QStringList mcpToolsWithPolicy() const;
 

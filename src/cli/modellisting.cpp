@@ -1,0 +1,91 @@
+#include "modellisting.h"
+
+#include "localmodels/modelshelf.h"
+#include "terminalfilter.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace Sandpiper {
+
+namespace {
+
+// 116672 -> "117K", 7615616512 -> "7.6B".
+QString parameters(qint64 count)
+{
+    if (count <= 0)
+        return QStringLiteral("?");
+    const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+    for (const auto &unit : units) {
+        if (count >= unit.scale) {
+            const double value = double(count) / unit.scale;
+            return QString::number(value, 'f', value < 10 ? 1 : 0) + QLatin1String(unit.unit);
+        }
+    }
+    return QString::number(count);
+}
+
+QJsonObject asJson(const ModelFile &model)
+{
+    QJsonObject object{{QStringLiteral("path"), model.path},
+                       {QStringLiteral("source"), ModelShelf::sourceName(model.source)},
+                       {QStringLiteral("bytes"), model.bytes},
+                       {QStringLiteral("runnable"), model.runnable()}};
+    if (!model.problem.isEmpty())
+        object.insert(QStringLiteral("problem"), model.problem);
+    if (model.info) {
+        object.insert(QStringLiteral("name"), model.info->name);
+        object.insert(QStringLiteral("architecture"), model.info->architecture);
+        object.insert(QStringLiteral("quantization"), model.info->quantization);
+        object.insert(QStringLiteral("parameters"), model.info->parameterCount);
+        object.insert(QStringLiteral("trained_context"), model.info->trainedContext);
+        object.insert(QStringLiteral("template_takes_tools"), model.info->templateTakesTools);
+        object.insert(QStringLiteral("files"), model.info->splitCount);
+    }
+    return object;
+}
+
+} // namespace
+
+int listModels(const QString &ownFolder, const QStringList &added, bool json)
+{
+    const QList<ModelFile> models = ModelShelf::scan(ModelShelf::folders(ownFolder, added));
+    for (const ModelFile &model : models) {
+        if (json) {
+            std::printf("%s\n", QJsonDocument(asJson(model)).toJson(QJsonDocument::Compact).constData());
+            continue;
+        }
+        // Names and paths come from files downloaded from anywhere: shown without controls.
+        const QString name =
+            model.info && !model.info->name.isEmpty() ? model.info->name : QFileInfo(model.path).completeBaseName();
+        const QString facts =
+            model.info ? QStringLiteral("%1\t%2\t%3\t%4")
+                             .arg(model.info->quantization.isEmpty() ? QStringLiteral("?") : model.info->quantization,
+                                  parameters(model.info->parameterCount),
+                                  model.info->trainedContext > 0 ? QString::number(model.info->trainedContext)
+                                                                 : QStringLiteral("?"),
+                                  model.info->templateTakesTools ? QStringLiteral("tools") : QStringLiteral("no tools"))
+                       : QStringLiteral("?\t?\t?\t?");
+        std::printf("%s\t%s\t%.1f GB\t%s\t%s\n", qPrintable(TerminalFilter::clean(name)), qPrintable(facts),
+                    double(model.bytes) / 1e9, qPrintable(ModelShelf::sourceName(model.source)),
+                    qPrintable(TerminalFilter::clean(model.path)));
+        if (!model.problem.isEmpty())
+            std::fprintf(stderr, "sandpiper-cli: %s: %s\n", qPrintable(TerminalFilter::clean(model.path)),
+                         qPrintable(model.problem));
+    }
+    if (models.isEmpty() && !json)
+        std::fprintf(stderr,
+                     "sandpiper-cli: no GGUF model on this computer (looked in %s and the folders of LM "
+                     "Studio, llama.cpp and Hugging Face)\n",
+                     qPrintable(ownFolder));
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace Sandpiper
