@@ -1,6 +1,7 @@
 // GGUF headers as they come: the real tiny model of tests/llama, that file cut at every offset,
 // and headers whose counts and lengths claim more than any file holds (issue 26).
 #include "dockertest.h"
+#include "ggufbytes.h"
 #include "llamaserver.h"
 
 #include <localmodels/ggufheader.h>
@@ -8,10 +9,10 @@
 #include <QBuffer>
 #include <QFile>
 #include <QTest>
-#include <QtEndian>
 
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
+using namespace Sandpiper::Test::GgufBytes;
 
 namespace {
 
@@ -21,30 +22,6 @@ Result<GgufInfo> readBytes(const QByteArray &bytes)
     QBuffer buffer(&copy);
     buffer.open(QIODevice::ReadOnly);
     return GgufHeader::read(buffer);
-}
-
-template<typename T> QByteArray little(T value)
-{
-    QByteArray bytes(sizeof(T), '\0');
-    qToLittleEndian(value, bytes.data());
-    return bytes;
-}
-
-QByteArray ggufString(const QByteArray &text)
-{
-    return little<quint64>(quint64(text.size())) + text;
-}
-
-// A GGUF v3 header with VALUES (already encoded key-value pairs) and TENSORS (encoded infos).
-QByteArray header(quint64 tensorCount, quint64 valueCount, const QByteArray &values, const QByteArray &tensors = {})
-{
-    return QByteArray("GGUF") + little<quint32>(3) + little<quint64>(tensorCount) + little<quint64>(valueCount) +
-           values + tensors;
-}
-
-QByteArray stringValue(const QByteArray &key, const QByteArray &text)
-{
-    return ggufString(key) + little<quint32>(8) + ggufString(text);
 }
 
 } // namespace
@@ -122,37 +99,36 @@ private Q_SLOTS:
         QTest::newRow("absurd key length") << header(0, 1, little<quint64>(quint64(1) << 62) + QByteArray(20, 'k'))
                                            << QStringLiteral("a key is 4611686018427387904 bytes long");
         QTest::newRow("absurd text length")
-            << header(0, 1, ggufString("general.name") + little<quint32>(8) + little<quint64>(1u << 30) + "x")
+            << header(0, 1, string("general.name") + little<quint32>(8) + little<quint64>(1u << 30) + "x")
             << QStringLiteral("the value of general.name is 1073741824 bytes long");
         QTest::newRow("absurd array count")
             << header(0, 1,
-                      ggufString("tokenizer.ggml.tokens") + little<quint32>(9) + little<quint32>(8) +
+                      string("tokenizer.ggml.tokens") + little<quint32>(9) + little<quint32>(8) +
                           little<quint64>(quint64(1) << 40) + QByteArray(64, '\0'))
             << QStringLiteral("claims 1099511627776 entries in tokenizer.ggml.tokens");
-        QTest::newRow("unknown value type")
-            << header(0, 1, ggufString("x") + little<quint32>(77) + QByteArray(16, '\0'))
-            << QStringLiteral("x has a value of an unknown type (77)");
+        QTest::newRow("unknown value type") << header(0, 1, string("x") + little<quint32>(77) + QByteArray(16, '\0'))
+                                            << QStringLiteral("x has a value of an unknown type (77)");
         QTest::newRow("arrays nested deep")
             << header(0, 1,
-                      ggufString("deep") + little<quint32>(9) + little<quint32>(9) + little<quint64>(1) +
+                      string("deep") + little<quint32>(9) + little<quint32>(9) + little<quint64>(1) +
                           little<quint32>(9) + little<quint64>(1) + little<quint32>(9) + little<quint64>(1) +
                           QByteArray(64, '\0'))
             << QStringLiteral("deep nests arrays deeper than 2");
         QTest::newRow("too many dimensions")
-            << header(1, 0, {}, ggufString("t") + little<quint32>(9) + QByteArray(100, '\1'))
+            << header(1, 0, {}, string("t") + little<quint32>(9) + QByteArray(100, '\1'))
             << QStringLiteral("tensor 0 has 9 dimensions (at most 4)");
         QTest::newRow("elements beyond counting")
             << header(1, 0, {},
-                      ggufString("t") + little<quint32>(2) + little<quint64>(quint64(1) << 40) +
+                      string("t") + little<quint32>(2) + little<quint64>(quint64(1) << 40) +
                           little<quint64>(quint64(1) << 40) + little<quint32>(0) + little<quint64>(0))
             << QStringLiteral("tensor 0 has more elements than can be counted");
         QTest::newRow("weights far beyond the file")
             << header(1, 1, stringValue("general.architecture", "llama"),
-                      ggufString("t") + little<quint32>(1) + little<quint64>(1000000) + little<quint32>(0) +
+                      string("t") + little<quint32>(1) + little<quint64>(1000000) + little<quint32>(0) +
                           little<quint64>(0))
             << QStringLiteral("its weights need 4000000 bytes after the header and 0 are there");
         QTest::newRow("alignment not a power of two")
-            << header(0, 1, ggufString("general.alignment") + little<quint32>(4) + little<quint32>(48))
+            << header(0, 1, string("general.alignment") + little<quint32>(4) + little<quint32>(48))
             << QStringLiteral("alignment 48 is not a power of two");
     }
 
@@ -169,12 +145,11 @@ private Q_SLOTS:
     // quantization.
     void splitFilesAndFileTypes()
     {
-        const QByteArray values = stringValue("general.architecture", "llama") + ggufString("split.count") +
-                                  little<quint32>(2) + little<quint16>(3) + ggufString("split.no") +
-                                  little<quint32>(2) + little<quint16>(1) + ggufString("general.file_type") +
-                                  little<quint32>(4) + little<quint32>(15 | 1024) + ggufString("llama.context_length") +
-                                  little<quint32>(10) + little<quint64>(131072) +
-                                  stringValue("tokenizer.chat_template", "{{ messages }}");
+        const QByteArray values = stringValue("general.architecture", "llama") + string("split.count") +
+                                  little<quint32>(2) + little<quint16>(3) + string("split.no") + little<quint32>(2) +
+                                  little<quint16>(1) + string("general.file_type") + little<quint32>(4) +
+                                  little<quint32>(15 | 1024) + string("llama.context_length") + little<quint32>(10) +
+                                  little<quint64>(131072) + stringValue("tokenizer.chat_template", "{{ messages }}");
         const auto info = readBytes(header(0, 5, values));
         QVERIFY2(info.ok(), qPrintable(info.error()));
         QCOMPARE(info->splitCount, 3);

@@ -370,7 +370,7 @@ Result<GgufInfo> GgufHeader::read(QIODevice &device)
     info.headerBytes = alignedUp(reader.position() - start, alignment);
     info.weightBytes = weightsEnd;
     const qint64 there = device.size() - start - info.headerBytes;
-    if (weightsEnd > there)
+    if (weightsEnd > 0 && weightsEnd > there)
         return tr("The GGUF file is cut short: its weights need %1 bytes after the header and %2 are there. A "
                   "download that stopped part way leaves such a file; download it again.")
             .arg(weightsEnd)
