@@ -52,6 +52,7 @@ private Q_SLOTS:
         QCOMPARE(info->name, QStringLiteral("tiny-random-qwen2-toolcall"));
         QCOMPARE(info->quantization, QStringLiteral("F32"));
         QCOMPARE(info->trainedContext, 32768);
+        QCOMPARE(info->kvBytesPerToken, 512);
         QCOMPARE(info->parameterCount, 116672);
         QVERIFY(info->chatTemplate.startsWith(QLatin1String("{%")));
         QVERIFY(info->templateTakesTools);

@@ -84,14 +84,13 @@ QString LlamaServer::unavailableReason()
     return {};
 }
 
-bool LlamaServer::start(const QStringList &extraArguments)
+std::optional<LlamaServer::Command> LlamaServer::command(QString *error)
 {
-    m_error.clear();
     QString loader;
     const QString libraries = libraryFolder(&loader);
     if (libraries.isEmpty()) {
-        m_error = QStringLiteral("no dynamic loader in %1").arg(root());
-        return false;
+        *error = QStringLiteral("no dynamic loader in %1").arg(root());
+        return std::nullopt;
     }
     // Debian's ggml picks its CPU code from a folder compiled in as an absolute path, which
     // outside the root is not there; the variant for every x86-64 (or the first one) will do.
@@ -102,28 +101,45 @@ bool LlamaServer::start(const QStringList &extraArguments)
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (!cpu.isEmpty())
         environment.insert(QStringLiteral("GGML_BACKEND_PATH"), backends.filePath(cpu.first()));
-
-    m_port = freePort();
-    const QStringList arguments =
-        QStringList{QStringLiteral("--library-path"),
+    return Command{loader,
+                   {QStringLiteral("--library-path"),
                     QStringList{libraries, libraries + QStringLiteral("/llama"),
                                 root() + QStringLiteral("/lib/") + QDir(libraries).dirName()}
                         .join(QLatin1Char(':')),
-                    root() + QStringLiteral("/usr/bin/llama-server"),
-                    // One slot and one thread keep the CPU quiet; the sampling is the model's own.
-                    QStringLiteral("-m"), model(), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
-                    QStringLiteral("--port"), QString::number(m_port), QStringLiteral("-c"), QStringLiteral("4096"),
-                    QStringLiteral("-np"), QStringLiteral("1"), QStringLiteral("-t"), QStringLiteral("1"),
-                    QStringLiteral("-tb"), QStringLiteral("1"), QStringLiteral("--jinja"), QStringLiteral("--temp"),
-                    QStringLiteral("1.0"), QStringLiteral("--top-k"), QStringLiteral("0"), QStringLiteral("--top-p"),
-                    QStringLiteral("1.0"), QStringLiteral("--min-p"), QStringLiteral("0.0"), QStringLiteral("--seed"),
-                    QStringLiteral("42"), QStringLiteral("-n"), QStringLiteral("256"), QStringLiteral("--alias"),
-                    QStringLiteral("tiny"), QStringLiteral("--no-webui")} +
+                    root() + QStringLiteral("/usr/bin/llama-server")},
+                   environment};
+}
+
+bool LlamaServer::start(const QStringList &extraArguments)
+{
+    m_error.clear();
+    const std::optional<Command> server = command(&m_error);
+    if (!server)
+        return false;
+    m_port = freePort();
+    const QStringList arguments =
+        server->leading +
+        QStringList{// One slot and one thread keep the CPU quiet; the sampling is the model's own.
+                    QStringLiteral("-m"),      model(),
+                    QStringLiteral("--host"),  QStringLiteral("127.0.0.1"),
+                    QStringLiteral("--port"),  QString::number(m_port),
+                    QStringLiteral("-c"),      QStringLiteral("4096"),
+                    QStringLiteral("-np"),     QStringLiteral("1"),
+                    QStringLiteral("-t"),      QStringLiteral("1"),
+                    QStringLiteral("-tb"),     QStringLiteral("1"),
+                    QStringLiteral("--jinja"), QStringLiteral("--temp"),
+                    QStringLiteral("1.0"),     QStringLiteral("--top-k"),
+                    QStringLiteral("0"),       QStringLiteral("--top-p"),
+                    QStringLiteral("1.0"),     QStringLiteral("--min-p"),
+                    QStringLiteral("0.0"),     QStringLiteral("--seed"),
+                    QStringLiteral("42"),      QStringLiteral("-n"),
+                    QStringLiteral("256"),     QStringLiteral("--alias"),
+                    QStringLiteral("tiny"),    QStringLiteral("--no-webui")} +
         extraArguments;
-    m_process.setProcessEnvironment(environment);
+    m_process.setProcessEnvironment(server->environment);
     m_process.setStandardOutputFile(m_logDir.filePath(QStringLiteral("llama-server.log")));
     m_process.setProcessChannelMode(QProcess::MergedChannels);
-    m_process.start(loader, arguments);
+    m_process.start(server->program, arguments);
     if (!m_process.waitForStarted(10000)) {
         m_error = QStringLiteral("llama-server did not start: %1").arg(m_process.errorString());
         return false;

@@ -8,6 +8,8 @@
 #include <QTest>
 #include <QUrl>
 
+#include <optional>
+
 namespace Sandpiper::Test {
 
 // Debian's real llama.cpp server with the tiny test model, as tests/llama/setup.sh prepared
@@ -17,6 +19,16 @@ namespace Sandpiper::Test {
 class LlamaServer
 {
 public:
+    // How to start the sid root's llama-server from here: PROGRAM (the root's dynamic loader) with
+    // LEADING arguments (its libraries and the server) before the server's own, in ENVIRONMENT.
+    struct Command {
+        QString program;
+        QStringList leading;
+        QProcessEnvironment environment;
+    };
+    // The command, or why there is none (in ERROR).
+    static std::optional<Command> command(QString *error);
+
     LlamaServer();
     ~LlamaServer();
 

@@ -360,7 +360,20 @@ Result<GgufInfo> GgufHeader::read(QIODevice &device)
     info.templateTakesTools = info.chatTemplate.contains(readsTools);
     if (const auto type = integers.constFind(QStringLiteral("general.file_type")); type != integers.cend())
         info.quantization = fileTypeName(*type);
-    info.trainedContext = integers.value(info.architecture + QStringLiteral(".context_length"));
+    const auto architectureValue = [&](const char *key) {
+        return std::max<qint64>(0, integers.value(info.architecture + QLatin1Char('.') + QLatin1String(key)));
+    };
+    info.trainedContext = architectureValue("context_length");
+    const qint64 layers = architectureValue("block_count");
+    const qint64 width = architectureValue("embedding_length");
+    const qint64 heads = architectureValue("attention.head_count");
+    const qint64 kvHeads = integers.contains(info.architecture + QStringLiteral(".attention.head_count_kv"))
+                               ? architectureValue("attention.head_count_kv")
+                               : heads;
+    // Keys and values, two bytes each, for the KV heads' share of the width; bounded so that no
+    // header can make it overflow.
+    if (layers > 0 && width > 0 && heads > 0 && layers < (1 << 16) && width < (1 << 24) && kvHeads <= heads)
+        info.kvBytesPerToken = 2 * 2 * layers * (width * kvHeads / heads);
     info.splitCount = int(std::clamp<qint64>(integers.value(QStringLiteral("split.count"), 1), 1, 1 << 16));
     info.splitIndex = int(std::clamp<qint64>(integers.value(QStringLiteral("split.no"), 0), 0, info.splitCount - 1));
 

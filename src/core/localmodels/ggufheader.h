@@ -19,7 +19,10 @@ struct GgufInfo {
     QString quantization;      // from general.file_type ("Q4_K_M", "F16"), empty when not given
     qint64 parameterCount = 0; // the tensors' elements, summed
     qint64 trainedContext = 0; // <architecture>.context_length, 0 when not given
-    QString chatTemplate;      // tokenizer.chat_template
+    // What one token of context costs in the KV cache (16-bit keys and values, every layer), from
+    // <architecture>.block_count, .embedding_length, .attention.head_count(_kv); 0 when not given.
+    qint64 kvBytesPerToken = 0;
+    QString chatTemplate; // tokenizer.chat_template
     // The template reads the tools it is given (so llama-server's --jinja can pass them).
     bool templateTakesTools = false;
     // A model split into several files (model-00001-of-00003.gguf): this file's place.

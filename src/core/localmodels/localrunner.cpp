@@ -1,0 +1,300 @@
+#include "localmodels/localrunner.h"
+
+#include <QCoroNetworkReply>
+#include <QCoroSignal>
+#include <QCoroTimer>
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QStandardPaths>
+#include <QTcpServer>
+
+namespace Sandpiper {
+
+namespace {
+
+constexpr qint64 memoryMargin = qint64(1) << 30; // for the app, the system and llama-server itself
+constexpr int smallestContext = 2048;
+constexpr int largestContext = 262144;
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+} // namespace
+
+RunnerProgram RunnerProgram::find(const QString &configured)
+{
+    RunnerProgram program;
+    program.program =
+        configured.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("llama-server")) : configured;
+    return program;
+}
+
+RunnerPlan RunnerPlan::forModel(const QString &modelPath, const GgufInfo &info, qint64 availableBytes, int cores,
+                                int parallel)
+{
+    RunnerPlan plan;
+    plan.modelPath = modelPath;
+    plan.alias = QFileInfo(modelPath).completeBaseName();
+    plan.threads = std::max(1, cores);
+    plan.parallel = std::max(1, parallel);
+    qint64 context = info.trainedContext > 0 ? info.trainedContext : 8192;
+    if (info.kvBytesPerToken > 0) {
+        const qint64 room = availableBytes - info.weightBytes - memoryMargin;
+        context = std::min(context, std::max<qint64>(0, room) / info.kvBytesPerToken / plan.parallel);
+    }
+    context = std::clamp<qint64>(context / 1024 * 1024, smallestContext, largestContext);
+    plan.contextSize = int(context);
+    return plan;
+}
+
+QStringList RunnerPlan::arguments(quint16 port) const
+{
+    return {QStringLiteral("-m"),
+            modelPath,
+            QStringLiteral("--host"),
+            QStringLiteral("127.0.0.1"),
+            QStringLiteral("--port"),
+            QString::number(port),
+            QStringLiteral("--jinja"),
+            QStringLiteral("-c"),
+            QString::number(qint64(contextSize) * parallel),
+            QStringLiteral("-np"),
+            QString::number(parallel),
+            QStringLiteral("-t"),
+            QString::number(threads),
+            QStringLiteral("--alias"),
+            alias,
+            QStringLiteral("--no-webui")};
+}
+
+LocalRunner::LocalRunner(RunnerProgram program, RunnerPlan plan, QString logFile, QObject *parent)
+    : QObject(parent)
+    , m_program(std::move(program))
+    , m_plan(std::move(plan))
+    , m_logFile(std::move(logFile))
+{
+    m_idle.setSingleShot(true);
+    connect(&m_idle, &QTimer::timeout, this, [this] {
+        const auto minutes =
+            std::chrono::duration_cast<std::chrono::minutes>(std::chrono::milliseconds(m_idle.interval()));
+        stop();
+        setState(State::Stopped, tr("The local model was stopped after %n minute(s) without use; it starts again "
+                                    "with the next message.",
+                                    nullptr, int(minutes.count())));
+    });
+}
+
+LocalRunner::~LocalRunner()
+{
+    blockSignals(true);
+    stop();
+}
+
+void LocalRunner::setIdleStop(std::chrono::milliseconds after)
+{
+    m_idle.setInterval(after);
+    if (after.count() == 0)
+        m_idle.stop();
+}
+
+void LocalRunner::keepAlive()
+{
+    if (m_state == State::Ready && m_idle.interval() > 0)
+        m_idle.start();
+}
+
+qint64 LocalRunner::processId() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning ? m_process->processId() : 0;
+}
+
+QCoro::Task<Result<QUrl>> LocalRunner::ready()
+{
+    QPointer<LocalRunner> self(this);
+    keepAlive();
+    if (m_state == State::Ready && processId() != 0)
+        co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
+    // Another answer started it: wait for the same start.
+    while (m_state == State::Loading) {
+        co_await qCoro(this, &LocalRunner::stateChanged);
+        if (!self)
+            co_return tr("The local model was closed.");
+    }
+    if (m_state == State::Ready)
+        co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
+
+    if (m_program.program.isEmpty()) {
+        setState(State::Failed, tr("No llama-server was found to run the model: install llama.cpp's server "
+                                   "(llama-server) from your distribution, or set its path in the settings."));
+        co_return m_message;
+    }
+    m_restartsLeft = 1;
+    if (!launch())
+        co_return m_message;
+    co_return co_await waitUntilAnswering();
+}
+
+bool LocalRunner::launch()
+{
+    m_port = freePort();
+    auto *process = new QProcess(this);
+    m_process = process;
+    process->setProcessEnvironment(m_program.environment);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->setStandardOutputFile(m_logFile, QIODevice::Append);
+    const QStringList arguments = m_program.leading + m_plan.arguments(m_port);
+    if (QFile log(m_logFile); log.open(QIODevice::Append))
+        log.write(QStringLiteral("\n--- %1: %2 %3\n")
+                      .arg(QDateTime::currentDateTime().toString(Qt::ISODate), m_program.program,
+                           arguments.join(QLatin1Char(' ')))
+                      .toUtf8());
+    connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus status) {
+        if (process == m_process)
+            exited(exitCode, status);
+        process->deleteLater();
+    });
+    process->start(m_program.program, arguments);
+    if (!process->waitForStarted(10000)) {
+        const QString why = process->errorString();
+        m_process = nullptr;
+        process->deleteLater();
+        setState(State::Failed,
+                 tr("llama-server could not be started (%1): %2.").arg(m_program.program, why.trimmed()));
+        return false;
+    }
+    m_loading.start();
+    setState(State::Loading, tr("Loading %1…").arg(QFileInfo(m_plan.modelPath).fileName()));
+    return true;
+}
+
+QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
+{
+    QPointer<LocalRunner> self(this);
+    QNetworkAccessManager network;
+    const QUrl health(QStringLiteral("http://127.0.0.1:%1/health").arg(m_port));
+    qint64 lastSaid = 0;
+    for (;;) {
+        if (m_state != State::Loading || !m_process)
+            co_return m_message; // it exited (exited() said why) or was stopped
+        if (m_loading.elapsed() > m_loadTimeout.count()) {
+            const QString said = failure(tr("%1 did not finish loading within %2 s.")
+                                             .arg(QFileInfo(m_plan.modelPath).fileName())
+                                             .arg(m_loadTimeout.count() / 1000));
+            stop();
+            setState(State::Failed, said);
+            co_return m_message;
+        }
+        QNetworkRequest request(health);
+        request.setTransferTimeout(2000);
+        QNetworkReply *reply = network.get(request);
+        co_await reply;
+        if (!self)
+            co_return QString();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+        if (status == 200 && m_state == State::Loading) {
+            setState(State::Ready, tr("%1 is ready (loaded in %2 s).")
+                                       .arg(QFileInfo(m_plan.modelPath).fileName())
+                                       .arg(double(m_loading.elapsed()) / 1000.0, 0, 'f', 1));
+            keepAlive();
+            co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
+        }
+        // 503 while it loads, or no answer before it listens: say how long it has taken, each second.
+        if (const qint64 seconds = m_loading.elapsed() / 1000; seconds > lastSaid && m_state == State::Loading) {
+            lastSaid = seconds;
+            setState(State::Loading, tr("Loading %1… %2 s").arg(QFileInfo(m_plan.modelPath).fileName()).arg(seconds));
+        }
+        co_await QCoro::sleepFor(std::chrono::milliseconds(250));
+        if (!self)
+            co_return QString();
+    }
+}
+
+void LocalRunner::stop()
+{
+    m_idle.stop();
+    QProcess *process = m_process;
+    if (!process || process->state() == QProcess::NotRunning) {
+        m_process = nullptr;
+        if (m_state != State::Stopped && m_state != State::Failed)
+            setState(State::Stopped, QString());
+        return;
+    }
+    m_stopping = true;
+    process->terminate();
+    if (!process->waitForFinished(5000)) {
+        process->kill();
+        process->waitForFinished(2000);
+    }
+    m_stopping = false;
+    m_process = nullptr;
+    if (m_state != State::Failed)
+        setState(State::Stopped, QString());
+}
+
+void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
+{
+    m_process = nullptr;
+    m_idle.stop();
+    if (m_stopping)
+        return;
+    const QString how =
+        status == QProcess::CrashExit ? tr("it was killed or crashed") : tr("exit code %1").arg(exitCode);
+    if (m_state == State::Ready && m_restartsLeft > 0) {
+        --m_restartsLeft;
+        setState(State::Loading, tr("The local model's server stopped (%1); starting it again.").arg(how));
+        if (launch())
+            QCoro::connect(waitUntilAnswering(), this, [](const Result<QUrl> &) {});
+        return;
+    }
+    const QString what =
+        m_state == State::Ready
+            ? tr("The local model's server stopped again (%1); it starts with the next message.").arg(how)
+            : tr("llama-server stopped while loading %1 (%2).").arg(QFileInfo(m_plan.modelPath).fileName(), how);
+    setState(State::Failed, failure(what));
+}
+
+QString LocalRunner::failure(const QString &what) const
+{
+    const QString log = logTail();
+    QString said = what;
+    const QString lower = log.toLower();
+    if (lower.contains(QLatin1String("failed to allocate")) || lower.contains(QLatin1String("out of memory")) ||
+        lower.contains(QLatin1String("unable to allocate")))
+        said += QLatin1Char(' ') + tr("The model does not fit in this computer's memory: choose a smaller "
+                                      "quantization or a smaller context.");
+    else if (lower.contains(QLatin1String("failed to load model")) ||
+             lower.contains(QLatin1String("error loading model")))
+        said += QLatin1Char(' ') + tr("llama-server could not read the model file.");
+    if (!log.isEmpty())
+        said += QLatin1Char('\n') + tr("The end of its log (%1):").arg(m_logFile) + QLatin1Char('\n') + log;
+    return said;
+}
+
+QString LocalRunner::logTail() const
+{
+    QFile log(m_logFile);
+    if (!log.open(QIODevice::ReadOnly))
+        return {};
+    log.seek(std::max<qint64>(0, log.size() - 1500));
+    QStringList lines = QString::fromUtf8(log.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (lines.size() > 8)
+        lines = lines.mid(lines.size() - 8);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void LocalRunner::setState(State state, const QString &message)
+{
+    m_state = state;
+    m_message = message;
+    Q_EMIT stateChanged(state, message);
+}
+
+} // namespace Sandpiper

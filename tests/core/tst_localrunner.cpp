@@ -1,0 +1,188 @@
+// llama-server run by Sandpiper as a child process (issue 26): Debian's real server with the
+// tiny model, started on first use, known to be loading, answering, started again once after
+// a kill, stopped when idle; and the plan of flags it is given for this machine.
+#include "dockertest.h"
+#include "llamaserver.h"
+
+#include <localmodels/localrunner.h>
+
+#include <QCoroTask>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+using namespace std::chrono_literals;
+
+class TestLocalRunner : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_logs;
+
+    std::unique_ptr<LocalRunner> runner(const QString &modelPath = LlamaServer::modelPath())
+    {
+        QString why;
+        const auto command = LlamaServer::command(&why);
+        if (!command)
+            return nullptr;
+        RunnerPlan plan = RunnerPlan::forModel(modelPath, GgufInfo{}, 0, 1);
+        plan.alias = QStringLiteral("tiny");
+        return std::make_unique<LocalRunner>(RunnerProgram{command->program, command->leading, command->environment},
+                                             plan, m_logs.filePath(QStringLiteral("llama-server.log")));
+    }
+
+    // The model list of the server at BASEURL, as a client would ask for it.
+    static QStringList models(const QUrl &baseUrl)
+    {
+        QNetworkAccessManager network;
+        QNetworkReply *reply = network.get(QNetworkRequest(QUrl(baseUrl.toString() + QStringLiteral("/models"))));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        finished.wait(10000);
+        QStringList ids;
+        for (const QJsonValue &model :
+             QJsonDocument::fromJson(reply->readAll()).object()[QLatin1String("data")].toArray())
+            ids << model[QLatin1String("id")].toString();
+        reply->deleteLater();
+        return ids;
+    }
+
+private Q_SLOTS:
+    void init() { SANDPIPER_REQUIRE_LLAMA(); }
+
+    // The context comes from the memory left after the weights, never more than the model was
+    // trained for; slots share the server's context.
+    void thePlanFitsTheMachine()
+    {
+        GgufInfo info;
+        info.trainedContext = 32768;
+        info.kvBytesPerToken = 131072; // an 8B model's 128 KiB a token
+        info.weightBytes = qint64(5) << 30;
+        const qint64 gib = qint64(1) << 30;
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 64 * gib, 8).contextSize, 32768);
+        // 8 GiB: 2 GiB after the weights and the margin, 16384 tokens.
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 8 * gib, 8).contextSize, 16384);
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 8 * gib, 8, 2).contextSize, 8192);
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 4 * gib, 8).contextSize, 2048);
+        info.kvBytesPerToken = 0;
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 4 * gib, 8).contextSize, 32768);
+        info.trainedContext = 0;
+        QCOMPARE(RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 4 * gib, 8).contextSize, 8192);
+
+        info.trainedContext = 32768;
+        const RunnerPlan plan = RunnerPlan::forModel(QStringLiteral("/m/a.gguf"), info, 64 * gib, 4, 2);
+        QCOMPARE(plan.alias, QStringLiteral("a"));
+        const QStringList arguments = plan.arguments(8123);
+        QVERIFY(arguments.contains(QLatin1String("--jinja")));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("--host")) + 1), QStringLiteral("127.0.0.1"));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("--port")) + 1), QStringLiteral("8123"));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("-c")) + 1), QStringLiteral("65536"));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("-np")) + 1), QStringLiteral("2"));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("-t")) + 1), QStringLiteral("4"));
+        QCOMPARE(arguments.at(arguments.indexOf(QLatin1String("-m")) + 1), QStringLiteral("/m/a.gguf"));
+    }
+
+    // First use starts it; while it loads the state says so; two askers share the one start.
+    void startsOnFirstUseAndAnswers()
+    {
+        auto local = runner();
+        QVERIFY(local);
+        QSignalSpy states(local.get(), &LocalRunner::stateChanged);
+        auto first = local->ready();
+        auto second = local->ready();
+        const Result<QUrl> url = QCoro::waitFor(std::move(first));
+        QVERIFY2(url.ok(), qPrintable(url.error()));
+        const Result<QUrl> again = QCoro::waitFor(std::move(second));
+        QVERIFY2(again.ok(), qPrintable(again.error()));
+        QCOMPARE(*again, *url);
+        QCOMPARE(local->state(), LocalRunner::State::Ready);
+        QVERIFY(!states.isEmpty());
+        QCOMPARE(states.first().at(0).value<LocalRunner::State>(), LocalRunner::State::Loading);
+        QVERIFY2(states.first().at(1).toString().startsWith(QLatin1String("Loading tiny.gguf")),
+                 qPrintable(states.first().at(1).toString()));
+        QVERIFY2(local->message().contains(QLatin1String("is ready (loaded in ")), qPrintable(local->message()));
+        QCOMPARE(models(*url), QStringList{QStringLiteral("tiny")});
+        QVERIFY(local->processId() > 0);
+
+        QFile log(local->logFile());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY2(log.readAll().contains("--jinja"), "the log starts with the command");
+    }
+
+    // Killed while it runs, it is started again once, on another process; killed again, it says
+    // so with its log, and the next message starts it.
+    void isStartedAgainOnceAfterAKill()
+    {
+        auto local = runner();
+        QVERIFY(local);
+        QVERIFY(QCoro::waitFor(local->ready()).ok());
+        const qint64 first = local->processId();
+        QCOMPARE(::kill(pid_t(first), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(local->state() == LocalRunner::State::Ready && local->processId() != 0 &&
+                                     local->processId() != first,
+                                 60000);
+        const qint64 second = local->processId();
+        QCOMPARE(::kill(pid_t(second), SIGKILL), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(local->state(), LocalRunner::State::Failed, 10000);
+        QVERIFY2(local->message().startsWith(QLatin1String("The local model's server stopped again (it was killed or "
+                                                           "crashed); it starts with the next message.")),
+                 qPrintable(local->message()));
+        QVERIFY2(local->message().contains(QLatin1String("The end of its log (")), qPrintable(local->message()));
+        const Result<QUrl> url = QCoro::waitFor(local->ready());
+        QVERIFY2(url.ok(), qPrintable(url.error()));
+        QVERIFY(local->processId() != second);
+    }
+
+    void stopsWhenIdle()
+    {
+        auto local = runner();
+        QVERIFY(local);
+        local->setIdleStop(500ms);
+        QVERIFY(QCoro::waitFor(local->ready()).ok());
+        const qint64 pid = local->processId();
+        QTRY_COMPARE_WITH_TIMEOUT(local->state(), LocalRunner::State::Stopped, 10000);
+        QVERIFY2(local->message().contains(QLatin1String("without use")), qPrintable(local->message()));
+        QCOMPARE(local->processId(), 0);
+        QTRY_VERIFY(::kill(pid_t(pid), 0) != 0);
+    }
+
+    void whatCannotRunIsSaid()
+    {
+        LocalRunner none(RunnerProgram{}, RunnerPlan{}, m_logs.filePath(QStringLiteral("none.log")));
+        Result<QUrl> url = QCoro::waitFor(none.ready());
+        QVERIFY(!url.ok());
+        QVERIFY2(url.error().startsWith(QLatin1String("No llama-server was found")), qPrintable(url.error()));
+
+        LocalRunner missing(RunnerProgram{QStringLiteral("/nonexistent/llama-server")}, RunnerPlan{},
+                            m_logs.filePath(QStringLiteral("missing.log")));
+        url = QCoro::waitFor(missing.ready());
+        QVERIFY(!url.ok());
+        QVERIFY2(url.error().startsWith(QLatin1String("llama-server could not be started (/nonexistent/llama-server)")),
+                 qPrintable(url.error()));
+
+        // A file that is no model: the server exits while loading, and its log says why.
+        QFile notAModel(m_logs.filePath(QStringLiteral("notes.gguf")));
+        QVERIFY(notAModel.open(QIODevice::WriteOnly));
+        notAModel.write("these are notes, not weights\n");
+        notAModel.close();
+        auto local = runner(notAModel.fileName());
+        QVERIFY(local);
+        url = QCoro::waitFor(local->ready());
+        QVERIFY(!url.ok());
+        QCOMPARE(local->state(), LocalRunner::State::Failed);
+        QVERIFY2(url.error().startsWith(QLatin1String("llama-server stopped while loading notes.gguf (")),
+                 qPrintable(url.error()));
+        QVERIFY2(url.error().contains(QLatin1String("The end of its log (")), qPrintable(url.error()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLocalRunner)
+#include "tst_localrunner.moc"
