@@ -3,7 +3,9 @@
 // thumbnails in the inspector; Save of a table goes up with its index; nothing takes no room.
 // An SVG the sandbox sent shows what it contains and nothing of this computer, and never holds
 // the window: not even when it names a FIFO.
+#include "fiforeleaser.h"
 #include "sandboxfiles.h"
+#include "svgpicture.h"
 
 #include <chat/datatableview.h>
 #include <chat/executionresultview.h>
@@ -26,15 +28,12 @@
 #include <QTest>
 #include <QThreadPool>
 
-#include <atomic>
-#include <thread>
-
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 using namespace Sandpiper;
 using Place = ExecutionResultView::Place;
+using Sandpiper::Test::pixelsOf;
+using Sandpiper::Test::svgPicture;
 
 namespace {
 
@@ -56,61 +55,6 @@ ExecutionResult runShowing(const QByteArray &svg)
     r.svg = {QString::fromUtf8(svg)};
     return r;
 }
-
-// The picture of the SVG image that VIEW shows, once it is drawn (whatever draws it).
-QImage svgPicture(const ExecutionResultView &view)
-{
-    for (const QLabel *label : view.findChildren<QLabel *>()) {
-        if (label->accessibleName() == QLatin1String("SVG image") && !label->pixmap().isNull())
-            return label->pixmap().toImage().convertToFormat(QImage::Format_ARGB32);
-    }
-    return {};
-}
-
-int pixelsOf(const QImage &image, QRgb colour)
-{
-    int count = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        for (int x = 0; x < image.width(); ++x)
-            count += (image.pixel(x, y) | 0xff000000) == colour && qAlpha(image.pixel(x, y)) > 0;
-    }
-    return count;
-}
-
-// From DELAY on, opens FIFO for writing again and again until stopped: whoever blocks opening it
-// to read is let go then, so a test of a reader that must not block fails instead of hanging.
-class FifoReleaser
-{
-public:
-    FifoReleaser(const QByteArray &fifo, std::chrono::milliseconds delay)
-        : m_thread([this, fifo, delay] {
-            const auto from = std::chrono::steady_clock::now() + delay;
-            while (!m_stop) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                if (std::chrono::steady_clock::now() < from)
-                    continue;
-                if (const int fd = ::open(fifo.constData(), O_WRONLY | O_NONBLOCK); fd >= 0) {
-                    ++m_released;
-                    ::close(fd);
-                }
-            }
-        })
-    {}
-    ~FifoReleaser() { stop(); }
-    // How many times a reader was blocked on the FIFO and let go.
-    int stop()
-    {
-        m_stop = true;
-        if (m_thread.joinable())
-            m_thread.join();
-        return m_released;
-    }
-
-private:
-    std::atomic<bool> m_stop = false;
-    std::atomic<int> m_released = 0;
-    std::thread m_thread;
-};
 
 } // namespace
 
@@ -304,7 +248,7 @@ private Q_SLOTS:
         const QByteArray fifo = QFile::encodeName(m_folder.filePath(QStringLiteral("pipe")));
         QVERIFY(::mkfifo(fifo.constData(), 0600) == 0);
         // Should the window open it after all, it is let go after 5 s, and the test fails.
-        FifoReleaser releaser(fifo, std::chrono::seconds(5));
+        Sandpiper::Test::FifoReleaser releaser(fifo, std::chrono::seconds(5));
         QElapsedTimer clock;
         clock.start();
         const ExecutionResultView view(
