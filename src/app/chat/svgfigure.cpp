@@ -71,11 +71,6 @@ SvgFigure::Drawing SvgFigure::draw(const QByteArray &svg, int maxWidth, qreal ra
     return drawing;
 }
 
-QString SvgFigure::notice() const
-{
-    return m_notice->isHidden() ? QString() : m_notice->text();
-}
-
 void SvgFigure::present(const Drawing &drawing)
 {
     m_drawn = true;
@@ -98,7 +93,6 @@ void SvgFigure::present(const Drawing &drawing)
         m_notice->setAccessibleDescription(text);
         m_notice->show();
     }
-    Q_EMIT drawn();
 }
 
 } // namespace Sandpiper

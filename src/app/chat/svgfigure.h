@@ -32,11 +32,6 @@ public:
     // Whether the drawing arrived; until then the placeholder shows.
     bool isDrawn() const { return m_drawn; }
     QImage image() const { return m_image; }
-    // The sentence under the image, or empty.
-    QString notice() const;
-
-Q_SIGNALS:
-    void drawn();
 
 private:
     void present(const Drawing &drawing);
