@@ -162,6 +162,16 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::SvgFigure</name>
+    <message numerus="yes">
+        <source>%n external reference(s) were not loaded: the figure shows only what it contains.</source>
+        <translation>
+            <numerusform>%n external reference was not loaded: the figure shows only what it contains.</numerusform>
+            <numerusform>%n external references were not loaded: the figure shows only what it contains.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ToolCallCard</name>
     <message numerus="yes">
         <source>%n s</source>

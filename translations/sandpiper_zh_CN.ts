@@ -1568,14 +1568,6 @@
 <context>
     <name>Sandpiper::ExecutionResultView</name>
     <message>
-        <source>SVG image</source>
-        <translation>SVG 图像</translation>
-    </message>
-    <message>
-        <source>(an SVG image that could not be drawn)</source>
-        <translation>（无法绘制的 SVG 图像）</translation>
-    </message>
-    <message>
         <source>And %1 more figures that were not kept: too many for one run.</source>
         <translation>另有 %1 张图未保留：一次运行中太多了。</translation>
     </message>
@@ -3798,6 +3790,70 @@ X-Title: Sandpiper</translation>
     <message>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SvgFigure</name>
+    <message>
+        <source>Drawing the SVG image…</source>
+        <translation>正在绘制 SVG 图像…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n external reference(s) were not loaded: the figure shows only what it contains.</source>
+        <translation>
+            <numerusform>%n 个外部引用未被加载：图中只显示其自身包含的内容。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>SVG image</source>
+        <translation>SVG 图像</translation>
+    </message>
+    <message>
+        <source>The SVG image could not be drawn.</source>
+        <translation>无法绘制该 SVG 图像。</translation>
+    </message>
+    <message>
+        <source>SVG image not drawn</source>
+        <translation>未绘制的 SVG 图像</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::SvgSanitizer</name>
+    <message>
+        <source>The SVG image is %1, larger than the %2 that Sandpiper draws.</source>
+        <translation>该 SVG 图像大小为 %1，超过了 Sandpiper 绘制的上限 %2。</translation>
+    </message>
+    <message>
+        <source>Reading the SVG image took longer than %1 ms; it is not drawn.</source>
+        <translation>读取该 SVG 图像耗时超过 %1 毫秒；未绘制。</translation>
+    </message>
+    <message>
+        <source>The SVG image nests its parts more than %1 deep; it is not drawn.</source>
+        <translation>该 SVG 图像的嵌套深度超过 %1 层；未绘制。</translation>
+    </message>
+    <message>
+        <source>The SVG image has more than %1 parts; it is not drawn.</source>
+        <translation>该 SVG 图像包含超过 %1 个元素；未绘制。</translation>
+    </message>
+    <message>
+        <source>This is no SVG image: its outermost element is &lt;%1&gt;.</source>
+        <translation>这不是 SVG 图像：其最外层元素是 &lt;%1&gt;。</translation>
+    </message>
+    <message>
+        <source>The SVG image declares XML entities, which Sandpiper does not expand; it is not drawn.</source>
+        <translation>该 SVG 图像声明了 XML 实体，Sandpiper 不会展开它们；未绘制。</translation>
+    </message>
+    <message>
+        <source>The SVG image refers to the XML entity “%1”, which Sandpiper does not expand; it is not drawn.</source>
+        <translation>该 SVG 图像引用了 XML 实体“%1”，Sandpiper 不会展开它；未绘制。</translation>
+    </message>
+    <message>
+        <source>The SVG image is not well-formed XML (line %1, column %2): %3.</source>
+        <translation>该 SVG 图像不是格式正确的 XML（第 %1 行，第 %2 列）：%3。</translation>
     </message>
 </context>
 <context>

@@ -177,6 +177,14 @@ private Q_SLOTS:
             shown = shown || label->text().contains(QLatin1String("could not be saved: Excel holds at most"));
         QVERIFY(shown);
         QCOMPARE(view.findChildren<SandboxFileRow *>().size(), 1);
+        // The reason is the sandbox's: shown as it is written, never as HTML that names a file.
+        const QString markup = QStringLiteral("<img src=\"/home/user/secret.png\"> no");
+        view.showSaved({}, markup);
+        const QLabel *status = nullptr;
+        for (const QLabel *label : view.findChildren<QLabel *>())
+            status = label->text().endsWith(markup) ? label : status;
+        QVERIFY(status);
+        QCOMPARE(status->textFormat(), Qt::PlainText);
     }
 
     void aTableWithoutItsFrameCannotBeSaved()

@@ -1,14 +1,24 @@
 // What a run produced, as the chat's card and the code inspector both draw it: each notice in
 // one wording in both places, as plain text; figures wide on the card and as a row of
 // thumbnails in the inspector; Save of a table goes up with its index; nothing takes no room.
+// An SVG the sandbox sent shows what it contains and nothing of this computer, and never holds
+// the window: not even when it names a FIFO.
+#include "fiforeleaser.h"
 #include "sandboxfiles.h"
+#include "svgpicture.h"
 
 #include <chat/datatableview.h>
 #include <chat/executionresultview.h>
 #include <chat/figureview.h>
 #include <chat/sandboxfilerow.h>
+#include <chat/svgfigure.h>
 
 #include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
@@ -16,9 +26,37 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <sys/stat.h>
 
 using namespace Sandpiper;
 using Place = ExecutionResultView::Place;
+using Sandpiper::Test::pixelsOf;
+using Sandpiper::Test::svgPicture;
+
+namespace {
+
+constexpr QRgb hostRed = qRgb(255, 0, 0);
+constexpr QRgb insideGreen = qRgb(0, 255, 0);
+
+// An SVG of 40 x 30 pixels: a green square it holds, and BODY.
+QByteArray svgWith(const QByteArray &body)
+{
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"40\" "
+           "height=\"30\"><rect width=\"10\" height=\"10\" fill=\"#00ff00\"/>" +
+           body + "</svg>";
+}
+
+ExecutionResult runShowing(const QByteArray &svg)
+{
+    ExecutionResult r;
+    r.status = ExecutionResult::Status::Ok;
+    r.svg = {QString::fromUtf8(svg)};
+    return r;
+}
+
+} // namespace
 
 class TestExecutionResultView : public QObject
 {
@@ -162,6 +200,108 @@ private Q_SLOTS:
         QVERIFY(!(new ExecutionResultView(r, m_folder.path(), Place::Card, {}, &card))->isVisibleTo(&card));
         r.notes = {QStringLiteral("a note")};
         QVERIFY((new ExecutionResultView(r, m_folder.path(), Place::Card, {}, &card))->isVisibleTo(&card));
+    }
+
+    void anSvgShowsNothingOfThisComputer()
+    {
+        // A red picture on the host, named as the sandbox's code can name it: by its absolute path.
+        QImage red(40, 30, QImage::Format_RGB32);
+        red.fill(hostRed);
+        const QString host = m_folder.filePath(QStringLiteral("host/secret.png"));
+        QVERIFY(QDir().mkpath(QFileInfo(host).path()));
+        QVERIFY(red.save(host));
+        const QByteArray path = host.toUtf8();
+        const ExecutionResultView view(
+            runShowing(svgWith("<image href=\"" + path + "\" width=\"40\" height=\"30\"/><image xlink:href=\"" + path +
+                               "\" width=\"40\" height=\"30\"/>")),
+            m_folder.path(), Place::Card);
+        QTRY_VERIFY(!svgPicture(view).isNull());
+        const QImage picture = svgPicture(view);
+        QCOMPARE(picture.size(), QSize(40, 30));
+        QCOMPARE(pixelsOf(picture, hostRed), 0);
+        QVERIFY2(pixelsOf(picture, insideGreen) >= 90, "what the SVG holds is drawn");
+        // Under the figure, what was not loaded.
+        QTRY_COMPARE(notices(view),
+                     QStringList{QStringLiteral("Warning: ⚠ 2 external reference(s) were not loaded: the "
+                                                "figure shows only what it contains.")});
+    }
+
+    void anSvgShowsTheImagesItHolds()
+    {
+        QImage blue(40, 30, QImage::Format_RGB32);
+        blue.fill(Qt::blue);
+        QByteArray png;
+        QBuffer buffer(&png);
+        QVERIFY(buffer.open(QIODevice::WriteOnly) && blue.save(&buffer, "PNG"));
+        const ExecutionResultView view(
+            runShowing(svgWith("<image x=\"20\" width=\"20\" height=\"15\" href=\"data:image/png;base64," +
+                               png.toBase64() + "\"/>")),
+            m_folder.path(), Place::Card);
+        QTRY_VERIFY(!svgPicture(view).isNull());
+        QVERIFY(pixelsOf(svgPicture(view), qRgb(0, 0, 255)) >= 200);
+        QVERIFY(notices(view).isEmpty());
+    }
+
+    void anSvgThatNamesAFifoDoesNotHoldTheWindow()
+    {
+        // The sandbox makes a FIFO in its folder, whose path on the host is easy to guess.
+        const QByteArray fifo = QFile::encodeName(m_folder.filePath(QStringLiteral("pipe")));
+        QVERIFY(::mkfifo(fifo.constData(), 0600) == 0);
+        // Should the window open it after all, it is let go after 5 s, and the test fails.
+        Sandpiper::Test::FifoReleaser releaser(fifo, std::chrono::seconds(5));
+        QElapsedTimer clock;
+        clock.start();
+        const ExecutionResultView view(
+            runShowing(svgWith("<image href=\"" + fifo + "\" width=\"9\" height=\"9\"/><image xlink:href=\"file://" +
+                               fifo + "\"/><use href=\"" + fifo + "#x\"/>")),
+            m_folder.path(), Place::Card);
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QStringLiteral("the view took %1 ms").arg(clock.elapsed())));
+        QTRY_VERIFY_WITH_TIMEOUT(!svgPicture(view).isNull(), 4000);
+        QCOMPARE(releaser.stop(), 0);
+        QCOMPARE(pixelsOf(svgPicture(view), insideGreen), 100);
+        QCOMPARE(notices(view).size(), 1);
+        QVERIFY2(notices(view).first().contains(QLatin1String("3 external reference")),
+                 qPrintable(notices(view).first()));
+    }
+
+    void anSvgThatCannotBeDrawnSaysWhy_data()
+    {
+        QTest::addColumn<QByteArray>("svg");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("entities")
+            << svgWith("<text>&x;</text>").prepend("<!DOCTYPE svg [<!ENTITY x SYSTEM \"/etc/passwd\">]>")
+            << "declares XML entities";
+        QTest::newRow("malformed") << QByteArray("<svg><g></svg>") << "not well-formed XML";
+        QTest::newRow("no size") << QByteArray("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\"/>")
+                                 << "could not be drawn";
+    }
+
+    void anSvgThatCannotBeDrawnSaysWhy()
+    {
+        QFETCH(QByteArray, svg);
+        QFETCH(QString, reason);
+        const ExecutionResultView view(runShowing(svg), m_folder.path(), Place::Inspector);
+        auto *figure = view.findChild<SvgFigure *>();
+        QVERIFY(figure);
+        QTRY_VERIFY(figure->isDrawn());
+        QVERIFY(figure->image().isNull());
+        const QLabel *label = nullptr;
+        for (const QLabel *each : figure->findChildren<QLabel *>())
+            label = each->accessibleName() == QLatin1String("SVG image not drawn") ? each : label;
+        QVERIFY(label);
+        QCOMPARE(label->textFormat(), Qt::PlainText);
+        QVERIFY2(label->text().contains(reason), qPrintable(label->text()));
+    }
+
+    void aFigureClosedBeforeItsDrawingArrivesLetsItGo()
+    {
+        // Many parts take a while to draw; the view is gone long before.
+        const QByteArray svg =
+            svgWith(QByteArray("<circle cx=\"20\" cy=\"15\" r=\"14\" fill=\"#123456\"/>").repeated(10000));
+        for (int i = 0; i < 2; ++i)
+            delete new ExecutionResultView(runShowing(svg), m_folder.path(), Place::Card);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(60000));
+        QCoreApplication::processEvents();
     }
 
     void theStatusSaysWhoStoppedTheRun()

@@ -6,8 +6,10 @@
 #include <chat/remoteimages.h>
 
 #include <QBuffer>
+#include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 
@@ -101,6 +103,30 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 3);
         QVERIFY(images.hasFailed(QUrl(QStringLiteral("file:///etc/hostname"))));
         QCOMPARE(web.requests().size(), 2);
+    }
+
+    void anSvgFromTheWebIsNotDrawn()
+    {
+        // Qt's SVG renderer would open the file it names on this computer, or block on a FIFO.
+        QTemporaryDir folder;
+        const QString host = folder.filePath(QStringLiteral("secret.png"));
+        QFile file(host);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(png(8, 8)) > 0);
+        file.close();
+        FakeWebServer web;
+        QVERIFY(web.listen());
+        FakeWebResponse svg;
+        svg.headers = {{"Content-Type", "image/svg+xml"}};
+        svg.body = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"8\" height=\"8\"><image href=\"" + host.toUtf8() +
+                   "\" width=\"8\" height=\"8\"/></svg>";
+        web.route("/logo.svg", svg);
+        RemoteImages images;
+        QSignalSpy finished(&images, &RemoteImages::finished);
+        const QUrl url = web.url(QStringLiteral("/logo.svg"));
+        images.load(url);
+        QVERIFY(finished.wait(10000));
+        QVERIFY(images.hasFailed(url));
+        QVERIFY(images.images().isEmpty());
     }
 
     // Two answers name the same image: the user asks in one, and both show it, from one request.

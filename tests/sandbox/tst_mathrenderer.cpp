@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,6 +123,19 @@ private Q_SLOTS:
         damaged.close();
         MathRenderer third(QStringLiteral("sandpiper-no-such-image:0"), cache.path());
         QCOMPARE(third.formula(tex).state, MathRenderer::State::Missing);
+        // Nor one that names a file of this computer, which Qt's SVG renderer would open.
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        damaged.write(QJsonDocument(QJsonObject{{QStringLiteral("tex"), tex},
+                                                {QStringLiteral("svg"),
+                                                 QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\" "
+                                                                "height=\"9\"><image href=\"/etc/x.png\"/></svg>")},
+                                                {QStringLiteral("width"), 9},
+                                                {QStringLiteral("ascent"), 9},
+                                                {QStringLiteral("descent"), 0}})
+                          .toJson());
+        damaged.close();
+        MathRenderer fourth(QStringLiteral("sandpiper-no-such-image:0"), cache.path());
+        QCOMPARE(fourth.formula(tex).state, MathRenderer::State::Missing);
     }
 
     // Past its limit the cache loses the formulas shown least recently, down to three quarters.

@@ -250,6 +250,8 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
     }
     const bool error = item.level == TurnItem::NoticeLevel::Error;
     auto *label = new QLabel(item.text);
+    // A notice may quote a server or the sandbox: as HTML, an <img> in it would have Qt open a file.
+    label->setTextFormat(Qt::PlainText);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setAccessibleName(error ? tr("Error") : tr("Notice"));

@@ -73,6 +73,8 @@ DataTableView::DataTableView(DataTable table, const QString &folder, QWidget *pa
     m_caption->setAccessibleName(tr("Table size"));
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setAccessibleName(tr("Saving the table"));
+    // The reason comes from the sandbox: as HTML, an <img> in it would have Qt open a file here.
+    m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_status->setVisible(false);
     auto *copyButton = new QPushButton(tr("Copy"));

@@ -4,14 +4,13 @@
 #include "chat/figureview.h"
 #include "chat/markdownview.h"
 #include "chat/sandboxfilerow.h"
+#include "chat/svgfigure.h"
 
 #include <session/executionmodel.h>
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
 #include <QScrollArea>
-#include <QSvgRenderer>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
@@ -25,31 +24,6 @@ constexpr int maxListedFiles = 20;
 constexpr int cardFigureWidth = 640;
 constexpr int thumbnailWidth = 220;
 constexpr int thumbnailRowHeight = 170;
-
-// An SVG the sandbox sent, drawn at most MAXWIDTH wide.
-QLabel *svgImage(const QString &svg, int maxWidth)
-{
-    auto *label = new QLabel;
-    label->setAccessibleName(ExecutionResultView::tr("SVG image"));
-    // Qt's SVG renderer treats the text as untrusted by default (no external files, bounded work).
-    QSvgRenderer renderer(svg.toUtf8());
-    if (!renderer.isValid() || renderer.defaultSize().isEmpty()) {
-        label->setText(ExecutionResultView::tr("(an SVG image that could not be drawn)"));
-        return label;
-    }
-    QSize size = renderer.defaultSize();
-    if (size.width() > maxWidth)
-        size = size.scaled(maxWidth, maxWidth * 4, Qt::KeepAspectRatio);
-    QImage image(size.boundedTo(QSize(maxWidth, maxWidth * 4)) * label->devicePixelRatioF(),
-                 QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(label->devicePixelRatioF());
-    image.fill(Qt::transparent);
-    QPainter painter(&image);
-    renderer.render(&painter, QRectF(QPointF(), QSizeF(size)));
-    painter.end();
-    label->setPixmap(QPixmap::fromImage(image));
-    return label;
-}
 
 } // namespace
 
@@ -73,7 +47,7 @@ ExecutionResultView::ExecutionResultView(const ExecutionResult &result, const QS
         m_layout->addWidget(view);
     }
     for (const QString &svg : result.svg)
-        m_layout->addWidget(svgImage(svg, imageWidth), 0, Qt::AlignLeft);
+        m_layout->addWidget(new SvgFigure(svg.toUtf8(), imageWidth), 0, Qt::AlignLeft);
     addFigures(result, folder, place);
     if (result.figuresNotKept > 0)
         addNotice(tr("And %1 more figures that were not kept: too many for one run.").arg(result.figuresNotKept),

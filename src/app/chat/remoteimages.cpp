@@ -1,5 +1,9 @@
 #include "chat/remoteimages.h"
 
+#include "chat/sandboximage.h"
+
+#include <logging.h>
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 
@@ -23,12 +27,17 @@ void RemoteImages::load(const QUrl &url)
     QNetworkReply *reply = m_network->get(request);
     connect(reply, &QNetworkReply::finished, this, [this, reply, url] {
         reply->deleteLater();
-        const QByteArray bytes = reply->read(maxBytes);
-        QImage image;
-        if (reply->error() == QNetworkReply::NoError && image.loadFromData(bytes)) {
+        // Raster formats only, within the figures' limits: Qt would draw an SVG from the web with
+        // its renderer, which opens the files it names on this computer.
+        QString error = reply->errorString();
+        const QImage image = reply->error() == QNetworkReply::NoError
+                                 ? SandboxImage::decode(reply->read(maxBytes), url.toString(), 0, &error)
+                                 : QImage();
+        if (!image.isNull()) {
             m_images.insert(url, image);
             m_failed.remove(url);
         } else {
+            qCDebug(lcApp) << "remote image not shown:" << error;
             m_failed.insert(url);
         }
         Q_EMIT finished(url);

@@ -18,9 +18,12 @@ constexpr int allocationLimitMiB = 256;
 QImage SandboxImage::load(const SandboxFolder &folder, const QString &name, int maxWidth, QString *error)
 {
     std::optional<QByteArray> bytes = folder.read(name, SandboxFigure::maxBytes, error);
-    if (!bytes)
-        return {};
-    QBuffer buffer(&*bytes);
+    return bytes ? decode(std::move(*bytes), name, maxWidth, error) : QImage();
+}
+
+QImage SandboxImage::decode(QByteArray bytes, const QString &name, int maxWidth, QString *error)
+{
+    QBuffer buffer(&bytes);
     buffer.open(QIODevice::ReadOnly);
     static const QList<QByteArray> raster = {"png", "jpeg", "jpg", "gif", "bmp", "webp"};
     const QByteArray format = QImageReader::imageFormat(&buffer);
@@ -31,9 +34,9 @@ QImage SandboxImage::load(const SandboxFolder &folder, const QString &name, int 
     // A PNG's header says how large it is before any decoder looks at it, and its chunks whether
     // it is whole.
     if (format == "png") {
-        QString problem = SandboxFigure::sizeProblem(name, SandboxFigure::pngSize(*bytes));
+        QString problem = SandboxFigure::sizeProblem(name, SandboxFigure::pngSize(bytes));
         if (problem.isEmpty())
-            problem = SandboxFigure::truncationProblem(name, *bytes);
+            problem = SandboxFigure::truncationProblem(name, bytes);
         if (!problem.isEmpty()) {
             *error = problem;
             return {};

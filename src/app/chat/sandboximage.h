@@ -17,6 +17,8 @@ class SandboxImage
 
 public:
     static QImage load(const SandboxFolder &folder, const QString &name, int maxWidth, QString *error);
+    // The same checks for BYTES from elsewhere (the web), called NAME in the error.
+    static QImage decode(QByteArray bytes, const QString &name, int maxWidth, QString *error);
 };
 
 } // namespace Sandpiper

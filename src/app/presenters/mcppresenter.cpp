@@ -2,10 +2,13 @@
 
 #include "chat/figureview.h"
 #include "chat/sandboxfilerow.h"
+#include "chat/svgfigure.h"
 #include "chat/toolcallcard.h"
 
 #include <mcp/mcpresultreader.h>
 #include <mcp/mcptoolname.h>
+#include <sandbox/sandboxfolder.h>
+#include <sandbox/svgsanitizer.h>
 
 #include <QJsonDocument>
 #include <QLabel>
@@ -48,8 +51,18 @@ void McpPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card) co
     // A stored conversation keeps the model's text, which names the files it saved.
     const auto *live = std::get_if<McpResult>(&item.result);
     const McpResult result = live ? *live : McpResultReader::fromModelText(item.modelText);
-    for (const QString &image : result.images)
-        card.addResultWidget(new FigureView(folder, image, 480), Qt::AlignLeft);
+    for (const QString &image : result.images) {
+        // An SVG is drawn as the sandbox's are: with nothing outside it, off the GUI thread.
+        QString error;
+        const std::optional<QByteArray> svg =
+            image.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)
+                ? SandboxFolder(folder).read(image, SvgSanitizer::defaultBudget.maxBytes, &error)
+                : std::nullopt;
+        if (svg)
+            card.addResultWidget(new SvgFigure(*svg, 480), Qt::AlignLeft);
+        else
+            card.addResultWidget(new FigureView(folder, image, 480), Qt::AlignLeft);
+    }
     for (const McpResultFile &file : result.files) {
         if (!file.path.isEmpty()) {
             card.addResultWidget(new SandboxFileRow(folder, file.path));

@@ -34,6 +34,7 @@ void WebPresenter::addResultWidgets(const TurnItem &item, ToolCallCard &card) co
     }
     if (!web->userNote.isEmpty()) {
         auto *label = new QLabel(web->userNote);
+        label->setTextFormat(Qt::PlainText);
         label->setWordWrap(true);
         label->setForegroundRole(QPalette::PlaceholderText);
         card.addResultWidget(label);

@@ -4,6 +4,7 @@
 #include "sandbox/containerlauncher.h"
 #include "sandbox/dockercli.h"
 #include "sandbox/enginefeatures.h"
+#include "sandbox/svgsanitizer.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -57,8 +58,14 @@ MathRenderer::Formula formulaFrom(const QJsonObject &answer)
     formula.width = answer.value(QLatin1String("width")).toDouble(-1);
     formula.ascent = answer.value(QLatin1String("ascent")).toDouble(-1);
     formula.descent = answer.value(QLatin1String("descent")).toDouble(-1);
-    const bool valid = !formula.svg.isEmpty() && formula.svg.size() <= maxSvgBytes && formula.svg.startsWith("<svg ") &&
-                       validMetric(formula.width) && validMetric(formula.ascent) && validMetric(formula.descent);
+    bool valid = !formula.svg.isEmpty() && formula.svg.size() <= maxSvgBytes && formula.svg.startsWith("<svg ") &&
+                 validMetric(formula.width) && validMetric(formula.ascent) && validMetric(formula.descent);
+    // The TeX is the model's: a formula that names anything outside itself is not drawn.
+    if (valid) {
+        SvgSanitizer::Result clean = SvgSanitizer::clean(formula.svg);
+        valid = clean.problem.isEmpty() && clean.refusedReferences == 0;
+        formula.svg = std::move(clean.svg);
+    }
     formula.state = valid ? MathRenderer::State::Drawn : MathRenderer::State::Failed;
     if (!valid) {
         formula.svg.clear();
