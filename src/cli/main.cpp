@@ -1,5 +1,6 @@
 #include "clisession.h"
 #include "enginecommands.h"
+#include "localmodel.h"
 #include "mcplisting.h"
 #include "modellisting.h"
 
@@ -116,7 +117,11 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption providerOption(
-        QStringLiteral("provider"), QStringLiteral("Provider preset (openai, ollama, ...)."), QStringLiteral("NAME"));
+        QStringLiteral("provider"),
+        QStringLiteral("Provider preset (openai, ollama, ...), or local: a GGUF model on this computer (--model "
+                       "names it, --models lists them), run by llama-server (local/server, else the one on PATH) "
+                       "for the command's duration."),
+        QStringLiteral("NAME"));
     const QCommandLineOption baseUrlOption(QStringLiteral("base-url"), QStringLiteral("An OpenAI-compatible endpoint."),
                                            QStringLiteral("URL"));
     const QCommandLineOption modelOption(QStringLiteral("model"), QStringLiteral("The model."), QStringLiteral("M"));
@@ -203,7 +208,9 @@ int main(int argc, char *argv[])
         const QString error = settings.addOverride(key + QLatin1Char('=') + value);
         Q_ASSERT_X(error.isEmpty(), "sandpiper-cli", qPrintable(error));
     };
-    if (parser.isSet(providerOption)) {
+    // "local" is the model on this computer, run below for the command's duration.
+    const bool runsLocally = parser.value(providerOption) == QLatin1String("local");
+    if (parser.isSet(providerOption) && !runsLocally) {
         if (!findProviderPreset(parser.value(providerOption)))
             return fail(QStringLiteral("unknown provider \"%1\"").arg(parser.value(providerOption)));
         overrideSetting(QStringLiteral("provider"), parser.value(providerOption));
@@ -289,6 +296,19 @@ int main(int argc, char *argv[])
         if (!numeric || !found)
             return fail(QStringLiteral("there is no conversation %1").arg(parser.value(conversationOption)));
         continued = *found;
+    }
+
+    std::unique_ptr<LocalRunner> localRunner;
+    if (runsLocally) {
+        QUrl url;
+        QString error;
+        localRunner = startLocalModel(settings, parser.value(modelOption), &url, &error);
+        if (!localRunner)
+            return fail(error, 1);
+        // llama.cpp's own server, at the address it was given this time.
+        overrideSetting(QStringLiteral("provider"), QStringLiteral("llamacpp"));
+        overrideSetting(QStringLiteral("providers/llamacpp/base_url"), url.toString());
+        overrideSetting(QStringLiteral("providers/llamacpp/model"), localRunner->plan().alias);
     }
 
     // A conversation goes on with its own provider and model unless the command line names others.

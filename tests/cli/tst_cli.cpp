@@ -783,6 +783,69 @@ private Q_SLOTS:
         QVERIFY(broken.value(QLatin1String("problem")).toString().contains(QLatin1String("cut short")));
     }
 
+    // --provider local: the model on this computer, run by llama-server for the command's
+    // duration (issue 26). The tiny model calls execute_python_code, which runs in the real
+    // sandbox; when the command ends, no server is left running.
+    void runsAModelOnThisComputer()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        SANDPIPER_REQUIRE_DOCKER();
+        QString why;
+        const auto server = LlamaServer::command(&why);
+        QVERIFY2(server, qPrintable(why));
+        // local/server names one program: a script that starts the sid root's server as the tests do.
+        const QString launcher = m_profile->path() + QStringLiteral("/llama-server");
+        QFile script(launcher);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        const auto quoted = [](const QString &word) {
+            return QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QLatin1String("'\\''")) +
+                   QLatin1Char('\'');
+        };
+        QString text = QStringLiteral("#!/bin/sh\n");
+        if (server->environment.contains(QStringLiteral("GGML_BACKEND_PATH")))
+            text += QStringLiteral("export GGML_BACKEND_PATH=%1\n")
+                        .arg(quoted(server->environment.value(QStringLiteral("GGML_BACKEND_PATH"))));
+        QStringList command{quoted(server->program)};
+        for (const QString &word : server->leading)
+            command << quoted(word);
+        text += QStringLiteral("exec %1 \"$@\"\n").arg(command.join(QLatin1Char(' ')));
+        script.write(text.toUtf8());
+        script.close();
+        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        const QString models = m_profile->path() + QStringLiteral("/data/models");
+        QVERIFY(QDir().mkpath(models));
+        QVERIFY(QFile::copy(LlamaServer::modelPath(), models + QStringLiteral("/tiny.gguf")));
+
+        const Run r =
+            run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                 QStringLiteral("local/server=") + launcher, QStringLiteral("--set"),
+                 QStringLiteral("sandbox/image=") + sandboxImage(), QStringLiteral("--approve"), QStringLiteral("auto"),
+                 QStringLiteral("--provider"), QStringLiteral("local"), QStringLiteral("--model"),
+                 QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("What is 2+2? Use Python.")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: running tiny.gguf with llama-server (context 32768, ")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("tiny.gguf is ready (loaded in ")), qPrintable(r.err));
+        bool ran = false;
+        for (const QString &line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            ran = ran || (event[QLatin1String("event")].toString() == QLatin1String("tool_finished") &&
+                          event[QLatin1String("call")][QLatin1String("name")].toString() ==
+                              QLatin1String("execute_python_code") &&
+                          event[QLatin1String("execution")].isObject());
+        }
+        QVERIFY2(ran, qPrintable(r.out + r.err));
+        QFile log(m_profile->path() + QStringLiteral("/data/logs/llama-server.log"));
+        QVERIFY2(log.open(QIODevice::ReadOnly), "the server's log is kept with the data");
+        QVERIFY(log.readAll().contains("--jinja"));
+        // Gone with the command: no process still serves the profile's model.
+        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
+            QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+            if (commandLine.open(QIODevice::ReadOnly))
+                QVERIFY2(!commandLine.readAll().contains(models.toUtf8()), qPrintable(pid));
+        }
+    }
+
     // The engine's chores from the terminal, as the settings' Sandbox tab has them.
     void checksTheEngine()
     {

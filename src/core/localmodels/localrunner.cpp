@@ -45,13 +45,25 @@ RunnerPlan RunnerPlan::forModel(const QString &modelPath, const GgufInfo &info, 
     plan.threads = std::max(1, cores);
     plan.parallel = std::max(1, parallel);
     qint64 context = info.trainedContext > 0 ? info.trainedContext : 8192;
-    if (info.kvBytesPerToken > 0) {
+    if (info.kvBytesPerToken > 0 && availableBytes > 0) {
         const qint64 room = availableBytes - info.weightBytes - memoryMargin;
         context = std::min(context, std::max<qint64>(0, room) / info.kvBytesPerToken / plan.parallel);
     }
     context = std::clamp<qint64>(context / 1024 * 1024, smallestContext, largestContext);
     plan.contextSize = int(context);
     return plan;
+}
+
+qint64 RunnerPlan::availableMemory()
+{
+    QFile meminfo(QStringLiteral("/proc/meminfo"));
+    if (!meminfo.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : meminfo.readAll().split('\n')) {
+        if (line.startsWith("MemAvailable:"))
+            return line.mid(13).trimmed().split(' ').value(0).toLongLong() * 1024;
+    }
+    return 0;
 }
 
 QStringList RunnerPlan::arguments(quint16 port) const

@@ -36,10 +36,13 @@ struct RunnerPlan {
     int threads = 1;
     int parallel = 1; // conversations that may be answered at once
 
-    // The context from the memory left after the weights (AVAILABLEBYTES, with a margin), never
+    // The context from the memory left after the weights (AVAILABLEBYTES, with a margin; 0 when
+    // unknown), never
     // more than the model was trained for; threads from CORES.
     static RunnerPlan forModel(const QString &modelPath, const GgufInfo &info, qint64 availableBytes, int cores,
                                int parallel = 1);
+    // The memory this computer has free for a model now (MemAvailable), or 0 when unknown.
+    static qint64 availableMemory();
     // llama-server's arguments for PORT on 127.0.0.1 alone: --jinja for tool calls, the context
     // shared by the parallel answers, no web UI.
     QStringList arguments(quint16 port) const;

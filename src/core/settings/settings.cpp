@@ -128,6 +128,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
         // More folders with GGUF models, beside Sandpiper's own and other applications' (':' between).
         {QStringLiteral("local/model_folders"), Type::String, QString()},
+        // The llama-server that runs them; empty: the one on PATH.
+        {QStringLiteral("local/server"), Type::String, QString()},
         // Images go to the model with their longest side scaled down to this (pixels).
         {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
