@@ -126,6 +126,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        // The whole of a tool's result for the model, in characters; 0: from the model's window.
+        {QStringLiteral("agent/result_chars"), Type::Integer, 0},
         // Images go to the model with their longest side scaled down to this (pixels).
         {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},
