@@ -3340,6 +3340,10 @@ X-Title: Sandpiper</translation>
         <translation>它包含控制字符</translation>
     </message>
     <message>
+        <source>it contains a control character of text direction, which makes the name read otherwise</source>
+        <translation>它包含控制文字方向的字符，会让名称看起来不同于实际</translation>
+    </message>
+    <message>
         <source>it is too long</source>
         <translation>它太长了</translation>
     </message>
