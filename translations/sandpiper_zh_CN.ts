@@ -3332,6 +3332,10 @@ X-Title: Sandpiper</translation>
         <translation>它包含控制字符</translation>
     </message>
     <message>
+        <source>it contains a control character of text direction, which makes the name read otherwise</source>
+        <translation>它包含控制文字方向的字符，会让名称看起来不同于实际</translation>
+    </message>
+    <message>
         <source>it is too long</source>
         <translation>它太长了</translation>
     </message>
@@ -4084,6 +4088,26 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Maximum tool &amp;rounds:</source>
         <translation>最大工具调用轮数(&amp;r)：</translation>
+    </message>
+    <message>
+        <source>Automatic (from the model&apos;s context window)</source>
+        <translation>自动（根据模型的上下文窗口）</translation>
+    </message>
+    <message>
+        <source> characters</source>
+        <translation> 个字符</translation>
+    </message>
+    <message>
+        <source>Longest tool result for the model</source>
+        <translation>发给模型的工具结果的最大长度</translation>
+    </message>
+    <message>
+        <source>Everything a tool&apos;s result tells the model (output, displays, file names, errors) shares this many characters; what is left out is counted.</source>
+        <translation>工具结果告诉模型的全部内容（输出、显示内容、文件名、错误）共用这么多字符；未包含的部分会被计数说明。</translation>
+    </message>
+    <message>
+        <source>Longest tool r&amp;esult:</source>
+        <translation>工具结果最大长度(&amp;e)：</translation>
     </message>
     <message>
         <source>Web search backend</source>

@@ -1,5 +1,7 @@
 #include "terminalfilter.h"
 
+#include "bidicontrols.h"
+
 namespace Sandpiper {
 
 namespace {
@@ -36,7 +38,11 @@ QString TerminalFilter::filter(QStringView text)
     QString kept;
     kept.reserve(text.size());
     for (const QChar c : text) {
-        if (!swallow(c))
+        if (swallow(c))
+            continue;
+        if (isBidiControl(c.unicode()))
+            kept += QStringLiteral("<U+%1>").arg(c.unicode(), 4, 16, QLatin1Char('0')).toUpper();
+        else
             kept += c;
     }
     return kept;

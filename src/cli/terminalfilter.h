@@ -8,8 +8,9 @@ namespace Sandpiper {
 // words and the sandbox's output could otherwise set the window title, rewrite the clipboard
 // (OSC 52), move the cursor over earlier lines or hide text: ESC and what it introduces (CSI,
 // OSC, DCS, SOS, PM and APC strings, two-character escapes), their 8-bit C1 forms, and every
-// other C0 and C1 control except newline and tab. It keeps state between calls, so a sequence
-// split across the chunks of a stream is removed whole.
+// other C0 and C1 control except newline and tab. Controls of text direction (see
+// isBidiControl), which would make a name read otherwise, are shown as "<U+202E>". It keeps state
+// between calls, so a sequence split across the chunks of a stream is removed whole.
 class TerminalFilter
 {
 public:

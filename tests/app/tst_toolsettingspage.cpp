@@ -46,6 +46,10 @@ private Q_SLOTS:
             choose(findNamed<QComboBox>(&page, QStringLiteral("Approval for ") + ChartTool::toolName()),
                    QStringLiteral("never"));
             findNamed<QSpinBox>(&page, QStringLiteral("Maximum tool rounds per answer"))->setValue(9);
+            auto *result = findNamed<QSpinBox>(&page, QStringLiteral("Longest tool result for the model"));
+            QCOMPARE(result->value(), 0); // automatic until the user chooses
+            QCOMPARE(result->text(), result->specialValueText());
+            result->setValue(12000);
             auto *url = findNamed<QLineEdit>(&page, QStringLiteral("SearXNG URL"));
             choose(findNamed<QComboBox>(&page, QStringLiteral("Web search backend")), QStringLiteral("duckduckgo"));
             QVERIFY(!url->isEnabled()); // only SearXNG needs an address
@@ -60,6 +64,7 @@ private Q_SLOTS:
         QCOMPARE(reopened->string(QStringLiteral("approval/fetch_url")), QStringLiteral("ask"));
         QCOMPARE(reopened->string(QStringLiteral("approval/create_chart")), QStringLiteral("never"));
         QCOMPARE(reopened->integer(QStringLiteral("agent/max_tool_rounds")), 9);
+        QCOMPARE(reopened->integer(QStringLiteral("agent/result_chars")), 12000);
         QCOMPARE(reopened->string(QStringLiteral("search/backend")), QStringLiteral("searxng"));
         QCOMPARE(reopened->string(QStringLiteral("search/searxng_url")), QStringLiteral("https://searx.example/"));
 
@@ -68,6 +73,7 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QComboBox>(&again, QStringLiteral("Approval for search_web"))->currentData(),
                  QStringLiteral("never"));
         QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Maximum tool rounds per answer"))->value(), 9);
+        QCOMPARE(findNamed<QSpinBox>(&again, QStringLiteral("Longest tool result for the model"))->value(), 12000);
         QVERIFY(findNamed<QLineEdit>(&again, QStringLiteral("SearXNG URL"))->isEnabled());
     }
 };

@@ -396,6 +396,26 @@ private Q_SLOTS:
         QVERIFY(json.out.contains(QLatin1String("\\u001b]0;pwned\\u0007\\u001b[2Jvisible")));
     }
 
+    // A right-to-left override in a name reorders how it reads ("invoice<U+202E>fdp.exe" shows as
+    // "invoiceexe.pdf"): the terminal shows it escaped, in what the code prints and in the refusal.
+    void controlsOfTextDirectionAreShownEscaped()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        const QString code = QStringLiteral("name = 'invoice\\u202efdp.exe'\nopen(name, 'w').write('x')\nprint(name)");
+        const QJsonObject arguments{{QStringLiteral("code"), code}};
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("execute_python_code"),
+                                                QString::fromUtf8(QJsonDocument(arguments).toJson())}},
+                                              3));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Written.")));
+        const Run r = run(baseArguments(true) << QStringLiteral("write a file"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.out.contains(QChar(0x202e)) && !r.err.contains(QChar(0x202e)), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QLatin1String("invoice<U+202E>fdp.exe\n")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("refused: “invoice\\u202efdp.exe”")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("control character of text direction")), qPrintable(r.err));
+        QVERIFY(!r.out.contains(QLatin1String("File: ")));
+    }
+
     // The agent's report of figures and refusals, as the terminal shows it.
     void figuresBeyondTheLimitAndRefusalsAreReportedOnce()
     {

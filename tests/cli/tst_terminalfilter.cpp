@@ -46,6 +46,14 @@ private Q_SLOTS:
                                                     "e\x7f"
                                                     "f")
                                   << QStringLiteral("abcdef");
+        // Text direction: shown, so that a name reads as it is.
+        QTest::newRow("right-to-left override")
+            << QStringLiteral("invoice\u202Efdp.exe") << QStringLiteral("invoice<U+202E>fdp.exe");
+        QTest::newRow("embeddings, isolates and marks")
+            << QStringLiteral("\u202A\u202B\u202C\u202Da\u2066\u2067\u2068\u2069b\u200E\u200F\u061Cc")
+            << QStringLiteral("<U+202A><U+202B><U+202C><U+202D>a<U+2066><U+2067><U+2068><U+2069>b<U+200E><U+200F>"
+                              "<U+061C>c");
+        QTest::newRow("Hebrew and Arabic letters stay") << QStringLiteral("שלום مرحبا") << QStringLiteral("שלום مرحبا");
         QTest::newRow("ESC ESC") << QStringLiteral("\x1b\x1b[31mx") << QStringLiteral("x");
         QTest::newRow("ESC before a letter outside ASCII") << QStringLiteral("\x1bé") << QStringLiteral("é");
         QTest::newRow("OSC abandoned at a newline")

@@ -181,6 +181,51 @@ private Q_SLOTS:
         QVERIFY(execution->files.isEmpty());
     }
 
+    // Output that adds up: many small displays, or many files with names of 4 000 bytes (a
+    // path of sixteen folders). The model's tool result keeps to one budget and counts the rest.
+    void aToolResultKeepsToItsBudget_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QStringList>("said");
+        QTest::newRow("1500 Markdown displays")
+            << QStringLiteral("from IPython.display import display, Markdown\n"
+                              "for i in range(1500):\n    display(Markdown(f'**item {i}** ' + 'text ' * 20))")
+            << QStringList{QStringLiteral("1490 more display items shown to the user (Markdown 1490)")};
+        QTest::newRow("30 files with names of 4000 bytes")
+            << QStringLiteral("import os\n"
+                              "folder = '/mnt/data/' + '/'.join(c * 230 for c in 'abcdefghijklmnop')\n"
+                              "os.makedirs(folder)\n"
+                              "for i in range(30):\n"
+                              "    open(f'{folder}/{i:02d}' + 'x' * 200 + '.csv', 'w').write('1')")
+            << QStringList{QStringLiteral("…") + QString(36, QLatin1Char('x')) + QStringLiteral(".csv, "),
+                           QStringLiteral("(and 10 more)")};
+    }
+
+    void aToolResultKeepsToItsBudget()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        QFETCH(QString, code);
+        QFETCH(QStringList, said);
+        m_server->enqueue(FS::openAiToolCalls({python(jsonCode(code))}, 6));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Done.")));
+        AgentLoop loop(config());
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("show a lot"));
+        QVERIFY(recorder.waitForTurn(1, 120000));
+        // The result as the tool made it, and as the next request carried it: whole, not cut by
+        // the context's shortener, which would otherwise make room by cutting it blindly.
+        const QString result = recorder.ofKind(Kind::ToolFinished).value(0).text;
+        const QString toolText = toolMessageIn(m_server->requests().at(1), QStringLiteral("call_py"));
+        qInfo() << "the tool result has" << result.size() << "characters, the request carried" << toolText.size();
+        // The fake server does not say its window, so the budget is that of the window assumed.
+        const int budget = 8192;
+        QVERIFY2(result.size() <= budget, qPrintable(QString::number(result.size())));
+        QCOMPARE(toolText, result);
+        QVERIFY2(toolText.startsWith(QLatin1String("Status: ok")), qPrintable(toolText.left(200)));
+        for (const QString &text : std::as_const(said))
+            QVERIFY2(toolText.contains(text), qPrintable(text + QStringLiteral("\n---\n") + toolText.right(2000)));
+    }
+
     void filesPastTheDiskLimitStopTheCodeAndTheModelIsTold()
     {
         SANDPIPER_REQUIRE_DOCKER();

@@ -39,11 +39,13 @@ class TestFetchTool : public QObject
         return {c.allowLocal, c.maxRedirects, c.maxBytes, c.connectTimeout, c.fetchTimeout};
     }
 
-    static ToolOutcome fetch(FetchTool &tool, const QString &url)
+    // RESULTCHARS: the budget of the result, as the agent sets it from the model's window.
+    static ToolOutcome fetch(FetchTool &tool, const QString &url, int resultChars = 0)
     {
         const QString arguments =
             QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("url"), url}}).toJson(QJsonDocument::Compact));
-        const PreparedCall prepared = tool.prepare({QStringLiteral("call_1"), FetchTool::toolName(), arguments});
+        PreparedCall prepared = tool.prepare({QStringLiteral("call_1"), FetchTool::toolName(), arguments});
+        prepared.resultChars = resultChars;
         if (!prepared.ok()) {
             ToolOutcome failed;
             failed.modelText = QStringLiteral("prepare failed: ") + prepared.error;
@@ -52,10 +54,10 @@ class TestFetchTool : public QObject
         return QCoro::waitFor(tool.run(prepared));
     }
 
-    static ToolOutcome fetch(const WebConfig &c, const QString &url)
+    static ToolOutcome fetch(const WebConfig &c, const QString &url, int resultChars = 0)
     {
         FetchTool tool(c, std::make_shared<CitationIndex>());
-        return fetch(tool, url);
+        return fetch(tool, url, resultChars);
     }
 
     QString url(const char *path) const { return m_web->url(QLatin1String(path)).toString(); }
@@ -426,6 +428,21 @@ private Q_SLOTS:
                                                          "are shown.")));
         QVERIFY(outcome.modelText.endsWith(
             QStringLiteral("%1\n[… cut: 4000 more characters are not shown …]").arg(QString(1000, QLatin1Char('a')))));
+    }
+
+    // A model with a small window gets less of the page than the setting allows, within the budget
+    // of its tool results.
+    void longTextKeepsToTheResultsBudget()
+    {
+        FakeWebResponse text;
+        text.headers = {{"Content-Type", "text/plain"}};
+        text.body = QByteArray(50000, 'a');
+        m_web->route("/long", text);
+        const ToolOutcome outcome = fetch(config(), url("/long"), 4000);
+        QVERIFY2(outcome.modelText.size() <= 4000, qPrintable(QString::number(outcome.modelText.size())));
+        QVERIFY2(outcome.modelText.contains(QLatin1String("Note: the text is 50000 characters long; only the first "
+                                                          "3000 are shown.")),
+                 qPrintable(outcome.modelText.left(500)));
     }
 
     void httpErrorsSayWhatToDo_data()

@@ -6,6 +6,7 @@
 #include <mcp/mcpreplywaiter.h>
 #include <mcp/mcpresultreader.h>
 #include <mcp/mcpserverregistry.h>
+#include <mcp/mcptool.h>
 #include <mcp/mcptoolbox.h>
 #include <tools/toolregistry.h>
 
@@ -363,6 +364,27 @@ private Q_SLOTS:
         QVERIFY2(outcome.modelText.size() < 9000, qPrintable(QString::number(outcome.modelText.size())));
         QVERIFY(outcome.modelText.contains(QLatin1String("characters omitted")));
         QVERIFY(std::get<McpResult>(outcome.result).text.size() <= McpResultReader::shownChars + 100);
+    }
+
+    // Each part of a result is capped, but a server can send many: together they keep to the
+    // budget of a tool's result, which the agent sets from the model's window.
+    void aResultOfManyPartsKeepsToTheBudget()
+    {
+        McpServerRegistry registry(
+            options({McpTestServers::misbehaving(QStringLiteral("garbage"), QStringLiteral("big"))}));
+        const McpServerStatus status = settle(registry, QStringLiteral("big"));
+        McpToolbox toolbox(&registry, m_dir.path(), {});
+        McpTool tool(toolInfo(status, QStringLiteral("huge")), &toolbox);
+        PreparedCall prepared =
+            tool.prepare({QStringLiteral("call_1"), tool.name(), QStringLiteral("{\"links\": 300}")});
+        QVERIFY2(prepared.ok(), qPrintable(prepared.error));
+        prepared.resultChars = 8000;
+        const ToolOutcome outcome = QCoro::waitFor(tool.run(prepared));
+        QVERIFY2(outcome.success, qPrintable(outcome.modelText.left(500)));
+        QVERIFY2(outcome.modelText.size() <= 8000, qPrintable(QString::number(outcome.modelText.size())));
+        QVERIFY(outcome.modelText.startsWith(QLatin1String("Resource link: link-0 <file:///link-0>")));
+        QVERIFY(outcome.modelText.contains(QLatin1String("characters omitted")));
+        QCOMPARE(std::get<McpResult>(outcome.result).files.size(), 300);
     }
 
     void readsToolListsOverSeveralPages()

@@ -2,6 +2,7 @@
 // sizes, swaps after listing, removal, uploads, and what a file is before it is opened.
 #include "sandboxfiles.h"
 
+#include <bidicontrols.h>
 #include <sandbox/sandboxfigure.h>
 #include <sandbox/sandboxfiletype.h>
 #include <sandbox/sandboxfolder.h>
@@ -89,6 +90,10 @@ private Q_SLOTS:
         QTest::newRow("newline") << QStringLiteral("a\nStatus: ok") << false;
         QTest::newRow("escape sequence") << QStringLiteral("\x1b]0;owned\x07.txt") << false;
         QTest::newRow("C1 control") << QStringLiteral("a\u009b2J.txt") << false;
+        QTest::newRow("right-to-left override") << QStringLiteral("invoice\u202Efdp.exe") << false;
+        QTest::newRow("isolate") << QStringLiteral("figures/\u2067fig.png") << false;
+        QTest::newRow("Arabic letter mark") << QStringLiteral("a\u061Cb.txt") << false;
+        QTest::newRow("Hebrew and Arabic letters") << QStringLiteral("שלום/مرحبا.csv") << true;
         QTest::newRow("long component") << QString(300, QLatin1Char('a')) << false;
         QTest::newRow("long path") << QStringList(20, QString(250, QLatin1Char('b'))).join(QLatin1Char('/')) << false;
     }
@@ -105,6 +110,9 @@ private Q_SLOTS:
             QCOMPARE(opened.problem, Problem::BadName);
             // The message shows the name without its control characters.
             QVERIFY(!opened.error.contains(QLatin1Char('\x1b')) && !opened.error.contains(QChar(0)));
+            QVERIFY2(std::none_of(opened.error.cbegin(), opened.error.cend(),
+                                  [](QChar c) { return isBidiControl(c.unicode()); }),
+                     qPrintable(opened.error));
         }
     }
 

@@ -8,7 +8,8 @@ usage: misbehaving-mcp-server.py MODE
   never-answer     reads everything, answers nothing
   garbage          prints text that is not JSON-RPC, then answers normally
   garbage-only     prints text that is not JSON-RPC, answers nothing
-  huge-result      its tool returns 10 MB of text
+  huge-result      its tool returns 10 MB of text (or, with "links": N, N resource links with
+                   long descriptions)
   old-version      answers initialize with protocol version 1999-01-01
   bad-schema       lists a tool with an invalid input schema and a good one
   duplicate        lists the same tool twice
@@ -114,7 +115,12 @@ def main():
                 answer(request, {"content": [{"type": "text", "text": "pong"}]})
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
                 continue
-            if request["params"]["name"] == "huge":
+            links = (request["params"].get("arguments") or {}).get("links")
+            if request["params"]["name"] == "huge" and links:
+                answer(request, {"content": [{"type": "resource_link", "uri": "file:///link-%d" % i,
+                                              "name": "link-%d" % i, "description": "d" * 10000}
+                                             for i in range(links)]})
+            elif request["params"]["name"] == "huge":
                 answer(request, {"content": [{"type": "text", "text": "x" * (10 * 1024 * 1024)}]})
             else:
                 answer(request, {"content": [{"type": "text", "text": "pong"}]})

@@ -39,6 +39,7 @@ AgentLoop::AgentLoop(AgentConfig config, ConversationStore *store, qint64 conver
         emitEvent(AgentEvent::Kind::ReasoningDelta, text);
     });
     connect(m_budget, &ContextBudget::contextUsed, this, [this](const ContextUse &use) {
+        m_runner->setContextWindow(use.window);
         AgentEvent context;
         context.kind = AgentEvent::Kind::Context;
         context.context = use;

@@ -189,6 +189,7 @@ QCoro::Task<ChatMessage> ToolCallRunner::run(ToolCall call, CallKey key)
     }
 
     started(key, call, model, prepared.preview);
+    prepared.resultChars = m_limits.resultBudget(m_window);
     ToolOutcome outcome = co_await tool->run(prepared);
     if (!self)
         co_return {};
@@ -209,7 +210,7 @@ QCoro::Task<QString> ToolCallRunner::runUserCode(QString code, CallKey key)
     if (!self)
         co_return {};
     m_running = {};
-    const QString report = PythonTool::reportForModel(result, m_limits);
+    const QString report = PythonTool::reportForModel(result, m_limits, m_limits.resultBudget(m_window));
     finished(
         key, call, RunOrigin::User, report,
         ToolOutcome{.modelText = report, .success = result.status == ExecutionResult::Status::Ok, .result = result});

@@ -34,6 +34,8 @@ public:
 
     // The approval policies of the settings; tools not named use their own default.
     void setApprovals(const QHash<QString, ApprovalPolicy> &approval) { m_approval = approval; }
+    // The model's context window in tokens, which sets how long a tool's result may be.
+    void setContextWindow(qint64 tokens) { m_window = tokens; }
     // A new turn: the decisions and the stop of the last one are forgotten.
     void beginTurn();
     // Runs CALL, the model's, known as KEY; returns the tool message that answers it.
@@ -87,6 +89,7 @@ private:
     SandboxSession *m_sandbox;
     KernelRestorer *m_restorer;
     ModelTextLimits m_limits;
+    qint64 m_window = 0;
     ConversationStore *m_store;
     qint64 m_conversationId;
     QHash<QString, ApprovalPolicy> m_approval;

@@ -2,6 +2,7 @@
 
 #include "llm/argumentrepair.h"
 #include "mcp/mcptoolbox.h"
+#include "tools/resultbudget.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,7 +54,11 @@ QCoro::Task<ToolOutcome> McpTool::run(PreparedCall call)
         outcome.modelText = QStringLiteral("Error: MCP servers are not available.");
         co_return outcome;
     }
-    co_return co_await m_toolbox->call(m_info, call.arguments);
+    ToolOutcome outcome = co_await m_toolbox->call(m_info, call.arguments);
+    // Each part of the server's answer is capped already; together they keep to the budget too.
+    if (call.resultChars > 0)
+        outcome.modelText = ResultBudget::shorten(outcome.modelText, call.resultChars);
+    co_return outcome;
 }
 
 void McpTool::cancel()

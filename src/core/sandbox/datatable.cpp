@@ -140,10 +140,14 @@ QString DataTable::cellText(int row, int column) const
 QString DataTable::summary(int rowsShown) const
 {
     QStringList lines;
+    // Headers are the sandbox's text too: each is cut as the cells are.
+    QStringList headers;
+    for (const QString &column : columns.mid(0, 30))
+        headers << (column.size() > 40 ? column.left(39) + QStringLiteral("…") : column);
     lines << QStringLiteral("%1 rows × %2 columns: %3")
                  .arg(totalRows)
                  .arg(totalColumns)
-                 .arg(columns.mid(0, 30).join(QStringLiteral(", ")));
+                 .arg(headers.join(QStringLiteral(", ")));
     for (int row = 0; row < std::min<int>(rowsShown, int(rows.size())); ++row) {
         QStringList cells;
         for (int column = 0; column < std::min<int>(12, int(columns.size())); ++column)

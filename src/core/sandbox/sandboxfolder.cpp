@@ -1,5 +1,6 @@
 #include "sandbox/sandboxfolder.h"
 
+#include "bidicontrols.h"
 #include "logging.h"
 
 #include <QDir>
@@ -68,6 +69,8 @@ QString printable(const QString &name)
     for (const QChar c : name.left(200)) {
         if (c.category() == QChar::Other_Control || c == QChar(0x7f))
             shown += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else if (isBidiControl(c.unicode()))
+            shown += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
         else
             shown += c;
     }
@@ -230,6 +233,8 @@ QString SandboxFolder::nameProblem(const QString &name)
     for (const QChar c : name) {
         if (c.category() == QChar::Other_Control || c == QChar(0x7f))
             return c.isNull() ? tr("it contains a NUL character") : tr("it contains a control character");
+        if (isBidiControl(c.unicode()))
+            return tr("it contains a control character of text direction, which makes the name read otherwise");
     }
     const QByteArray bytes = QFile::encodeName(name);
     if (bytes.size() > maxNameBytes)

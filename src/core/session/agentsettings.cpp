@@ -18,6 +18,7 @@ AgentConfig read(const Settings &settings)
     const auto policy = approvalPolicyFromName(settings.string(QStringLiteral("approval/execute_python_code")));
     config.approval.insert(QStringLiteral("execute_python_code"), policy.value_or(ApprovalPolicy::Ask));
     config.limits.streamChars = std::max(200, settings.integer(QStringLiteral("agent/output_chars")));
+    config.limits.resultChars = std::max(0, settings.integer(QStringLiteral("agent/result_chars")));
     config.pythonEnabled = settings.boolean(QStringLiteral("sandbox/enabled"));
     config.prewarmSandbox = settings.boolean(QStringLiteral("sandbox/prewarm"));
     config.restoreKernelAutomatically = settings.boolean(QStringLiteral("sandbox/restore_variables"));

@@ -126,6 +126,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("agent/model_titles"), Type::Boolean, false},
         {QStringLiteral("agent/system_prompt"), Type::String, QString()},
         {QStringLiteral("agent/output_chars"), Type::Integer, 8000},
+        // The whole of a tool's result for the model, in characters; 0: from the model's window.
+        {QStringLiteral("agent/result_chars"), Type::Integer, 0},
         // More folders with GGUF models, beside Sandpiper's own and other applications' (':' between).
         {QStringLiteral("local/model_folders"), Type::String, QString()},
         // The llama-server that runs them; empty: the one on PATH.

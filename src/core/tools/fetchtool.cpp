@@ -15,6 +15,9 @@ namespace Sandpiper {
 
 namespace {
 
+// Room for the lines about a page (status, address, title, notes) beside its text.
+constexpr int headRoom = 1000;
+
 enum class Content { Html, Text, Json, Binary };
 
 Content classifyType(const QByteArray &mime)
@@ -200,10 +203,14 @@ QCoro::Task<ToolOutcome> FetchTool::run(PreparedCall call)
     const FetchResult result = co_await m_fetcher->fetch(request);
     if (!alive)
         co_return {};
-    co_return outcomeFor(url, result);
+    // The page's text keeps to the result's budget too, with room for the lines about it.
+    const int maxChars = call.resultChars > 0
+                             ? std::min(m_config.maxChars, std::max(headRoom, call.resultChars - headRoom))
+                             : m_config.maxChars;
+    co_return outcomeFor(url, result, maxChars);
 }
 
-ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &result)
+ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &result, int maxChars)
 {
     ToolOutcome outcome;
     const QString address = result.url.isEmpty() ? requested.toString() : result.url.toString();
@@ -301,12 +308,12 @@ ToolOutcome FetchTool::outcomeFor(const QUrl &requested, const FetchResult &resu
         head << QStringLiteral("Note: the page is larger than %1; only the first %1 were read, so the text ends early.")
                     .arg(size(m_config.maxBytes));
     const qsizetype fullLength = text.size();
-    if (fullLength > m_config.maxChars) {
-        text.truncate(m_config.maxChars);
-        text += QStringLiteral("\n[… cut: %1 more characters are not shown …]").arg(fullLength - m_config.maxChars);
+    if (fullLength > maxChars) {
+        text.truncate(maxChars);
+        text += QStringLiteral("\n[… cut: %1 more characters are not shown …]").arg(fullLength - maxChars);
         head << QStringLiteral("Note: the text is %1 characters long; only the first %2 are shown.")
                     .arg(fullLength)
-                    .arg(m_config.maxChars);
+                    .arg(maxChars);
     }
     if (text.isEmpty())
         head << QStringLiteral("Note: the page has no readable text. It may be built by JavaScript, which fetch_url "

@@ -21,7 +21,8 @@ public:
     static QString toolName() { return QStringLiteral("fetch_url"); }
 
 private:
-    ToolOutcome outcomeFor(const QUrl &requested, const FetchResult &result);
+    // MAXCHARS: how much of the page's text the model is given.
+    ToolOutcome outcomeFor(const QUrl &requested, const FetchResult &result, int maxChars);
 };
 
 } // namespace Sandpiper

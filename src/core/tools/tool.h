@@ -28,6 +28,9 @@ struct PreparedCall {
     QString preview;       // what the user approves, e.g. the code to run
     QString error;         // why the arguments cannot be used; goes back to the model
     bool repaired = false;
+    // How many characters the text for the model may take, from the model's context window (see
+    // ResultBudget); 0: the tool's own default.
+    int resultChars = 0;
     bool ok() const { return error.isEmpty(); }
 };
 
