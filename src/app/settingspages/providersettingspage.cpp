@@ -442,11 +442,7 @@ QCoro::Task<> ProviderSettingsPage::runProbe()
         report = applySwitches(report);
         ModelReports::keep(*m_settings, providerId, report);
     }
-    QStringList set;
-    for (const ModelReport::Switch &each : report.switches) {
-        if (each.state == ModelReport::Switch::State::Set)
-            set << QStringLiteral("%1 = %2").arg(each.key, each.value);
-    }
+    const QStringList set = report.switchesSet();
     m_probeStatus->setStyleSheet(report.answered() ? QString() : errorStyle());
     m_probeStatus->setText(!report.answered() ? tr("The model did not answer: %1").arg(report.verdict())
                            : set.isEmpty()

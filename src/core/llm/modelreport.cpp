@@ -90,6 +90,16 @@ QStringList ModelReport::problems() const
     return lines;
 }
 
+QStringList ModelReport::switchesSet() const
+{
+    QStringList lines;
+    for (const Switch &each : switches) {
+        if (each.state == Switch::State::Set)
+            lines << QStringLiteral("%1 = %2").arg(each.key, each.value);
+    }
+    return lines;
+}
+
 QString ModelReport::verdict() const
 {
     if (!answered()) {

@@ -84,6 +84,8 @@ public:
     QString card() const;
     // The failures, one sentence each.
     QStringList problems() const;
+    // The switches marked Set, as "KEY = VALUE".
+    QStringList switchesSet() const;
     const Step *step(const QString &name) const;
 
     QJsonObject toJson() const;
