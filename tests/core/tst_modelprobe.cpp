@@ -239,6 +239,24 @@ private Q_SLOTS:
         QVERIFY(report.card().contains(QLatin1String("FAILED")));
     }
 
+    // A model that thinks past the probe's limit is told apart from one that does not call.
+    void aThinkerThatRunsOutOfTokens()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello!")));
+        m_server->enqueue(FS::fromPayloads(
+            {R"({"id":"c1","object":"chat.completion.chunk","created":1,"model":"tiny","choices":[{"index":0,)"
+             R"("delta":{"role":"assistant","reasoning_content":"The user wants the time. Let me think"},)"
+             R"("finish_reason":null}]})",
+             R"({"id":"c1","object":"chat.completion.chunk","created":1,"model":"tiny","choices":[{"index":0,)"
+             R"("delta":{},"finish_reason":"length"}]})"}));
+        const ModelReport report = probe(config(QStringLiteral("custom")));
+        const ModelReport::Step *single = report.step(QStringLiteral("tool_call"));
+        QCOMPARE(single->outcome, Outcome::Failed);
+        QVERIFY2(single->detail.contains(QLatin1String("limit of 512 tokens")), qPrintable(single->detail));
+        QCOMPARE(m_server->chatRequests().at(1).json().value(QLatin1String("max_tokens")).toInt(), 512);
+        QCOMPARE(report.reasoning, ModelReport::Reasoning::Field);
+    }
+
     // Without a plain answer nothing else is tried, and nothing waits for long.
     void noAnswerEndsTheProbe_data()
     {

@@ -25,6 +25,9 @@ constexpr auto parallelQuestion =
 constexpr auto toolResult = "14:05";
 constexpr auto fillerSentence = "The probe fills the window with this sentence to see that the server takes a "
                                 "long prompt whole. ";
+// The longest answers asked for: room for a model that thinks first, and a bound on the cost.
+constexpr int answerLimit = 256;
+constexpr int callLimit = 512;
 // Tokens assumed per character where the server cannot count: a little more than English
 // prose needs, so that the prompt stays below the window.
 constexpr double estimatedTokensPerChar = 0.3;
@@ -214,8 +217,10 @@ bool ModelProbe::callsCame(Step &step, const Exchange &exchange)
     }
     if (exchange.response.message.toolCalls.isEmpty()) {
         step.outcome = Outcome::Failed;
-        step.detail = tr("the model answered without calling %1: \"%2\"")
-                          .arg(toolName(), excerpt(exchange.response.message.content));
+        step.detail = exchange.response.finishReason == QLatin1String("length")
+                          ? tr("the answer reached the probe's limit of %1 tokens before any call").arg(callLimit)
+                          : tr("the model answered without calling %1: \"%2\"")
+                                .arg(toolName(), excerpt(exchange.response.message.content));
         return false;
     }
     return true;
@@ -305,7 +310,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
 
     // 1. A plain answer: the server answers at all, and how fast.
     Q_EMIT stepStarted(1, stepCount, tr("A plain answer"));
-    const Exchange plain = co_await ask(question(plainQuestion), {}, 64, false);
+    const Exchange plain = co_await ask(question(plainQuestion), {}, answerLimit, false);
     if (!self)
         co_return report;
     Step plainStep{QStringLiteral("plain")};
@@ -330,7 +335,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
 
     // 2. One tool call: native or written as text, and in which dialect.
     Q_EMIT stepStarted(2, stepCount, tr("One tool call"));
-    const Exchange single = co_await ask(question(toolQuestion), tools(), 128, false);
+    const Exchange single = co_await ask(question(toolQuestion), tools(), callLimit, false);
     if (!self)
         co_return report;
     Step singleStep{QStringLiteral("tool_call")};
@@ -350,7 +355,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
 
     // 3. Two calls in one answer.
     Q_EMIT stepStarted(3, stepCount, tr("Two parallel calls"));
-    const Exchange parallel = co_await ask(question(parallelQuestion), tools(), 192, false);
+    const Exchange parallel = co_await ask(question(parallelQuestion), tools(), callLimit, false);
     if (!self)
         co_return report;
     Step parallelStep{QStringLiteral("parallel_calls")};
@@ -385,7 +390,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
     result.toolName = toolName();
     history << call << result;
     const bool reasoningBack = !call.reasoning.isEmpty();
-    Exchange after = co_await ask(history, tools(), 64, reasoningBack);
+    Exchange after = co_await ask(history, tools(), answerLimit, reasoningBack);
     if (!self)
         co_return report;
     Step afterStep{QStringLiteral("after_tool_result")};
@@ -394,7 +399,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
         // Refused with the reasoning: once more without it, to tell the two apart.
         count(report, afterStep, after);
         reasoningTaken = false;
-        after = co_await ask(history, tools(), 64, false);
+        after = co_await ask(history, tools(), answerLimit, false);
         if (!self)
             co_return report;
     } else if (reasoningBack && after.failure.isEmpty()) {
@@ -465,7 +470,7 @@ QCoro::Task<ModelReport> ModelProbe::run()
     } else {
         QList<ChatMessage> seeing = question("What colour is this square? Answer with one word.");
         seeing[1].imageUrls = {testImage()};
-        const Exchange seen = co_await ask(seeing, {}, 16, false);
+        const Exchange seen = co_await ask(seeing, {}, answerLimit, false);
         if (!self)
             co_return report;
         count(report, imageStep, seen);
