@@ -29,6 +29,7 @@
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <session/sessionmanager.h>
+#include <settings/modelreports.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 
@@ -223,6 +224,12 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     connect(m_models, &ModelLister::listed, this, [this](const ModelList &list, const ProviderConfig &provider) {
         m_composer->setModels(list.models, m_session ? m_session->state().model : provider.model);
         m_composer->modelPicker()->setToolTip(list.error.message);
+        // Each tested model says what its report card found (Settings › Providers › Test this model).
+        QComboBox *picker = m_composer->modelPicker();
+        for (int i = 0; i < picker->count(); ++i) {
+            if (const auto report = ModelReports::find(*m_settings, provider.id, provider.baseUrl, picker->itemText(i)))
+                picker->setItemData(i, tr("Tested: %1").arg(report->verdict()), Qt::ToolTipRole);
+        }
         showProviderHelp();
     });
 

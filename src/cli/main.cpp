@@ -3,6 +3,7 @@
 #include "localmodel.h"
 #include "mcplisting.h"
 #include "modellisting.h"
+#include "probecommand.h"
 
 #include "agent/agentthread.h"
 #include "llm/apikeystore.h"
@@ -103,6 +104,24 @@ QString imageProblem(const QString &path)
     return error;
 }
 
+// Fills in CONFIG's API key (from KEYVARIABLE or the keychain) and checks that CONFIG of PRESET can
+// be used; empty when it can, else why not.
+QString completeProvider(ProviderConfig &config, const ProviderPreset &preset, const QString &keyVariable,
+                         bool keyVariableGiven)
+{
+    if (config.baseUrl.isEmpty())
+        return QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(config.id);
+    if (config.model.isEmpty())
+        return QStringLiteral("no model chosen (use --model)");
+    if (keyVariableGiven && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
+        return QStringLiteral("the environment variable %1 is not set").arg(keyVariable);
+    config.apiKey = QCoro::waitFor(ApiKeyStore::read(config.id, keyVariable)).key;
+    if (config.apiKey.isEmpty() && preset.needsKey)
+        return QStringLiteral("no API key for %1: set %2 or store a key in the app's settings")
+            .arg(preset.name, keyVariable);
+    return {};
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -141,7 +160,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption conversationOption(QStringLiteral("conversation"),
                                                 QStringLiteral("Continue the conversation with this id."),
                                                 QStringLiteral("ID"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON event per line."));
+    const QCommandLineOption jsonOption(
+        QStringLiteral("json"),
+        QStringLiteral("Print one JSON event per line (with --probe: the report card as one JSON object)."));
     const QCommandLineOption attachOption(
         QStringLiteral("attach"),
         QStringLiteral("Hand the model FILE with the message (it lands in /mnt/data); repeatable."),
@@ -178,6 +199,14 @@ int main(int argc, char *argv[])
         QStringLiteral("build-image"),
         QStringLiteral("Put the sandbox image (sandbox/image) on the engine: sent from this machine to a remote "
                        "engine when this one has it, else built there; then exit: 0 when it is there."));
+    const QCommandLineOption probeOption(
+        QStringLiteral("probe"),
+        QStringLiteral("Test the provider's model with a few short requests (a plain answer, one tool call, two "
+                       "parallel calls, an answer after a tool result, a long prompt near the context window when it "
+                       "is at most 16k tokens, an image when the server says the model takes them), print its report "
+                       "card (with --json: as JSON) with the tokens it cost, keep the card in the settings and set "
+                       "the provider's switches it calls for (text tool calls, reasoning sent back, the window), then "
+                       "exit: 0 when the model answered, 1 otherwise."));
     const QCommandLineOption removeLeftoversOption(
         QStringLiteral("remove-leftovers"),
         QStringLiteral("Remove the sandbox containers of Sandpiper processes that no longer run (crashes), print "
@@ -192,7 +221,8 @@ int main(int argc, char *argv[])
                        approveOption,      setOption,        profileOption,         newOption,
                        conversationOption, jsonOption,       mcpConfigOption,       listToolsOption,
                        attachOption,       imageOption,      exportNotebookOption,  checkEngineOption,
-                       listEnginesOption,  buildImageOption, removeLeftoversOption, modelsOption});
+                       listEnginesOption,  buildImageOption, removeLeftoversOption, modelsOption,
+                       probeOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -256,6 +286,25 @@ int main(int argc, char *argv[])
         if (auto opened = store.open(); !opened)
             return fail(opened.error().message, 1);
         return exportNotebook(settings, store, parser.value(conversationOption), parser.value(exportNotebookOption));
+    }
+
+    const QString keyVariableGiven = parser.isSet(keyOption) ? parser.value(keyOption) : QString();
+    if (parser.isSet(probeOption)) {
+        if (!parser.positionalArguments().isEmpty() || parser.isSet(conversationOption) || parser.isSet(attachOption) ||
+            parser.isSet(imageOption))
+            return fail(QStringLiteral("--probe sends its own requests and no message"));
+        const QString providerId = settings.string(QStringLiteral("provider"));
+        const auto preset = findProviderPreset(providerId);
+        if (!preset)
+            return fail(QStringLiteral("unknown provider \"%1\"").arg(providerId));
+        ProviderConfig provider = settings.provider(providerId);
+        if (parser.isSet(modelOption))
+            provider.model = parser.value(modelOption);
+        const QString keyVariable = keyVariableGiven.isEmpty() ? settings.apiKeyVariable(providerId) : keyVariableGiven;
+        if (const QString problem = completeProvider(provider, *preset, keyVariable, !keyVariableGiven.isEmpty());
+            !problem.isEmpty())
+            return fail(problem);
+        return ProbeCommand::run(settings, provider, parser.isSet(jsonOption));
     }
 
     const QString mcpConfig = parser.isSet(mcpConfigOption) ? parser.value(mcpConfigOption) : settings.mcpConfigFile();
@@ -331,17 +380,10 @@ int main(int argc, char *argv[])
         config.provider.model = parser.value(modelOption);
     else if (continued && continued->provider == providerId && !continued->model.isEmpty())
         config.provider.model = continued->model;
-    if (config.provider.baseUrl.isEmpty())
-        return fail(QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(providerId));
-    if (config.provider.model.isEmpty())
-        return fail(QStringLiteral("no model chosen (use --model)"));
-    const QString keyVariable = parser.isSet(keyOption) ? parser.value(keyOption) : settings.apiKeyVariable(providerId);
-    if (parser.isSet(keyOption) && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
-        return fail(QStringLiteral("the environment variable %1 is not set").arg(keyVariable));
-    config.provider.apiKey = QCoro::waitFor(ApiKeyStore::read(providerId, keyVariable)).key;
-    if (config.provider.apiKey.isEmpty() && preset->needsKey)
-        return fail(QStringLiteral("no API key for %1: set %2 or store a key in the app's settings")
-                        .arg(preset->name, keyVariable));
+    const QString keyVariable = keyVariableGiven.isEmpty() ? settings.apiKeyVariable(providerId) : keyVariableGiven;
+    if (const QString problem = completeProvider(config.provider, *preset, keyVariable, !keyVariableGiven.isEmpty());
+        !problem.isEmpty())
+        return fail(problem);
 
     qint64 conversationId = 0;
     const bool newConversation = !continued;

@@ -12,6 +12,7 @@
 #include <session/conversationsession.h>
 #include <session/messagemodel.h>
 #include <session/sessionmanager.h>
+#include <settings/modelreports.h>
 #include <settings/settings.h>
 #include <storage/conversationstore.h>
 #include <welcomepage.h>
@@ -162,6 +163,29 @@ private Q_SLOTS:
         QCOMPARE(window->composer()->modelPicker()->currentText(), QStringLiteral("small-model"));
         window->openConversation(second);
         QCOMPARE(window->composer()->modelPicker()->currentText(), QStringLiteral("other-model"));
+    }
+
+    // A model with a report card says its verdict in the model box's list.
+    void aTestedModelShowsItsVerdict()
+    {
+        m_fixture.server().setModels({QStringLiteral("fake-model"), QStringLiteral("small-model")});
+        ModelReport report;
+        report.provider = QStringLiteral("custom");
+        report.baseUrl = m_fixture.server().baseUrl().toString();
+        report.model = QStringLiteral("small-model");
+        report.probedAt = QDateTime::currentDateTimeUtc();
+        report.calls = ModelReport::Calls::Text;
+        report.dialect = QStringLiteral("Hermes");
+        report.steps = {{QStringLiteral("plain"), ModelReport::Step::Outcome::Passed, QStringLiteral("hi"), 1, 2, 3}};
+        ModelReports::keep(*m_fixture.settings(), QStringLiteral("custom"), report);
+        auto window = m_fixture.openWindow({1100, 720});
+        QVERIFY(window);
+        QComboBox *picker = window->composer()->modelPicker();
+        QTRY_VERIFY(picker->findText(QStringLiteral("small-model")) >= 0);
+        const QString tip =
+            picker->itemData(picker->findText(QStringLiteral("small-model")), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("text calls (Hermes)")), qPrintable(tip));
+        QVERIFY(picker->itemData(picker->findText(QStringLiteral("fake-model")), Qt::ToolTipRole).toString().isEmpty());
     }
 
     void aConversationWhoseProviderCannotAnswerSaysSoAndKeepsTheText()

@@ -1,11 +1,15 @@
 // The settings' Providers tab on its own: a provider's fields set as a user would, checked,
 // saved and read back from the file; a base URL that is none; a key handed to the keychain; the
-// connection test against a fake server.
+// connection test against a fake server; the model's report card, its switches and its verdict,
+// and a test cancelled half-way.
 #include "fakellmserver.h"
+#include "fakestreams.h"
 #include "settingsprofile.h"
 #include "widgetlookup.h"
 
+#include <llm/modelreport.h>
 #include <llm/providerpresets.h>
+#include <settings/modelreports.h>
 #include <settingspages/providersettingspage.h>
 
 #include <QCheckBox>
@@ -22,6 +26,7 @@
 
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
 
 namespace {
 
@@ -155,6 +160,92 @@ private Q_SLOTS:
         QCOMPARE(page.modelPicker()->count(), 2);
         QCOMPARE(page.modelPicker()->currentText(), QStringLiteral("beta")); // the choice stays
         QVERIFY2(page.testResult()->text().contains(QLatin1String("2 models")), qPrintable(page.testResult()->text()));
+    }
+
+    // The card of a model whose calls come as text: shown, its switch set in the field (and so
+    // saved with OK), kept, and its verdict beside the model's name. The dialog answers meanwhile.
+    void testsTheModel()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        const QString call =
+            QStringLiteral("<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>");
+        FakeResponse slowHello = FS::openAiText(QStringLiteral("Hello there!"));
+        slowHello.chunkDelay = std::chrono::milliseconds(100);
+        server.enqueue(slowHello);
+        server.enqueue(FS::openAiText(call));
+        server.enqueue(FS::openAiText(call));
+        server.enqueue(FS::openAiText(QStringLiteral("It is 14:05.")));
+        ProviderSettingsPage page(m_profile->settings());
+        page.show();
+        choose(page.presetPicker(), QStringLiteral("custom"));
+        page.baseUrlField()->setText(server.baseUrl().toString());
+        page.modelPicker()->setEditText(QStringLiteral("tiny"));
+        auto *textCalls = findNamed<QCheckBox>(&page, QStringLiteral("Run tool calls written as text"));
+        textCalls->setChecked(false);
+        QVERIFY(page.modelVerdict()->isHidden());
+
+        QSignalSpy finished(&page, &ProviderSettingsPage::probeFinished);
+        QVERIFY(page.probeButton()->isEnabled());
+        QTest::mouseClick(page.probeButton(), Qt::LeftButton);
+        QVERIFY(!page.probeButton()->isEnabled());
+        QVERIFY(!page.probeCancelButton()->isHidden());
+        // The page still takes input while the model answers.
+        QTRY_VERIFY(page.probeStatus()->text().contains(QLatin1String("Step 1 of 6")));
+        page.headersField()->setFocus();
+        QTest::keyClicks(page.headersField(), QStringLiteral("X-A: b"));
+        QCOMPARE(page.headersField()->toPlainText(), QStringLiteral("X-A: b"));
+        QVERIFY(finished.wait(20000));
+
+        const auto report = finished.at(0).at(0).value<ModelReport>();
+        QCOMPARE(report.calls, ModelReport::Calls::Text);
+        QVERIFY(!page.reportCard()->isHidden());
+        QVERIFY2(page.reportCard()->toPlainText().contains(QLatin1String("Hermes")),
+                 qPrintable(page.reportCard()->toPlainText()));
+        QVERIFY(textCalls->isChecked());
+        QVERIFY2(page.probeStatus()->text().contains(QLatin1String("text_tool_calls = true")),
+                 qPrintable(page.probeStatus()->text()));
+        QVERIFY(page.probeButton()->isEnabled());
+        QVERIFY(page.probeCancelButton()->isHidden());
+        QVERIFY(!page.modelVerdict()->isHidden());
+        QVERIFY2(page.modelVerdict()->text().contains(QLatin1String("text calls (Hermes)")),
+                 qPrintable(page.modelVerdict()->text()));
+        QVERIFY(ModelReports::find(*m_profile->settings(), QStringLiteral("custom"), server.baseUrl().toString(),
+                                   QStringLiteral("tiny")));
+        // Another model has no card; the verdict comes back with the model.
+        page.modelPicker()->setEditText(QStringLiteral("other"));
+        QVERIFY(page.modelVerdict()->isHidden());
+        page.modelPicker()->setEditText(QStringLiteral("tiny"));
+        QVERIFY(!page.modelVerdict()->isHidden());
+        page.save();
+        QVERIFY(m_profile->reopened()->provider(QStringLiteral("custom")).recoverTextToolCalls);
+    }
+
+    // Cancel stops the test at once; the card says so and nothing is set.
+    void aTestIsCancelled()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(FS::slowText(QStringLiteral("Hello there, slowly"), 20, std::chrono::milliseconds(1000)));
+        ProviderSettingsPage page(m_profile->settings());
+        page.show();
+        choose(page.presetPicker(), QStringLiteral("custom"));
+        page.baseUrlField()->setText(server.baseUrl().toString());
+        page.modelPicker()->setEditText(QStringLiteral("tiny"));
+        QSignalSpy finished(&page, &ProviderSettingsPage::probeFinished);
+        page.probeButton()->click();
+        QTRY_VERIFY(page.probeStatus()->text().contains(QLatin1String("Step 1 of 6")));
+        QTRY_COMPARE(server.chatRequests().size(), 1);
+        page.probeCancelButton()->setFocus();
+        QTest::keyClick(page.probeCancelButton(), Qt::Key_Space);
+        QVERIFY(finished.wait(5000));
+        const auto report = finished.at(0).at(0).value<ModelReport>();
+        QVERIFY(!report.answered());
+        QVERIFY2(page.reportCard()->toPlainText().contains(QLatin1String("cancelled")),
+                 qPrintable(page.reportCard()->toPlainText()));
+        QCOMPARE(server.chatRequests().size(), 1);
+        QVERIFY(page.probeButton()->isEnabled());
+        QVERIFY(page.modelVerdict()->isHidden());
     }
 };
 

@@ -7,6 +7,9 @@
 #include "mcptestservers.h"
 #include "sandboxfiles.h"
 
+#include <llm/modelreport.h>
+#include <settings/modelreports.h>
+#include <settings/settings.h>
 #include <storage/conversationstore.h>
 
 #include <QDir>
@@ -916,6 +919,65 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(QLatin1String("leftover sandbox containers removed: ")), qPrintable(r.out));
         QVERIFY(!containerExists(left));
+    }
+
+    // --probe prints the report card of the chosen model, as text or JSON, and keeps it; the
+    // switch it calls for (calls written as text) is set for the provider.
+    void probesTheModel_data()
+    {
+        QTest::addColumn<bool>("json");
+        QTest::newRow("card") << false;
+        QTest::newRow("json") << true;
+    }
+    void probesTheModel()
+    {
+        QFETCH(bool, json);
+        const QString call =
+            QStringLiteral("<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>");
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello there!")));
+        m_server->enqueue(FS::openAiText(call));
+        m_server->enqueue(FS::openAiText(call));
+        m_server->enqueue(FS::openAiText(QStringLiteral("It is 14:05.")));
+        QStringList arguments = baseArguments()
+                                << QStringLiteral("--set") << QStringLiteral("providers/custom/text_tool_calls=false")
+                                << QStringLiteral("--probe");
+        if (json)
+            arguments << QStringLiteral("--json");
+        const Run r = run(arguments);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QCOMPARE(m_server->chatRequests().size(), 4);
+        QVERIFY(r.err.contains(QLatin1String("probe 2/6: One tool call")));
+        if (json) {
+            const auto report = ModelReport::fromJson(QJsonDocument::fromJson(r.out.toUtf8()).object());
+            QVERIFY2(report, qPrintable(r.out));
+            QCOMPARE(report->calls, ModelReport::Calls::Text);
+            QCOMPARE(report->dialect, QStringLiteral("Hermes"));
+            QCOMPARE(report->model, QStringLiteral("fake-model"));
+            QVERIFY(report->tokensSent > 0);
+        } else {
+            QVERIFY2(r.out.contains(QLatin1String("Tool calls:           written as text in the Hermes dialect")),
+                     qPrintable(r.out));
+            QVERIFY2(r.out.contains(QLatin1String("Probe cost:")), qPrintable(r.out));
+            // --set lasts for the run: the switch is written to the file, said as set.
+            QVERIFY2(r.out.contains(QLatin1String("text_tool_calls = true (set)")), qPrintable(r.out));
+        }
+        Settings settings(m_profile->path());
+        const auto kept = ModelReports::find(settings, QStringLiteral("custom"), m_server->baseUrl().toString(),
+                                             QStringLiteral("fake-model"));
+        QVERIFY(kept);
+        QCOMPARE(kept->calls, ModelReport::Calls::Text);
+        QCOMPARE(settings.string(QStringLiteral("providers/custom/text_tool_calls")), QStringLiteral("true"));
+    }
+
+    void aProbeWithoutAnAnswerFails()
+    {
+        m_server->enqueue(FS::httpError(401, QStringLiteral("Incorrect API key provided.")));
+        const Run r = run(baseArguments() << QStringLiteral("--probe"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QLatin1String("Incorrect API key")), qPrintable(r.out));
+        QCOMPARE(m_server->chatRequests().size(), 1);
+        QVERIFY(run(baseArguments() << QStringLiteral("--probe") << QStringLiteral("hi"))
+                    .err.contains(QLatin1String("--probe sends its own requests")));
     }
 };
 

@@ -119,6 +119,35 @@ private Q_SLOTS:
         QCOMPARE(body.value(QLatin1String("messages"))[0][QLatin1String("content")].toString(), QStringLiteral("hi"));
     }
 
+    // A limit on the answer goes as max_tokens, or as max_completion_tokens where the server asks for
+    // that name (OpenAI's reasoning models); none goes without one.
+    void limitsTheAnswer()
+    {
+        ProviderConfig c = config();
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello.")));
+        {
+            ChatClient client(c);
+            QVERIFY(complete(client).ok());
+        }
+        QVERIFY(!m_server->chatRequests().at(0).json().contains(QLatin1String("max_tokens")));
+        c.maxAnswerTokens = 32;
+        m_server->enqueue(FS::httpError(400, QStringLiteral("Unsupported parameter: 'max_tokens' is not supported with "
+                                                            "this model. Use 'max_completion_tokens' instead.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Hello again.")));
+        ChatClient client(c);
+        const auto response = complete(client);
+        QVERIFY2(response.ok(), qPrintable(response.error.message));
+        QVERIFY(complete(client).ok());
+        const QList<RecordedRequest> requests = m_server->chatRequests();
+        QCOMPARE(requests.size(), 4);
+        QCOMPARE(requests.at(1).json().value(QLatin1String("max_tokens")).toInt(), 32);
+        for (int i : {2, 3}) {
+            QCOMPARE(requests.at(i).json().value(QLatin1String("max_completion_tokens")).toInt(), 32);
+            QVERIFY(!requests.at(i).json().contains(QLatin1String("max_tokens")));
+        }
+    }
+
     void accumulatesOneToolCallFromManyFragments()
     {
         const QString arguments =

@@ -3,16 +3,20 @@
 #include "settingsform.h"
 
 #include <llm/apikeystore.h>
+#include <llm/modelprobe.h>
 #include <llm/providerdetector.h>
 #include <llm/providerpresets.h>
+#include <settings/modelreports.h>
 #include <settings/settings.h>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -49,11 +53,19 @@ ProviderSettingsPage::ProviderSettingsPage(Settings *settings, QWidget *parent)
     , m_reasoningBack(new QCheckBox(tr("Send the model's reas&oning back between tool rounds")))
     , m_testButton(new QPushButton(tr("T&est connection")))
     , m_testResult(new QLabel)
+    , m_modelVerdict(new QLabel)
+    , m_probeButton(new QPushButton(tr("Test this mo&del")))
+    , m_probeCancel(new QPushButton(tr("Ca&ncel test")))
+    , m_probeStatus(new QLabel)
+    , m_reportCard(new QPlainTextEdit)
 {
     buildForm();
     connect(m_preset, &QComboBox::currentIndexChanged, this,
             [this] { loadProvider(m_preset->currentData().toString()); });
     connect(m_testButton, &QPushButton::clicked, this, &ProviderSettingsPage::testConnection);
+    connect(m_probeButton, &QPushButton::clicked, this, &ProviderSettingsPage::probeModel);
+    connect(m_probeCancel, &QPushButton::clicked, this, &ProviderSettingsPage::cancelProbe);
+    connect(m_baseUrl, &QLineEdit::editingFinished, this, &ProviderSettingsPage::showVerdict);
     connect(m_baseUrl, &QLineEdit::textEdited, m_baseUrlError, &QWidget::hide);
     connect(m_model, &QComboBox::editTextChanged, this, &ProviderSettingsPage::loadModelChoices);
 
@@ -113,6 +125,26 @@ void ProviderSettingsPage::buildForm()
     m_testButton->setAccessibleName(tr("Test connection"));
     m_testResult->setWordWrap(true);
     m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_modelVerdict->setAccessibleName(tr("What the model's report card says"));
+    m_modelVerdict->setWordWrap(true);
+    m_modelVerdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_probeButton->setAccessibleName(tr("Test this model"));
+    m_probeButton->setToolTip(tr("A few short requests to the model in the field: a plain answer, a tool call, two "
+                                 "parallel calls, an answer after a tool result, a long prompt near its context window "
+                                 "(up to 16k tokens) and an image where the server says it takes them. The report "
+                                 "card says what really happens, what it cost in tokens, and which settings above it "
+                                 "set."));
+    m_probeCancel->setAccessibleName(tr("Cancel the model test"));
+    m_probeCancel->setVisible(false);
+    m_probeStatus->setAccessibleName(tr("Model test progress"));
+    m_probeStatus->setWordWrap(true);
+    m_reportCard->setAccessibleName(tr("Report card"));
+    m_reportCard->setReadOnly(true);
+    m_reportCard->setTabChangesFocus(true);
+    m_reportCard->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_reportCard->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_reportCard->setMinimumHeight(120);
+    m_reportCard->setVisible(false);
 
     QFormLayout *form = SettingsForm::formOn(this);
     form->addRow(tr("Pro&vider:"), m_preset);
@@ -121,6 +153,7 @@ void ProviderSettingsPage::buildForm()
     form->addRow(tr("API &key:"), m_apiKey);
     form->addRow(QString(), m_apiKeyNote);
     form->addRow(tr("Default &model:"), m_model);
+    form->addRow(QString(), m_modelVerdict);
     form->addRow(tr("Extra &headers:"), m_headers);
     form->addRow(tr("Context &window:"), m_contextWindow);
     form->addRow(tr("I&mages:"), m_modelImages);
@@ -131,6 +164,12 @@ void ProviderSettingsPage::buildForm()
     testRow->addWidget(m_testButton);
     testRow->addWidget(m_testResult, 1);
     form->addRow(QString(), testRow);
+    auto *probeRow = new QHBoxLayout;
+    probeRow->addWidget(m_probeButton);
+    probeRow->addWidget(m_probeCancel);
+    probeRow->addWidget(m_probeStatus, 1);
+    form->addRow(QString(), probeRow);
+    form->addRow(m_reportCard);
 }
 
 QString ProviderSettingsPage::currentProviderId() const
@@ -173,6 +212,29 @@ void ProviderSettingsPage::loadModelChoices()
     selectData(m_modelImages, chosen == images.cend() ? QString()
                               : *chosen               ? QStringLiteral("yes")
                                                       : QStringLiteral("no"));
+    showVerdict();
+}
+
+QString ProviderSettingsPage::effectiveBaseUrl() const
+{
+    QString baseUrl = m_baseUrl->text().trimmed();
+    const auto preset = findProviderPreset(currentProviderId());
+    if (baseUrl.isEmpty() && preset)
+        baseUrl = preset->baseUrl;
+    const BaseUrl normalized = normalizeBaseUrl(baseUrl);
+    return normalized.error.isEmpty() ? normalized.url : baseUrl;
+}
+
+void ProviderSettingsPage::showVerdict()
+{
+    const auto report =
+        ModelReports::find(*m_settings, currentProviderId(), effectiveBaseUrl(), m_model->currentText().trimmed());
+    m_modelVerdict->setText(
+        report ? tr("Tested %1: %2")
+                     .arg(QLocale().toString(report->probedAt.toLocalTime().date(), QLocale::ShortFormat),
+                          report->verdict())
+               : QString());
+    m_modelVerdict->setVisible(report.has_value());
 }
 
 bool ProviderSettingsPage::check()
@@ -257,25 +319,20 @@ void ProviderSettingsPage::testConnection()
     QCoro::connect(runConnectionTest(), this, [] {});
 }
 
-QCoro::Task<> ProviderSettingsPage::runConnectionTest()
+QCoro::Task<ProviderConfig> ProviderSettingsPage::configFromFields()
 {
     QPointer<ProviderSettingsPage> self(this);
     const QString providerId = currentProviderId();
     const auto preset = findProviderPreset(providerId);
-    ProviderConfig config;
-    config.id = providerId;
-    config.baseUrl = m_baseUrl->text().trimmed();
-    if (config.baseUrl.isEmpty() && preset)
-        config.baseUrl = preset->baseUrl;
-    config.connectTimeout = std::chrono::seconds(10);
+    ProviderConfig config = m_settings->provider(providerId);
+    config.baseUrl = effectiveBaseUrl();
+    config.model = m_model->currentText().trimmed();
+    config.extraHeaders.clear();
     for (const QString &line : m_headers->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const qsizetype colon = line.indexOf(QLatin1Char(':'));
         if (colon > 0)
             config.extraHeaders.append({line.left(colon).trimmed().toUtf8(), line.mid(colon + 1).trimmed().toUtf8()});
     }
-    m_testButton->setEnabled(false);
-    m_testResult->setStyleSheet(QString());
-    m_testResult->setText(tr("Testing…"));
     config.apiKey = m_apiKey->text().trimmed();
     if (config.apiKey.isEmpty()) {
         const QString variable = m_settings->string(providerKey(providerId, "api_key_env"));
@@ -283,9 +340,22 @@ QCoro::Task<> ProviderSettingsPage::runConnectionTest()
             providerId,
             !variable.isEmpty() ? variable : (preset ? preset->apiKeyVariable : QStringLiteral("SANDPIPER_API_KEY")));
         if (!self)
-            co_return;
+            co_return config;
         config.apiKey = lookup.key;
     }
+    co_return config;
+}
+
+QCoro::Task<> ProviderSettingsPage::runConnectionTest()
+{
+    QPointer<ProviderSettingsPage> self(this);
+    m_testButton->setEnabled(false);
+    m_testResult->setStyleSheet(QString());
+    m_testResult->setText(tr("Testing…"));
+    ProviderConfig config = co_await configFromFields();
+    if (!self)
+        co_return;
+    config.connectTimeout = std::chrono::seconds(10);
     const auto verdict = co_await ProviderDetector::testConnection(config);
     if (!self)
         co_return;
@@ -303,6 +373,87 @@ QCoro::Task<> ProviderSettingsPage::runConnectionTest()
             m_model->setEditText(chosen);
     }
     Q_EMIT connectionTested(verdict.ok());
+}
+
+void ProviderSettingsPage::probeModel()
+{
+    if (m_probe)
+        return;
+    QCoro::connect(runProbe(), this, [] {});
+}
+
+void ProviderSettingsPage::cancelProbe()
+{
+    if (m_probe)
+        m_probe->cancel();
+}
+
+ModelReport ProviderSettingsPage::applySwitches(ModelReport report)
+{
+    using State = ModelReport::Switch::State;
+    for (ModelReport::Switch &each : report.switches) {
+        const bool on = each.value == QLatin1String("true");
+        QCheckBox *box = each.key == QLatin1String("text_tool_calls")  ? m_textToolCalls
+                         : each.key == QLatin1String("reasoning_back") ? m_reasoningBack
+                                                                       : nullptr;
+        if (box) {
+            each.state = box->isChecked() == on ? State::AlreadySo : State::Set;
+            box->setChecked(on);
+        } else if (each.key == QLatin1String("context_windows")) {
+            const int window = int(std::min<qint64>(each.value.toLongLong(), m_contextWindow->maximum()));
+            each.state = m_contextWindow->value() == window ? State::AlreadySo : State::Set;
+            m_contextWindow->setValue(window);
+        }
+    }
+    return report;
+}
+
+QCoro::Task<> ProviderSettingsPage::runProbe()
+{
+    QPointer<ProviderSettingsPage> self(this);
+    const QString providerId = currentProviderId();
+    if (m_model->currentText().trimmed().isEmpty()) {
+        m_probeStatus->setStyleSheet(errorStyle());
+        m_probeStatus->setText(tr("Choose a model to test first."));
+        m_model->setFocus();
+        co_return;
+    }
+    m_probeButton->setEnabled(false);
+    m_probeCancel->setVisible(true);
+    m_probeCancel->setEnabled(true);
+    m_probeStatus->setStyleSheet(QString());
+    m_probeStatus->setText(tr("Asking the server about the model…"));
+    const ProviderConfig config = co_await configFromFields();
+    if (!self)
+        co_return;
+    auto *probe = new ModelProbe(config, this);
+    m_probe = probe;
+    connect(probe, &ModelProbe::stepStarted, this, [this](int number, int count, const QString &title) {
+        m_probeStatus->setText(tr("Step %1 of %2: %3…").arg(number).arg(count).arg(title));
+    });
+    ModelReport report = co_await probe->run();
+    if (!self)
+        co_return;
+    probe->deleteLater();
+    m_probe.clear();
+    m_probeButton->setEnabled(true);
+    m_probeCancel->setVisible(false);
+    if (report.answered()) {
+        report = applySwitches(report);
+        ModelReports::keep(*m_settings, providerId, report);
+    }
+    const QStringList set = report.switchesSet();
+    m_probeStatus->setStyleSheet(report.answered() ? QString() : errorStyle());
+    m_probeStatus->setText(!report.answered() ? tr("The model did not answer: %1").arg(report.verdict())
+                           : set.isEmpty()
+                               ? tr("Done: %1 tokens sent. Nothing above needed changing.").arg(report.tokensSent)
+                               : tr("Done: %1 tokens sent. Set above (kept when you press OK): %2.")
+                                     .arg(report.tokensSent)
+                                     .arg(set.join(QStringLiteral(", "))));
+    m_reportCard->setPlainText(report.card());
+    m_reportCard->setVisible(true);
+    showVerdict();
+    Q_EMIT probeFinished(report);
 }
 
 } // namespace Sandpiper

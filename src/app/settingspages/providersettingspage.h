@@ -1,5 +1,9 @@
 #pragma once
 
+#include <llm/modelreport.h>
+#include <llm/providerconfig.h>
+
+#include <QPointer>
 #include <QWidget>
 
 #include <QCoroTask>
@@ -14,13 +18,16 @@ class QSpinBox;
 
 namespace Sandpiper {
 
+class ModelProbe;
 class Settings;
 
 // The settings' Providers tab: the provider and its address, key, default model and extra
 // headers; what the model in the field takes (its context window, images) and how its tool calls
 // and reasoning are handled (issue 12); the longest side of images sent; and a connection test
-// that fills in the server's models. The key goes to the keychain (storeKey()), never to the
-// settings.
+// that fills in the server's models; "Test this model" runs the model's report card (ModelProbe,
+// asynchronous, cancellable), shows it, sets the switches it calls for in the fields (saved with
+// OK) and keeps the card, whose verdict then stands beside the model's name. The key goes to the
+// keychain (storeKey()), never to the settings.
 class ProviderSettingsPage : public QWidget
 {
     Q_OBJECT
@@ -37,6 +44,11 @@ public:
     QLabel *testResult() const { return m_testResult; }
     QLabel *baseUrlError() const { return m_baseUrlError; }
     QLabel *apiKeyNote() const { return m_apiKeyNote; }
+    QPushButton *probeButton() const { return m_probeButton; }
+    QPushButton *probeCancelButton() const { return m_probeCancel; }
+    QLabel *probeStatus() const { return m_probeStatus; }
+    QPlainTextEdit *reportCard() const { return m_reportCard; }
+    QLabel *modelVerdict() const { return m_modelVerdict; }
 
     // False, with the reason shown, when the base URL is not one; a valid one is written out
     // whole in the field.
@@ -49,12 +61,17 @@ public:
     // False when the keychain refused it: the page says the key lasts for this run only.
     QCoro::Task<bool> storeKey();
     void testConnection();
+    // Runs the report card of the model in the field; cancelProbe() stops it.
+    void probeModel();
+    void cancelProbe();
 
 Q_SIGNALS:
     // A key was typed in for PROVIDERID; REMEMBERED is false when the keychain refused it and
     // it lives in memory for this session only.
     void apiKeyEntered(const QString &providerId, const QString &key, bool remembered);
     void connectionTested(bool ok);
+    // The report card came (or stopped, cancelled or failed: the card says so).
+    void probeFinished(const Sandpiper::ModelReport &report);
     // Something on this page the user must see now.
     void needsAttention();
 
@@ -65,6 +82,14 @@ private:
     void loadModelChoices();
     QString currentProviderId() const;
     QCoro::Task<> runConnectionTest();
+    QCoro::Task<> runProbe();
+    // The provider as the fields have it, with its key (typed, or the stored one).
+    QCoro::Task<ProviderConfig> configFromFields();
+    // The server's address as the fields have it, written out whole.
+    QString effectiveBaseUrl() const;
+    // Sets the switches of REPORT in the fields; REPORT's marks say which were set.
+    ModelReport applySwitches(ModelReport report);
+    void showVerdict();
 
     Settings *m_settings;
     QComboBox *m_preset;
@@ -83,6 +108,12 @@ private:
     QCheckBox *m_reasoningBack;
     QPushButton *m_testButton;
     QLabel *m_testResult;
+    QLabel *m_modelVerdict;
+    QPushButton *m_probeButton;
+    QPushButton *m_probeCancel;
+    QLabel *m_probeStatus;
+    QPlainTextEdit *m_reportCard;
+    QPointer<ModelProbe> m_probe;
     // The key already handed over for this provider, so a second OK does not store it again.
     QString m_keyHandled;
 };

@@ -232,12 +232,22 @@ QCoro::Task<ChatResponse> ChatClient::complete(QList<ChatMessage> messages, QJso
         body.insert(QStringLiteral("stream"), streaming);
         if (streaming && !m_usageOptionRefused)
             body.insert(QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}});
+        // OpenAI's reasoning models know only the newer name.
+        if (m_config.maxAnswerTokens > 0)
+            body.insert(m_maxTokensRefused ? QStringLiteral("max_completion_tokens") : QStringLiteral("max_tokens"),
+                        m_config.maxAnswerTokens);
 
         Attempt attempt;
         response = co_await send(QJsonDocument(body).toJson(QJsonDocument::Compact), streaming, tools, attempt);
         if (!self)
             co_return response;
 
+        if (response.error.kind == ChatError::Kind::BadRequest && m_config.maxAnswerTokens > 0 && !m_maxTokensRefused &&
+            response.error.message.contains(QLatin1String("max_completion_tokens"))) {
+            m_maxTokensRefused = true;
+            --attemptNumber;
+            continue;
+        }
         // Servers that cannot stream (with tools, or with stream_options) say so in a 400.
         if (response.error.kind == ChatError::Kind::BadRequest && streaming) {
             const QString said = response.error.message.toLower();

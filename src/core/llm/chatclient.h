@@ -107,6 +107,7 @@ private:
     bool m_cancelled = false;
     bool m_streamingRefused = false;
     bool m_usageOptionRefused = false;
+    bool m_maxTokensRefused = false;
 };
 
 // The provider's own explanation in an error body ({"error": {"message": ...}} and variants),

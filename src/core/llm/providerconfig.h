@@ -35,6 +35,8 @@ struct ProviderConfig {
     QHash<QString, bool> imageModels;
     // The window assumed when neither the user nor the server says (0: Sandpiper's default).
     qint64 defaultContextWindow = 0;
+    // The longest answer asked for, in tokens ("max_tokens"); 0 leaves it to the server.
+    int maxAnswerTokens = 0;
 };
 
 } // namespace Sandpiper

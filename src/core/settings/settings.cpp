@@ -21,10 +21,11 @@ namespace {
 
 // Per-provider keys: providers/<id>/base_url, model, headers ("Name: value" lines),
 // text_tool_calls and reasoning_back (true, false, or empty for the preset's choice),
-// context_windows ("MODEL=TOKENS" lines; "*" for any model), image_models ("MODEL=yes|no" lines).
+// context_windows ("MODEL=TOKENS" lines; "*" for any model), image_models ("MODEL=yes|no" lines),
+// model_reports (the report cards of its models, JSON; see ModelReports).
 const QRegularExpression providerKey(QStringLiteral("^providers/([a-z0-9_-]+)/"
                                                     "(base_url|model|headers|api_key_env|text_tool_calls|reasoning_"
-                                                    "back|context_windows|image_models)$"));
+                                                    "back|context_windows|image_models|model_reports)$"));
 
 // A per-provider switch: true or false as written, else FALLBACK.
 bool switchValue(const QString &text, bool fallback)
