@@ -118,6 +118,16 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::LocalRunner</name>
+    <message numerus="yes">
+        <source>The local model was stopped after %n minute(s) without use; it starts again with the next message.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::MathRenderer</name>
     <message numerus="yes">
         <source>The formula is longer than %n characters.</source>
@@ -148,6 +158,16 @@
         <translation>
             <numerusform>Test: connected, %n tool.</numerusform>
             <numerusform>Test: connected, %n tools.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelProbe</name>
+    <message numerus="yes">
+        <source>%n calls came back:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

@@ -278,6 +278,237 @@
     </message>
 </context>
 <context>
+    <name>ModelReport</name>
+    <message>
+        <source>Plain answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two parallel calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After a tool result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>native calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text calls (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no tool calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool calls failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parallel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one call at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reasoning in a field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reasoning in tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report card for %1 at %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>native tool_calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written as text in the %1 dialect, recovered by Sandpiper</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: the model answered without calling the tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown: the request failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool calls:           %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel calls:       %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes, both came back in one answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After a tool result:  %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in a field of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in tags inside the content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reasoning:            %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— a prompt of %1 tokens was taken</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window:       %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vision:               %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed:                %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time to first token:  %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probe cost:           %1 tokens sent, %2 received%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(partly estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished">成功</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1 %2 (%3 ms): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings for this provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already so</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suggested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1 = %2 (%3): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ProviderDetector</name>
     <message>
         <source>Connected: 1 model available.</source>
@@ -389,6 +620,10 @@
     <message>
         <source>Stopped: the model reached the limit of %1 tool rounds for one message. Send another message to let it continue.</source>
         <translation>已停止：模型已达到单条消息 %1 轮工具调用的上限。再发送一条消息即可让它继续。</translation>
+    </message>
+    <message>
+        <source>The answer above is incomplete. %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -747,16 +982,24 @@
         <translation>流式传输回答时连接中断：%1</translation>
     </message>
     <message>
-        <source>The provider reported an error: %1</source>
-        <translation>服务商报告了错误：%1</translation>
-    </message>
-    <message>
         <source>The server&apos;s model list is not in the OpenAI format (no &quot;data&quot; array).</source>
         <translation>服务器返回的模型列表不是 OpenAI 格式（缺少“data”数组）。</translation>
     </message>
     <message>
         <source>The server&apos;s stream is not an OpenAI-compatible chat completion: its events are not JSON (the first: &quot;%1&quot;). Is the base URL that of an OpenAI-compatible API?</source>
         <translation>服务器的流不是与 OpenAI 兼容的聊天补全：其事件不是 JSON（第一个：“%1”）。基础 URL 是否指向与 OpenAI 兼容的 API？</translation>
+    </message>
+    <message>
+        <source>The provider stopped the answer with an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider stopped the answer with an error (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is usually temporary: Retry in a moment may work.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1656,6 +1899,105 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::GgufHeader</name>
+    <message>
+        <source>%1 needs %2 bytes and only %3 are left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes long and only %3 are left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes long, more than the %3 such a text can be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it claims %1 %2, more than its remaining %3 bytes can hold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The GGUF header is cut short or damaged: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The GGUF file is cut short: it ends at byte %1, inside its header. A download that stopped part way leaves such a file; download it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the value of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nests arrays deeper than %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entries in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds values of an unknown type (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has a value of an unknown type (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is not a GGUF model file: it does not begin with &quot;GGUF&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This GGUF file is of version %1; llama.cpp reads versions 2 and 3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>metadata values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has %2 dimensions (at most %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has more elements than can be counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its tensors have more elements than can be counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lies beyond any file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The GGUF header is cut short or damaged: its alignment %1 is not a power of two.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The GGUF file is cut short: its weights need %1 bytes after the header and %2 are there. A download that stopped part way leaves such a file; download it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ImageManager</name>
     <message>
         <source>There is no Dockerfile in %1.</source>
@@ -1897,6 +2239,75 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::LocalRunner</name>
+    <message numerus="yes">
+        <source>The local model was stopped after %n minute(s) without use; it starts again with the next message.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The local model was closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No llama-server was found to run the model: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in the settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-server could not be started (%1): %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 did not finish loading within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is ready (loaded in %2 s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading %1… %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was killed or crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation type="unfinished">退出代码 %1</translation>
+    </message>
+    <message>
+        <source>The local model&apos;s server stopped (%1); starting it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The local model&apos;s server stopped again (%1); it starts with the next message.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-server stopped while loading %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model does not fit in this computer&apos;s memory: choose a smaller quantization or a smaller context.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-server could not read the model file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The end of its log (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::MainWindow</name>
     <message>
         <source>Sandpiper</source>
@@ -2021,6 +2432,10 @@
     <message>
         <source>Not sent: no provider can answer. %1</source>
         <translation>未发送：没有可以回答的服务提供方。%1</translation>
+    </message>
+    <message>
+        <source>Tested: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2915,6 +3330,178 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::ModelProbe</name>
+    <message>
+        <source>as native tool_calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written as text in the %1 dialect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer was empty (finish reason &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer reached the probe&apos;s limit of %1 tokens before any call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model answered without calling %1: &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not say how large the window is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a window of %1 tokens is larger than the probe&apos;s budget of %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A plain answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the plain answer did not come</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens: &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>called %1, which was not declared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two parallel calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n calls came back:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>one call came back:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After a tool result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answered: &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>called again: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the reasoning went back with the history)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the server refused the reasoning sent back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A long prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a prompt of %1 tokens was answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 tokens were sent, the server counted %2: it cuts long prompts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server&apos;s context error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not say whether the model takes images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server says the model takes no images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a red square, answered &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model writes its calls as text (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model reasons before its calls and the server takes the reasoning back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server refuses reasoning sent back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server&apos;s context error names a window of %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelShelf</name>
+    <message>
+        <source>Only %1 of its %2 files are here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandpiper</source>
+        <translation type="unfinished">Sandpiper</translation>
+    </message>
+    <message>
+        <source>LM Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama.cpp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hugging Face</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>added folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::NotebookExport</name>
     <message>
         <source>Untitled conversation</source>
@@ -3140,6 +3727,66 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Testing…</source>
         <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Test this mo&amp;del</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ca&amp;ncel test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the model&apos;s report card says</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test this model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A few short requests to the model in the field: a plain answer, a tool call, two parallel calls, an answer after a tool result, a long prompt near its context window (up to 16k tokens) and an image where the server says it takes them. The report card says what really happens, what it cost in tokens, and which settings above it set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the model test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model test progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tested %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model to test first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking the server about the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model did not answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 tokens sent. Nothing above needed changing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 tokens sent. Set above (kept when you press OK): %2.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3937,6 +4584,10 @@ X-Title: Sandpiper</translation>
         <source>The files from the sandbox broke off.</source>
         <translation>来自沙箱的文件传输中断。</translation>
     </message>
+    <message>
+        <source>%1 arrived from the sandbox without being asked for (or a second time); it was not copied.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ToolCallCard</name>
@@ -4426,6 +5077,17 @@ X-Title: Sandpiper</translation>
     <message>
         <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
         <translation>模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
+    </message>
+    <message>
+        <source>The model wrote a tool call into its answer as Python that could not be read, so it was not run; it is shown as text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TextDialect</name>
+    <message>
+        <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
+        <translation type="unfinished">模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
     </message>
 </context>
 <context>
