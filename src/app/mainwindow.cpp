@@ -11,6 +11,7 @@
 #include "conversationsidebar.h"
 #include "elidedlabel.h"
 #include "enginefilesonquit.h"
+#include "firstuseprobe.h"
 #include "focusring.h"
 #include "kernelrestorebar.h"
 #include "modellister.h"
@@ -107,6 +108,9 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     centreLayout->addWidget(m_centreStack, 1);
     centreLayout->addWidget(m_restoreBar);
     centreLayout->addWidget(m_providerBar);
+    auto *firstUseProbe = new FirstUseProbe(settings, m_sessions);
+    connect(firstUseProbe, &FirstUseProbe::said, this, [this](const QString &text) { statusBar()->showMessage(text); });
+    centreLayout->addWidget(firstUseProbe);
     centreLayout->addWidget(m_composer);
 
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));

@@ -229,8 +229,9 @@ quint16 FakeLlmServer::port() const
 
 QStringList FakeLlmServer::providerSettings(const QString &model) const
 {
+    // A scripted server's model has nothing to show on a report card: no offer to test it.
     return {QStringLiteral("provider=custom"), QStringLiteral("providers/custom/base_url=") + baseUrl().toString(),
-            QStringLiteral("providers/custom/model=") + model};
+            QStringLiteral("providers/custom/model=") + model, QStringLiteral("models/test_first_use=never")};
 }
 
 QUrl FakeLlmServer::baseUrl() const

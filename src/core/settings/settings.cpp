@@ -133,6 +133,8 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("local/model_folders"), Type::String, QString()},
         // The llama-server that runs them; empty: the one on PATH.
         {QStringLiteral("local/server"), Type::String, QString()},
+        // A model's report card the first time it answers: ask, always (without asking), never.
+        {QStringLiteral("models/test_first_use"), Type::String, QStringLiteral("ask")},
         // Images go to the model with their longest side scaled down to this (pixels).
         {QStringLiteral("images/max_side"), Type::Integer, ModelImage::DefaultMaxSide},
         {QStringLiteral("approval/execute_python_code"), Type::String, QStringLiteral("ask")},

@@ -1,0 +1,112 @@
+#include "firstuseprobe.h"
+
+#include <llm/modelprobe.h>
+#include <session/conversationsession.h>
+#include <session/sessionmanager.h>
+#include <settings/modelreports.h>
+#include <settings/settings.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace Sandpiper {
+
+namespace {
+
+const QString modeKey = QStringLiteral("models/test_first_use");
+
+} // namespace
+
+FirstUseProbe::FirstUseProbe(Settings *settings, SessionManager *sessions, QWidget *parent)
+    : QFrame(parent)
+    , m_settings(settings)
+    , m_sessions(sessions)
+    , m_text(new QLabel)
+    , m_test(new QPushButton(tr("&Test it")))
+    , m_later(new QPushButton(tr("Not &now")))
+    , m_never(new QPushButton(tr("Ne&ver ask")))
+{
+    setObjectName(QStringLiteral("firstUseProbe"));
+    setAccessibleName(tr("Test the model"));
+    setFrameShape(QFrame::StyledPanel);
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::PlainText);
+    m_text->setAccessibleName(tr("What testing the model does"));
+    m_test->setAccessibleName(tr("Test what the model does"));
+    m_later->setAccessibleName(tr("Not now: ask again the next time Sandpiper starts"));
+    m_never->setAccessibleName(tr("Never offer to test a model"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_test);
+    buttons->addWidget(m_later);
+    buttons->addWidget(m_never);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_text);
+    layout->addLayout(buttons);
+    setVisible(false);
+
+    connect(m_test, &QPushButton::clicked, this, [this] { QCoro::connect(run(m_offered), this, [] {}); });
+    connect(m_later, &QPushButton::clicked, this, &QWidget::hide);
+    connect(m_never, &QPushButton::clicked, this, [this] {
+        m_settings->setValue(modeKey, QStringLiteral("never"));
+        hide();
+    });
+    connect(sessions, &SessionManager::turnFinished, this, [this](qint64 id) {
+        if (const ConversationSession *session = m_sessions->find(id))
+            answered(session->provider());
+    });
+}
+
+FirstUseProbe::~FirstUseProbe() = default;
+
+void FirstUseProbe::answered(const ProviderConfig &provider)
+{
+    const QString mode = m_settings->string(modeKey);
+    if (mode == QLatin1String("never") || provider.model.isEmpty() || provider.baseUrl.isEmpty() || m_probe)
+        return;
+    if (ModelReports::find(*m_settings, provider.id, provider.baseUrl, provider.model))
+        return;
+    const QString which = provider.baseUrl + QLatin1Char('\n') + provider.model;
+    if (m_considered.contains(which))
+        return;
+    m_considered.insert(which);
+    if (mode == QLatin1String("always")) {
+        QCoro::connect(run(provider), this, [] {});
+        return;
+    }
+    m_offered = provider;
+    m_text->setText(tr("Test what %1 really does? A few short requests (a few thousand tokens) show whether it calls "
+                       "tools natively or in text, where its reasoning arrives, how large its context window really "
+                       "is and how fast it answers; the provider's settings follow what they find.")
+                        .arg(provider.model));
+    show();
+}
+
+QCoro::Task<> FirstUseProbe::run(ProviderConfig provider)
+{
+    QPointer<FirstUseProbe> self(this);
+    hide();
+    auto *probe = new ModelProbe(provider, this);
+    m_probe = probe;
+    Q_EMIT said(tr("Testing %1…").arg(provider.model));
+    ModelReport report = co_await probe->run();
+    if (!self)
+        co_return;
+    probe->deleteLater();
+    if (!report.answered()) {
+        Q_EMIT said(tr("%1 could not be tested: %2").arg(provider.model, report.problems().value(0)));
+        co_return;
+    }
+    report = ModelReports::apply(*m_settings, provider.id, report);
+    ModelReports::keep(*m_settings, provider.id, report);
+    m_sessions->applySettings();
+    const QStringList set = report.switchesSet();
+    Q_EMIT said(set.isEmpty()
+                    ? tr("%1: %2.").arg(provider.model, report.verdict())
+                    : tr("%1: %2. Set: %3.").arg(provider.model, report.verdict(), set.join(QStringLiteral(", "))));
+}
+
+} // namespace Sandpiper
