@@ -121,9 +121,9 @@
     <name>Sandpiper::LocalRunner</name>
     <message numerus="yes">
         <source>The local model was stopped after %n minute(s) without use; it starts again with the next message.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The local model was stopped after %n minute without use; it starts again with the next message.</numerusform>
+            <numerusform>The local model was stopped after %n minutes without use; it starts again with the next message.</numerusform>
         </translation>
     </message>
 </context>
@@ -165,9 +165,9 @@
     <name>Sandpiper::ModelProbe</name>
     <message numerus="yes">
         <source>%n calls came back:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n call came back:</numerusform>
+            <numerusform>%n calls came back:</numerusform>
         </translation>
     </message>
 </context>

@@ -281,231 +281,231 @@
     <name>ModelReport</name>
     <message>
         <source>Plain answer</source>
-        <translation type="unfinished"></translation>
+        <translation>普通回答</translation>
     </message>
     <message>
         <source>One tool call</source>
-        <translation type="unfinished"></translation>
+        <translation>单个工具调用</translation>
     </message>
     <message>
         <source>Two parallel calls</source>
-        <translation type="unfinished"></translation>
+        <translation>两个并行调用</translation>
     </message>
     <message>
         <source>After a tool result</source>
-        <translation type="unfinished"></translation>
+        <translation>工具结果之后</translation>
     </message>
     <message>
         <source>Long prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>长提示词</translation>
     </message>
     <message>
         <source>Image</source>
-        <translation type="unfinished"></translation>
+        <translation>图像</translation>
     </message>
     <message>
         <source>no answer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无回答：%1</translation>
     </message>
     <message>
         <source>no answer</source>
-        <translation type="unfinished"></translation>
+        <translation>无回答</translation>
     </message>
     <message>
         <source>native calls</source>
-        <translation type="unfinished"></translation>
+        <translation>原生调用</translation>
     </message>
     <message>
         <source>text calls (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本调用（%1）</translation>
     </message>
     <message>
         <source>no tool calls</source>
-        <translation type="unfinished"></translation>
+        <translation>无工具调用</translation>
     </message>
     <message>
         <source>tool calls failed</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用失败</translation>
     </message>
     <message>
         <source>parallel</source>
-        <translation type="unfinished"></translation>
+        <translation>并行</translation>
     </message>
     <message>
         <source>one call at a time</source>
-        <translation type="unfinished"></translation>
+        <translation>一次一个调用</translation>
     </message>
     <message>
         <source>reasoning in a field</source>
-        <translation type="unfinished"></translation>
+        <translation>推理在单独字段中</translation>
     </message>
     <message>
         <source>reasoning in tags</source>
-        <translation type="unfinished"></translation>
+        <translation>推理在标签中</translation>
     </message>
     <message>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个词元</translation>
     </message>
     <message>
         <source>vision</source>
-        <translation type="unfinished"></translation>
+        <translation>视觉</translation>
     </message>
     <message>
         <source>%1 tok/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 词元/秒</translation>
     </message>
     <message>
         <source>Report card for %1 at %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 上 %1 的测试报告（%3）</translation>
     </message>
     <message>
         <source>Verdict: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>结论：%1</translation>
     </message>
     <message>
         <source>native tool_calls</source>
-        <translation type="unfinished"></translation>
+        <translation>原生 tool_calls</translation>
     </message>
     <message>
         <source>written as text in the %1 dialect, recovered by Sandpiper</source>
-        <translation type="unfinished"></translation>
+        <translation>以 %1 格式写成文本，由 Sandpiper 识别还原</translation>
     </message>
     <message>
         <source>none: the model answered without calling the tool</source>
-        <translation type="unfinished"></translation>
+        <translation>无：模型未调用工具就直接回答了</translation>
     </message>
     <message>
         <source>unknown: the request failed</source>
-        <translation type="unfinished"></translation>
+        <translation>未知：请求失败</translation>
     </message>
     <message>
         <source>Tool calls:           %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用：            %1</translation>
     </message>
     <message>
         <source>Parallel calls:       %1</source>
-        <translation type="unfinished"></translation>
+        <translation>并行调用：            %1</translation>
     </message>
     <message>
         <source>yes, both came back in one answer</source>
-        <translation type="unfinished"></translation>
+        <translation>是，两个调用都在同一个回答中返回</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <source>After a tool result:  %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工具结果之后：        %1</translation>
     </message>
     <message>
         <source>answers</source>
-        <translation type="unfinished"></translation>
+        <translation>会回答</translation>
     </message>
     <message>
         <source>in a field of its own</source>
-        <translation type="unfinished"></translation>
+        <translation>在单独的字段中</translation>
     </message>
     <message>
         <source>in tags inside the content</source>
-        <translation type="unfinished"></translation>
+        <translation>在内容中的标签里</translation>
     </message>
     <message>
         <source>none seen</source>
-        <translation type="unfinished"></translation>
+        <translation>未发现</translation>
     </message>
     <message>
         <source>Reasoning:            %1</source>
-        <translation type="unfinished"></translation>
+        <translation>推理：                %1</translation>
     </message>
     <message>
         <source>%1 tokens (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个词元（%2）</translation>
     </message>
     <message>
         <source>— a prompt of %1 tokens was taken</source>
-        <translation type="unfinished"></translation>
+        <translation>— 已接受 %1 个词元的提示词</translation>
     </message>
     <message>
         <source>Context window:       %1</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文窗口：          %1</translation>
     </message>
     <message>
         <source>Vision:               %1</source>
-        <translation type="unfinished"></translation>
+        <translation>视觉：                %1</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>Speed:                %1</source>
-        <translation type="unfinished"></translation>
+        <translation>速度：                %1</translation>
     </message>
     <message>
         <source>%1 tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 词元/秒</translation>
     </message>
     <message>
         <source>Time to first token:  %1</source>
-        <translation type="unfinished"></translation>
+        <translation>首个词元用时：        %1</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>Probe cost:           %1 tokens sent, %2 received%3</source>
-        <translation type="unfinished"></translation>
+        <translation>测试开销：            发送 %1 个词元，接收 %2 个%3</translation>
     </message>
     <message>
         <source>(partly estimated)</source>
-        <translation type="unfinished"></translation>
+        <translation>（部分为估算）</translation>
     </message>
     <message>
         <source>Steps:</source>
-        <translation type="unfinished"></translation>
+        <translation>步骤：</translation>
     </message>
     <message>
         <source>ok</source>
-        <translation type="unfinished">成功</translation>
+        <translation>通过</translation>
     </message>
     <message>
         <source>FAILED</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过</translation>
     </message>
     <message>
         <source>  %1 %2 (%3 ms): %4</source>
-        <translation type="unfinished"></translation>
+        <translation>  %1 %2（%3 毫秒）：%4</translation>
     </message>
     <message>
         <source>Settings for this provider:</source>
-        <translation type="unfinished"></translation>
+        <translation>此服务商的设置：</translation>
     </message>
     <message>
         <source>set</source>
-        <translation type="unfinished"></translation>
+        <translation>已设置</translation>
     </message>
     <message>
         <source>already so</source>
-        <translation type="unfinished"></translation>
+        <translation>已是该值</translation>
     </message>
     <message>
         <source>suggested</source>
-        <translation type="unfinished"></translation>
+        <translation>建议</translation>
     </message>
     <message>
         <source>  %1 = %2 (%3): %4</source>
-        <translation type="unfinished"></translation>
+        <translation>  %1 = %2（%3）：%4</translation>
     </message>
 </context>
 <context>
@@ -623,7 +623,7 @@
     </message>
     <message>
         <source>The answer above is incomplete. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>上面的回答不完整。%1</translation>
     </message>
 </context>
 <context>
@@ -991,15 +991,15 @@
     </message>
     <message>
         <source>The provider stopped the answer with an error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商以错误中止了回答：%1</translation>
     </message>
     <message>
         <source>The provider stopped the answer with an error (%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商以错误中止了回答（%1）：%2</translation>
     </message>
     <message>
         <source>This is usually temporary: Retry in a moment may work.</source>
-        <translation type="unfinished"></translation>
+        <translation>这通常是暂时的：稍后点击“重试”可能会成功。</translation>
     </message>
 </context>
 <context>
@@ -1899,102 +1899,157 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::FirstUseProbe</name>
+    <message>
+        <source>&amp;Test it</source>
+        <translation>测试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Not &amp;now</source>
+        <translation>暂不(&amp;n)</translation>
+    </message>
+    <message>
+        <source>Ne&amp;ver ask</source>
+        <translation>不再询问(&amp;v)</translation>
+    </message>
+    <message>
+        <source>Test the model</source>
+        <translation>测试模型</translation>
+    </message>
+    <message>
+        <source>What testing the model does</source>
+        <translation>测试模型会做什么</translation>
+    </message>
+    <message>
+        <source>Test what the model does</source>
+        <translation>测试模型的实际能力</translation>
+    </message>
+    <message>
+        <source>Not now: ask again the next time Sandpiper starts</source>
+        <translation>暂不测试：下次启动 Sandpiper 时再询问</translation>
+    </message>
+    <message>
+        <source>Never offer to test a model</source>
+        <translation>不再提议测试模型</translation>
+    </message>
+    <message>
+        <source>Test what %1 really does? A few short requests (a few thousand tokens) show whether it calls tools natively or in text, where its reasoning arrives, how large its context window really is and how fast it answers; the provider&apos;s settings follow what they find.</source>
+        <translation>要测试 %1 的实际能力吗？几个简短的请求（几千个词元）即可看出它是以原生方式还是以文本调用工具、推理内容出现在哪里、上下文窗口实际有多大以及回答有多快；服务商的设置会随测试结果调整。</translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <source>%1 could not be tested: %2</source>
+        <translation>无法测试 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2.</source>
+        <translation>%1：%2。</translation>
+    </message>
+    <message>
+        <source>%1: %2. Set: %3.</source>
+        <translation>%1：%2。已设置：%3。</translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::GgufHeader</name>
     <message>
         <source>%1 needs %2 bytes and only %3 are left</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要 %2 字节，但只剩 %3 字节</translation>
     </message>
     <message>
         <source>%1 is %2 bytes long and only %3 are left</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 长 %2 字节，但只剩 %3 字节</translation>
     </message>
     <message>
         <source>%1 is %2 bytes long, more than the %3 such a text can be</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 长 %2 字节，超过了此类文本最多 %3 字节的上限</translation>
     </message>
     <message>
         <source>it claims %1 %2, more than its remaining %3 bytes can hold</source>
-        <translation type="unfinished"></translation>
+        <translation>它声称有 %1 个%2，超出了剩余 %3 字节所能容纳的数量</translation>
     </message>
     <message>
         <source>The GGUF header is cut short or damaged: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 头不完整或已损坏：%1。</translation>
     </message>
     <message>
         <source>The GGUF file is cut short: it ends at byte %1, inside its header. A download that stopped part way leaves such a file; download it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 文件不完整：它在第 %1 字节处结束，仍在文件头之内。下载中途停止会留下这样的文件；请重新下载。</translation>
     </message>
     <message>
         <source>the value of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的值</translation>
     </message>
     <message>
         <source>%1 nests arrays deeper than %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的数组嵌套深度超过 %2 层</translation>
     </message>
     <message>
         <source>entries in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中的条目</translation>
     </message>
     <message>
         <source>%1 holds values of an unknown type (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 包含未知类型（%2）的值</translation>
     </message>
     <message>
         <source>%1 has a value of an unknown type (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的值类型未知（%2）</translation>
     </message>
     <message>
         <source>Cannot open %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开 %1：%2。</translation>
     </message>
     <message>
         <source>This is not a GGUF model file: it does not begin with &quot;GGUF&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>这不是 GGUF 模型文件：它不是以“GGUF”开头。</translation>
     </message>
     <message>
         <source>This GGUF file is of version %1; llama.cpp reads versions 2 and 3.</source>
-        <translation type="unfinished"></translation>
+        <translation>此 GGUF 文件的版本为 %1；llama.cpp 只能读取版本 2 和 3。</translation>
     </message>
     <message>
         <source>metadata values</source>
-        <translation type="unfinished"></translation>
+        <translation>元数据值</translation>
     </message>
     <message>
         <source>a key</source>
-        <translation type="unfinished"></translation>
+        <translation>一个键</translation>
     </message>
     <message>
         <source>tensors</source>
-        <translation type="unfinished"></translation>
+        <translation>张量</translation>
     </message>
     <message>
         <source>tensor %1</source>
-        <translation type="unfinished"></translation>
+        <translation>张量 %1</translation>
     </message>
     <message>
         <source>%1 has %2 dimensions (at most %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 有 %2 个维度（最多 %3 个）</translation>
     </message>
     <message>
         <source>%1 has more elements than can be counted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的元素多到无法计数</translation>
     </message>
     <message>
         <source>its tensors have more elements than can be counted</source>
-        <translation type="unfinished"></translation>
+        <translation>其张量的元素多到无法计数</translation>
     </message>
     <message>
         <source>%1 lies beyond any file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 超出了所有文件的范围</translation>
     </message>
     <message>
         <source>The GGUF header is cut short or damaged: its alignment %1 is not a power of two.</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 头不完整或已损坏：其对齐值 %1 不是 2 的幂。</translation>
     </message>
     <message>
         <source>The GGUF file is cut short: its weights need %1 bytes after the header and %2 are there. A download that stopped part way leaves such a file; download it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 文件不完整：其权重在文件头之后需要 %1 字节，而实际只有 %2 字节。下载中途停止会留下这样的文件；请重新下载。</translation>
     </message>
 </context>
 <context>
@@ -2242,69 +2297,69 @@
     <name>Sandpiper::LocalRunner</name>
     <message numerus="yes">
         <source>The local model was stopped after %n minute(s) without use; it starts again with the next message.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>本地模型闲置 %n 分钟后已停止；发送下一条消息时会重新启动。</numerusform>
         </translation>
     </message>
     <message>
         <source>The local model was closed.</source>
-        <translation type="unfinished"></translation>
+        <translation>本地模型已关闭。</translation>
     </message>
     <message>
         <source>No llama-server was found to run the model: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in the settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到用于运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），或在设置中指定其路径。</translation>
     </message>
     <message>
         <source>llama-server could not be started (%1): %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 llama-server（%1）：%2。</translation>
     </message>
     <message>
         <source>Loading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 %1…</translation>
     </message>
     <message>
         <source>%1 did not finish loading within %2 s.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未能在 %2 秒内加载完成。</translation>
     </message>
     <message>
         <source>%1 is ready (loaded in %2 s).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已就绪（加载用时 %2 秒）。</translation>
     </message>
     <message>
         <source>Loading %1… %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 %1… %2 秒</translation>
     </message>
     <message>
         <source>it was killed or crashed</source>
-        <translation type="unfinished"></translation>
+        <translation>它被终止或崩溃了</translation>
     </message>
     <message>
         <source>exit code %1</source>
-        <translation type="unfinished">退出代码 %1</translation>
+        <translation>退出代码 %1</translation>
     </message>
     <message>
         <source>The local model&apos;s server stopped (%1); starting it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>本地模型的服务器已停止（%1）；正在重新启动。</translation>
     </message>
     <message>
         <source>The local model&apos;s server stopped again (%1); it starts with the next message.</source>
-        <translation type="unfinished"></translation>
+        <translation>本地模型的服务器再次停止（%1）；将在下一条消息时启动。</translation>
     </message>
     <message>
         <source>llama-server stopped while loading %1 (%2).</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server 在加载 %1 时停止了（%2）。</translation>
     </message>
     <message>
         <source>The model does not fit in this computer&apos;s memory: choose a smaller quantization or a smaller context.</source>
-        <translation type="unfinished"></translation>
+        <translation>此计算机的内存装不下该模型：请选择更小的量化版本或更小的上下文。</translation>
     </message>
     <message>
         <source>llama-server could not read the model file.</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server 无法读取模型文件。</translation>
     </message>
     <message>
         <source>The end of its log (%1):</source>
-        <translation type="unfinished"></translation>
+        <translation>其日志的末尾（%1）：</translation>
     </message>
 </context>
 <context>
@@ -2435,7 +2490,7 @@
     </message>
     <message>
         <source>Tested: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已测试：%1</translation>
     </message>
 </context>
 <context>
@@ -3333,172 +3388,172 @@ Authorization: Bearer ${keychain:token}</translation>
     <name>Sandpiper::ModelProbe</name>
     <message>
         <source>as native tool_calls</source>
-        <translation type="unfinished"></translation>
+        <translation>以原生 tool_calls 形式</translation>
     </message>
     <message>
         <source>written as text in the %1 dialect</source>
-        <translation type="unfinished"></translation>
+        <translation>以 %1 格式写成文本</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <source>no answer within %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒内无回答</translation>
     </message>
     <message>
         <source>the answer was empty (finish reason &quot;%1&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>回答为空（结束原因“%1”）</translation>
     </message>
     <message>
         <source>the answer reached the probe&apos;s limit of %1 tokens before any call</source>
-        <translation type="unfinished"></translation>
+        <translation>回答在发出任何调用之前就达到了测试的 %1 个词元上限</translation>
     </message>
     <message>
         <source>the model answered without calling %1: &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>模型未调用 %1 就直接回答了：“%2”</translation>
     </message>
     <message>
         <source>the server does not say how large the window is</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器没有说明窗口有多大</translation>
     </message>
     <message>
         <source>a window of %1 tokens is larger than the probe&apos;s budget of %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个词元的窗口超过了测试的 %2 个词元预算</translation>
     </message>
     <message>
         <source>A plain answer</source>
-        <translation type="unfinished"></translation>
+        <translation>普通回答</translation>
     </message>
     <message>
         <source>the plain answer did not come</source>
-        <translation type="unfinished"></translation>
+        <translation>没有收到普通回答</translation>
     </message>
     <message>
         <source>%1 tokens: &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个词元：“%2”</translation>
     </message>
     <message>
         <source>One tool call</source>
-        <translation type="unfinished"></translation>
+        <translation>单个工具调用</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>called %1, which was not declared</source>
-        <translation type="unfinished"></translation>
+        <translation>调用了未声明的 %1</translation>
     </message>
     <message>
         <source>Two parallel calls</source>
-        <translation type="unfinished"></translation>
+        <translation>两个并行调用</translation>
     </message>
     <message numerus="yes">
         <source>%n calls came back:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>返回了 %n 个调用：</numerusform>
         </translation>
     </message>
     <message>
         <source>one call came back:</source>
-        <translation type="unfinished"></translation>
+        <translation>只返回了一个调用：</translation>
     </message>
     <message>
         <source>After a tool result</source>
-        <translation type="unfinished"></translation>
+        <translation>工具结果之后</translation>
     </message>
     <message>
         <source>answered: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>回答：“%1”</translation>
     </message>
     <message>
         <source>called again: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>再次调用：%1</translation>
     </message>
     <message>
         <source>(the reasoning went back with the history)</source>
-        <translation type="unfinished"></translation>
+        <translation>（推理随历史记录一起回传）</translation>
     </message>
     <message>
         <source>(the server refused the reasoning sent back)</source>
-        <translation type="unfinished"></translation>
+        <translation>（服务器拒绝了回传的推理）</translation>
     </message>
     <message>
         <source>A long prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>长提示词</translation>
     </message>
     <message>
         <source>a prompt of %1 tokens was answered</source>
-        <translation type="unfinished"></translation>
+        <translation>已回答 %1 个词元的提示词</translation>
     </message>
     <message>
         <source>about %1 tokens were sent, the server counted %2: it cuts long prompts</source>
-        <translation type="unfinished"></translation>
+        <translation>发送了约 %1 个词元，服务器只计了 %2 个：它会截断长提示词</translation>
     </message>
     <message>
         <source>the server&apos;s context error</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的上下文错误</translation>
     </message>
     <message>
         <source>An image</source>
-        <translation type="unfinished"></translation>
+        <translation>图像</translation>
     </message>
     <message>
         <source>the server does not say whether the model takes images</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器没有说明模型是否接受图像</translation>
     </message>
     <message>
         <source>the server says the model takes no images</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器表示模型不接受图像</translation>
     </message>
     <message>
         <source>a red square, answered &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>一个红色方块，回答“%1”</translation>
     </message>
     <message>
         <source>the model writes its calls as text (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型以文本形式写出调用（%1）</translation>
     </message>
     <message>
         <source>the model reasons before its calls and the server takes the reasoning back</source>
-        <translation type="unfinished"></translation>
+        <translation>模型在调用之前进行推理，服务器接受回传的推理</translation>
     </message>
     <message>
         <source>the server refuses reasoning sent back</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器拒绝回传的推理</translation>
     </message>
     <message>
         <source>the server&apos;s context error names a window of %1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的上下文错误指出窗口为 %1 个词元</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::ModelShelf</name>
     <message>
         <source>Only %1 of its %2 files are here.</source>
-        <translation type="unfinished"></translation>
+        <translation>它的 %2 个文件中只有 %1 个在这里。</translation>
     </message>
     <message>
         <source>Sandpiper</source>
-        <translation type="unfinished">Sandpiper</translation>
+        <translation>Sandpiper</translation>
     </message>
     <message>
         <source>LM Studio</source>
-        <translation type="unfinished"></translation>
+        <translation>LM Studio</translation>
     </message>
     <message>
         <source>llama.cpp</source>
-        <translation type="unfinished"></translation>
+        <translation>llama.cpp</translation>
     </message>
     <message>
         <source>Hugging Face</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face</translation>
     </message>
     <message>
         <source>added folder</source>
-        <translation type="unfinished"></translation>
+        <translation>添加的文件夹</translation>
     </message>
 </context>
 <context>
@@ -3730,63 +3785,63 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>Test this mo&amp;del</source>
-        <translation type="unfinished"></translation>
+        <translation>测试此模型(&amp;d)</translation>
     </message>
     <message>
         <source>Ca&amp;ncel test</source>
-        <translation type="unfinished"></translation>
+        <translation>取消测试(&amp;n)</translation>
     </message>
     <message>
         <source>What the model&apos;s report card says</source>
-        <translation type="unfinished"></translation>
+        <translation>模型测试报告的内容</translation>
     </message>
     <message>
         <source>Test this model</source>
-        <translation type="unfinished"></translation>
+        <translation>测试此模型</translation>
     </message>
     <message>
         <source>A few short requests to the model in the field: a plain answer, a tool call, two parallel calls, an answer after a tool result, a long prompt near its context window (up to 16k tokens) and an image where the server says it takes them. The report card says what really happens, what it cost in tokens, and which settings above it set.</source>
-        <translation type="unfinished"></translation>
+        <translation>向上面填写的模型发送几个简短请求：一次普通回答、一次工具调用、两个并行调用、工具结果之后的回答、一个接近其上下文窗口的长提示词（最多 16k 个词元），以及在服务器表示支持图像时发送一张图像。测试报告会说明实际发生了什么、消耗了多少词元，以及它设置了上方的哪些选项。</translation>
     </message>
     <message>
         <source>Cancel the model test</source>
-        <translation type="unfinished"></translation>
+        <translation>取消模型测试</translation>
     </message>
     <message>
         <source>Model test progress</source>
-        <translation type="unfinished"></translation>
+        <translation>模型测试进度</translation>
     </message>
     <message>
         <source>Report card</source>
-        <translation type="unfinished"></translation>
+        <translation>测试报告</translation>
     </message>
     <message>
         <source>Tested %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已于 %1 测试：%2</translation>
     </message>
     <message>
         <source>Choose a model to test first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择要测试的模型。</translation>
     </message>
     <message>
         <source>Asking the server about the model…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在向服务器询问该模型…</translation>
     </message>
     <message>
         <source>Step %1 of %2: %3…</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 步，共 %2 步：%3…</translation>
     </message>
     <message>
         <source>The model did not answer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模型没有回答：%1</translation>
     </message>
     <message>
         <source>Done: %1 tokens sent. Nothing above needed changing.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成：已发送 %1 个词元。上方设置无需更改。</translation>
     </message>
     <message>
         <source>Done: %1 tokens sent. Set above (kept when you press OK): %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成：已发送 %1 个词元。已在上方设置（按“确定”后保留）：%2。</translation>
     </message>
 </context>
 <context>
@@ -4586,7 +4641,7 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>%1 arrived from the sandbox without being asked for (or a second time); it was not copied.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未经请求（或重复）从沙箱传来；未复制它。</translation>
     </message>
 </context>
 <context>
@@ -5080,14 +5135,14 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>The model wrote a tool call into its answer as Python that could not be read, so it was not run; it is shown as text.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型在回答中以无法读取的 Python 写了一个工具调用，因此没有运行；它以文本形式显示。</translation>
     </message>
 </context>
 <context>
     <name>TextDialect</name>
     <message>
         <source>The model wrote a tool call into its answer that could not be read, so it is shown as text.</source>
-        <translation type="unfinished">模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
+        <translation>模型在回答中写了一个无法读取的工具调用，因此它以文本形式显示。</translation>
     </message>
 </context>
 <context>
