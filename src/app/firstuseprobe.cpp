@@ -34,6 +34,8 @@ FirstUseProbe::FirstUseProbe(Settings *settings, SessionManager *sessions, QWidg
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setAccessibleName(tr("What testing the model does"));
+    // The text wraps to the width there is: a narrow window must not grow for it.
+    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_test->setAccessibleName(tr("Test what the model does"));
     m_later->setAccessibleName(tr("Not now: ask again the next time Sandpiper starts"));
     m_never->setAccessibleName(tr("Never offer to test a model"));
@@ -78,10 +80,14 @@ void FirstUseProbe::answered(const ProviderConfig &provider)
         return;
     }
     m_offered = provider;
-    m_text->setText(tr("Test what %1 really does? A few short requests (a few thousand tokens) show whether it calls "
-                       "tools natively or in text, where its reasoning arrives, how large its context window really "
-                       "is and how fast it answers; the provider's settings follow what they find.")
+    m_text->setText(tr("Test what %1 really does? A few short requests (a few thousand tokens) check its tool calls, "
+                       "context window and speed, and its settings follow.")
                         .arg(provider.model));
+    m_test->setToolTip(tr("Asks %1 for a plain answer, a tool call, two parallel calls, an answer after a tool result "
+                          "and, where it fits, a long prompt and an image; the report card says whether it calls tools "
+                          "natively or in text, where its reasoning arrives, how large its context window really is "
+                          "and how fast it answers, and sets the provider's switches to match.")
+                           .arg(provider.model));
     show();
 }
 

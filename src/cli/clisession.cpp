@@ -45,6 +45,10 @@ CliSession::CliSession(ConversationSession *session, Output output, QObject *par
 
 void CliSession::handle(const AgentEvent &event)
 {
+    // The turn's end is the last thing said: what the agent learns later (the window of a server
+    // that answered its probe late) belongs to no turn of this command.
+    if (m_turnEnded)
+        return;
     if (m_output == Output::Json)
         printJson(event);
     else
@@ -53,6 +57,7 @@ void CliSession::handle(const AgentEvent &event)
     if (event.kind == AgentEvent::Kind::ApprovalNeeded)
         askApproval(event);
     if (event.kind == AgentEvent::Kind::TurnFinished) {
+        m_turnEnded = true;
         switch (event.end) {
         case AgentEvent::End::Completed:
         case AgentEvent::End::RoundLimit:

@@ -42,6 +42,7 @@ private:
     int m_exitCode = 1;
     bool m_midLine = false; // the last thing printed did not end with a newline
     bool m_inReasoning = false;
+    bool m_turnEnded = false;
     // One per stream, since a sequence may be split across its deltas.
     TerminalFilter m_textFilter;
     TerminalFilter m_reasoningFilter;

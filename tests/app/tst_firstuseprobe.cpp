@@ -67,6 +67,14 @@ private Q_SLOTS:
         QVERIFY2(bar(window.get())->textLabel()->text().startsWith(QLatin1String("Test what probe-me really does?")),
                  qPrintable(bar(window.get())->textLabel()->text()));
         QCOMPARE(m_fixture.server().chatRequests().size(), 1);
+        // A small window keeps its size with the offer shown, and the offer's buttons stay inside.
+        window->resize(500, 400);
+        QTest::qWait(200);
+        QCOMPARE(window->width(), 500);
+        for (const QPushButton *button : {bar(window.get())->testButton(), bar(window.get())->neverButton()}) {
+            const QRect inWindow(button->mapTo(window.get(), QPoint(0, 0)), button->size());
+            QVERIFY2(window->rect().contains(inWindow), qPrintable(button->text()));
+        }
 
         // From the keyboard: the offer's button takes Space.
         enqueueTheProbe();

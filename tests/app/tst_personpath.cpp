@@ -24,6 +24,7 @@
 #include <codeinspector.h>
 #include <composer.h>
 #include <conversationlistmodel.h>
+#include <firstuseprobe.h>
 #include <focusring.h>
 #include <mainwindow.h>
 #include <savedfilenotice.h>
@@ -259,6 +260,13 @@ private Q_SLOTS:
             idle(m_window.get()) && lastMessageText(m_window.get()).contains(QLatin1String("THE END")), 30000);
         QTRY_VERIFY(!m_window->inspector()->findChildren<DataTableView *>().isEmpty());
         QTRY_COMPARE(m_window->inspector()->figureCount(), 1);
+        // The model's first answer: the offer to test it, which the person leaves for now.
+        auto *offer = m_window->findChild<FirstUseProbe *>();
+        QTRY_VERIFY(offer && offer->isVisible());
+        QVERIFY(offer->textLabel()->text().contains(QLatin1String("qwen2.5-7b-instruct")));
+        shot(QStringLiteral("test-offer"));
+        click(offer->laterButton());
+        QTRY_VERIFY(!offer->isVisible());
         shot(QStringLiteral("figure-and-table"));
         const QStringList problems = layoutProblems(m_window.get(), m_window->size());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
