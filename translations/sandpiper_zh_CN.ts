@@ -1949,12 +1949,12 @@
         <translation>%1：%2。已设置：%3。</translation>
     </message>
     <message>
-        <source>Test what %1 really does? A few short requests (a few thousand tokens) check its tool calls, context window and speed, and its settings follow.</source>
-        <translation>要测试 %1 的实际能力吗？几个简短的请求（几千个词元）会检查它的工具调用、上下文窗口和速度，其设置会随之调整。</translation>
-    </message>
-    <message>
         <source>Asks %1 for a plain answer, a tool call, two parallel calls, an answer after a tool result and, where it fits, a long prompt and an image; the report card says whether it calls tools natively or in text, where its reasoning arrives, how large its context window really is and how fast it answers, and sets the provider&apos;s switches to match.</source>
         <translation>向 %1 请求一个普通回答、一次工具调用、两个并行调用、一个工具结果之后的回答，并在合适时发送一个长提示词和一张图片；测试报告会说明它是以原生方式还是以文本调用工具、推理内容出现在哪里、上下文窗口实际有多大以及回答有多快，并相应地设置服务商的开关。</translation>
+    </message>
+    <message>
+        <source>Test what %1 really does? A few short requests (a few thousand tokens).</source>
+        <translation>要测试 %1 的实际能力吗？只需几个简短的请求（几千个词元）。</translation>
     </message>
 </context>
 <context>

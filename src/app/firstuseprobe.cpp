@@ -1,15 +1,17 @@
 #include "firstuseprobe.h"
 
+#include "elidedlabel.h"
+#include "flowlayout.h"
+
 #include <llm/modelprobe.h>
 #include <session/conversationsession.h>
 #include <session/sessionmanager.h>
 #include <settings/modelreports.h>
 #include <settings/settings.h>
 
-#include <QHBoxLayout>
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
-#include <QVBoxLayout>
 
 namespace Sandpiper {
 
@@ -23,7 +25,7 @@ FirstUseProbe::FirstUseProbe(Settings *settings, SessionManager *sessions, QWidg
     : QFrame(parent)
     , m_settings(settings)
     , m_sessions(sessions)
-    , m_text(new QLabel)
+    , m_text(new ElidedLabel)
     , m_test(new QPushButton(tr("&Test it")))
     , m_later(new QPushButton(tr("Not &now")))
     , m_never(new QPushButton(tr("Ne&ver ask")))
@@ -31,33 +33,32 @@ FirstUseProbe::FirstUseProbe(Settings *settings, SessionManager *sessions, QWidg
     setObjectName(QStringLiteral("firstUseProbe"));
     setAccessibleName(tr("Test the model"));
     setFrameShape(QFrame::StyledPanel);
-    m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setAccessibleName(tr("What testing the model does"));
-    // The text wraps to the width there is: a narrow window must not grow for it.
-    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_test->setAccessibleName(tr("Test what the model does"));
     m_later->setAccessibleName(tr("Not now: ask again the next time Sandpiper starts"));
     m_never->setAccessibleName(tr("Never offer to test a model"));
-    auto *buttons = new QHBoxLayout;
-    buttons->addStretch(1);
-    buttons->addWidget(m_test);
-    buttons->addWidget(m_later);
-    buttons->addWidget(m_never);
-    auto *layout = new QVBoxLayout(this);
+    // The question (shortened with "…" where the window is narrow, whole in its tooltip) and its
+    // buttons flow into as many rows as the width needs: a small window never grows for them.
+    auto *layout = new FlowLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
+    m_text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     layout->addWidget(m_text);
-    layout->addLayout(buttons);
+    layout->addWidget(m_test);
+    layout->addWidget(m_later);
+    layout->addWidget(m_never);
     setVisible(false);
 
     connect(m_test, &QPushButton::clicked, this, [this] { QCoro::connect(run(m_offered), this, [] {}); });
-    connect(m_later, &QPushButton::clicked, this, &QWidget::hide);
+    connect(m_later, &QPushButton::clicked, this, &FirstUseProbe::dismiss);
     connect(m_never, &QPushButton::clicked, this, [this] {
         m_settings->setValue(modeKey, QStringLiteral("never"));
-        hide();
+        dismiss();
     });
-    connect(sessions, &SessionManager::turnFinished, this, [this](qint64 id) {
-        if (const ConversationSession *session = m_sessions->find(id))
+    // Only a model that answered is worth testing: a failed turn says what to fix first.
+    connect(sessions, &SessionManager::turnFinished, this, [this](qint64 id, AgentEvent::End end) {
+        const ConversationSession *session = m_sessions->find(id);
+        if (session && end == AgentEvent::End::Completed)
             answered(session->provider());
     });
 }
@@ -80,9 +81,8 @@ void FirstUseProbe::answered(const ProviderConfig &provider)
         return;
     }
     m_offered = provider;
-    m_text->setText(tr("Test what %1 really does? A few short requests (a few thousand tokens) check its tool calls, "
-                       "context window and speed, and its settings follow.")
-                        .arg(provider.model));
+    m_focusBefore = QApplication::focusWidget();
+    m_text->setText(tr("Test what %1 really does? A few short requests (a few thousand tokens).").arg(provider.model));
     m_test->setToolTip(tr("Asks %1 for a plain answer, a tool call, two parallel calls, an answer after a tool result "
                           "and, where it fits, a long prompt and an image; the report card says whether it calls tools "
                           "natively or in text, where its reasoning arrives, how large its context window really is "
@@ -91,10 +91,20 @@ void FirstUseProbe::answered(const ProviderConfig &provider)
     show();
 }
 
+void FirstUseProbe::dismiss()
+{
+    // A button of the offer had the focus: it goes back where it was (the message box), not to
+    // whatever comes next in the window.
+    const bool hadFocus = isAncestorOf(QApplication::focusWidget());
+    hide();
+    if (hadFocus && m_focusBefore && m_focusBefore->isVisible())
+        m_focusBefore->setFocus(Qt::OtherFocusReason);
+}
+
 QCoro::Task<> FirstUseProbe::run(ProviderConfig provider)
 {
     QPointer<FirstUseProbe> self(this);
-    hide();
+    dismiss();
     auto *probe = new ModelProbe(provider, this);
     m_probe = probe;
     Q_EMIT said(tr("Testing %1…").arg(provider.model));

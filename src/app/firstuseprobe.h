@@ -8,11 +8,11 @@
 
 #include <QCoroTask>
 
-class QLabel;
 class QPushButton;
 
 namespace Sandpiper {
 
+class ElidedLabel;
 class ModelProbe;
 class SessionManager;
 class Settings;
@@ -33,7 +33,7 @@ public:
     // PROVIDER has answered: offers its card (or runs it) when it has none yet.
     void answered(const ProviderConfig &provider);
 
-    QLabel *textLabel() const { return m_text; }
+    ElidedLabel *textLabel() const { return m_text; }
     QPushButton *testButton() const { return m_test; }
     QPushButton *laterButton() const { return m_later; }
     QPushButton *neverButton() const { return m_never; }
@@ -44,13 +44,16 @@ Q_SIGNALS:
 
 private:
     QCoro::Task<> run(ProviderConfig provider);
+    // Hides the offer, the focus going back to where it was before.
+    void dismiss();
 
     Settings *m_settings;
     SessionManager *m_sessions;
     ProviderConfig m_offered;
     QSet<QString> m_considered; // server and model, once per run
     QPointer<ModelProbe> m_probe;
-    QLabel *m_text;
+    QPointer<QWidget> m_focusBefore;
+    ElidedLabel *m_text;
     QPushButton *m_test;
     QPushButton *m_later;
     QPushButton *m_never;

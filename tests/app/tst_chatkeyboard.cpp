@@ -103,6 +103,17 @@ private Q_SLOTS:
         QVERIFY2(std::any_of(labels.cbegin(), labels.cend(),
                              [&](const QLabel *label) { return label->isVisible() && label->text() == shown.error; }),
                  "the error is shown under the partial answer");
+        // Once: no second line of the same error below it.
+        QCOMPARE(std::count_if(labels.cbegin(), labels.cend(),
+                               [&](const QLabel *label) {
+                                   return label->isVisible() && label->text().contains(QLatin1String("Overloaded"));
+                               }),
+                 1);
+        const auto *page = window->chatView()->page()->widget();
+        int errorLines = 0;
+        for (const QLabel *label : page->findChildren<QLabel *>())
+            errorLines += label->isVisible() && label->text().contains(QLatin1String("(overloaded_error)"));
+        QCOMPARE(errorLines, 1);
         const auto saved = m_fixture.store()->messages(window->currentSession()->id());
         QVERIFY(saved.ok());
         QCOMPARE(saved->constLast().content, shown.content);

@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QVBoxLayout>
 
 #include <sys/stat.h>
 
@@ -224,6 +225,36 @@ private Q_SLOTS:
         QTRY_COMPARE(notices(view),
                      QStringList{QStringLiteral("Warning: ⚠ 2 external reference(s) were not loaded: the "
                                                 "figure shows only what it contains.")});
+    }
+
+    // The drawing arrives after the card was laid out: the card makes room for all of it and for
+    // the whole note under it.
+    void anSvgIsShownWhole()
+    {
+        QWidget card;
+        auto *layout = new QVBoxLayout(&card);
+        auto *view = new ExecutionResultView(
+            runShowing(svgWith("<rect width=\"40\" height=\"30\" fill=\"green\"/><image href=\"/etc/hostname\"/>")),
+            m_folder.path(), Place::Card);
+        layout->addWidget(view);
+        layout->addStretch(1);
+        card.resize(600, 800);
+        card.show();
+        auto *figure = view->findChild<SvgFigure *>();
+        QVERIFY(figure);
+        QTRY_VERIFY(figure->isDrawn());
+        QTest::qWait(50);
+        const QList<QLabel *> labels = figure->findChildren<QLabel *>();
+        QCOMPARE(labels.size(), 2);
+        const QLabel *picture = labels.at(0)->pixmap().isNull() ? labels.at(1) : labels.at(0);
+        const QLabel *note = picture == labels.at(0) ? labels.at(1) : labels.at(0);
+        QVERIFY2(picture->height() >= 30, qPrintable(QString::number(picture->height())));
+        QVERIFY2(note->isVisible() && note->height() >= note->heightForWidth(note->width()),
+                 qPrintable(QStringLiteral("%1 < %2 at %3")
+                                .arg(note->height())
+                                .arg(note->heightForWidth(note->width()))
+                                .arg(note->width())));
+        QVERIFY2(note->width() > 200, "the note takes the card's width, not the figure's");
     }
 
     void anSvgShowsTheImagesItHolds()

@@ -6,6 +6,8 @@
 #include "fakestreams.h"
 #include "windowfixture.h"
 
+#include <composer.h>
+#include <composereditor.h>
 #include <firstuseprobe.h>
 #include <llm/modelprobe.h>
 #include <mainwindow.h>
@@ -13,6 +15,7 @@
 #include <settings/modelreports.h>
 #include <settings/settings.h>
 
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
@@ -108,8 +111,12 @@ private Q_SLOTS:
         QVERIFY(window);
         ask(window.get(), QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(bar(window.get())->isVisible(), 20000);
-        QTest::mouseClick(bar(window.get())->laterButton(), Qt::LeftButton);
+        // From the keyboard, and the focus goes back to the message box, not to the next button.
+        QVERIFY(window->composer()->editor()->hasFocus());
+        bar(window.get())->laterButton()->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(bar(window.get())->laterButton(), Qt::Key_Space);
         QVERIFY(!bar(window.get())->isVisible());
+        QCOMPARE(QApplication::focusWidget(), window->composer()->editor());
         ask(window.get(), QStringLiteral("hello again"));
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_fixture.server().chatRequests().size() == 2,
                                  20000);
@@ -130,6 +137,23 @@ private Q_SLOTS:
         QCOMPARE(Settings(m_fixture.profile().path()).string(QStringLiteral("models/test_first_use")),
                  QStringLiteral("never"));
         QCOMPARE(m_fixture.server().chatRequests().size(), 3);
+    }
+
+    // A turn that failed is no answer: the offer waits for one that came.
+    void aFailedTurnOffersNothing()
+    {
+        startAsking();
+        m_fixture.server().enqueue(FS::httpError(400, QStringLiteral("The request was refused.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Hi.")));
+        auto window = m_fixture.openWindow({800, 600}, true);
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("hello"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy() && m_fixture.server().chatRequests().size() == 1,
+                                 20000);
+        QTest::qWait(200);
+        QVERIFY(!bar(window.get())->isVisible());
+        ask(window.get(), QStringLiteral("hello again"));
+        QTRY_VERIFY_WITH_TIMEOUT(bar(window.get())->isVisible(), 20000);
     }
 
     // "always": no question, the card runs after the first answer.

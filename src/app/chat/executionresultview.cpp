@@ -47,7 +47,7 @@ ExecutionResultView::ExecutionResultView(const ExecutionResult &result, const QS
         m_layout->addWidget(view);
     }
     for (const QString &svg : result.svg)
-        m_layout->addWidget(new SvgFigure(svg.toUtf8(), imageWidth), 0, Qt::AlignLeft);
+        m_layout->addWidget(new SvgFigure(svg.toUtf8(), imageWidth)); // the note under it takes the whole width
     addFigures(result, folder, place);
     if (result.figuresNotKept > 0)
         addNotice(tr("And %1 more figures that were not kept: too many for one run.").arg(result.figuresNotKept),

@@ -83,6 +83,8 @@ void SvgFigure::present(const Drawing &drawing)
         m_picture->setAccessibleName(tr("SVG image not drawn"));
     } else {
         m_picture->setPixmap(QPixmap::fromImage(m_image));
+        // The card was laid out around the placeholder: it must make room for the whole drawing.
+        m_picture->setMinimumSize(m_image.deviceIndependentSize().toSize());
         m_picture->setForegroundRole(QPalette::WindowText);
     }
     if (drawing.refusedReferences > 0) {

@@ -500,8 +500,9 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         if (!response.ok()) {
             if (!assistant.content.isEmpty() || !assistant.reasoning.isEmpty() || !cancelled)
                 addMessage(assistant);
+            // Said as the answer says it: the chat shows it once, under the answer.
             if (!cancelled)
-                emitEvent(AgentEvent::Kind::Error, response.error.message);
+                emitEvent(AgentEvent::Kind::Error, assistant.error);
             finishTurn(cancelled ? AgentEvent::End::Cancelled : AgentEvent::End::Failed);
             co_return;
         }
