@@ -1,6 +1,7 @@
 #include "mcp/mcpresultreader.h"
 
 #include "mcp/mcptoolname.h"
+#include "tools/resultbudget.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -169,26 +170,27 @@ ToolOutcome read(const McpReply &reply, const McpToolInfo &tool, const QString &
                                : filePrefix + QStringLiteral("%1 (%2, %3, the resource %4)")
                                                   .arg(file.path, file.mimeType, size(file.size), file.uri);
             if (isText)
-                line += QStringLiteral(". Its text:\n") + keepHeadAndTail(QString::fromUtf8(bytes), limits.valueChars);
+                line += QStringLiteral(". Its text:\n") +
+                        ResultBudget::keepHeadAndTail(QString::fromUtf8(bytes), limits.valueChars);
             lines << line;
         } else {
             lines << QStringLiteral("[content of type \"%1\" is not shown]").arg(type);
         }
     }
     const QString text = texts.join(QLatin1Char('\n'));
-    result.text = keepHeadAndTail(text, int(shownChars));
+    result.text = ResultBudget::keepHeadAndTail(text, int(shownChars));
 
     QStringList model;
     if (result.isError)
         model << QStringLiteral("Error: the tool reported a failure.");
     if (!text.isEmpty())
-        model << keepHeadAndTail(text, limits.streamChars);
+        model << ResultBudget::keepHeadAndTail(text, limits.streamChars);
     model << lines;
     if (!result.structured.isEmpty()) {
         const QString json = QString::fromUtf8(QJsonDocument(result.structured).toJson(QJsonDocument::Compact));
         // Tools are asked to repeat it as text; said once is enough.
         if (QJsonDocument::fromJson(text.toUtf8()).object() != result.structured)
-            model << QStringLiteral("Structured content: ") + keepHeadAndTail(json, limits.valueChars);
+            model << QStringLiteral("Structured content: ") + ResultBudget::keepHeadAndTail(json, limits.valueChars);
     }
     if (model.isEmpty())
         model << QStringLiteral("(the tool returned nothing)");

@@ -71,16 +71,6 @@ int ModelTextLimits::resultBudget(qint64 window) const
     return int(std::clamp<qint64>(window > 0 ? window : ContextBudget::defaultWindow, 2000, 32000));
 }
 
-QString keepHeadAndTail(const QString &text, int limit)
-{
-    if (text.size() <= limit)
-        return text;
-    const int head = limit / 2;
-    const int tail = limit - head;
-    return text.left(head) + QStringLiteral("\n[... %1 characters omitted ...]\n").arg(text.size() - head - tail) +
-           text.right(tail);
-}
-
 PythonTool::PythonTool(SandboxSession *session, ModelTextLimits limits)
     : m_session(session)
     , m_limits(limits)

@@ -44,7 +44,4 @@ private:
     ModelTextLimits m_limits;
 };
 
-// TEXT itself if it fits in LIMIT characters, else its head and tail around a note.
-QString keepHeadAndTail(const QString &text, int limit);
-
 } // namespace Sandpiper

@@ -29,6 +29,17 @@ std::pair<qsizetype, qsizetype> ends(const QString &text, qsizetype head, qsizet
     return {head, tail};
 }
 
+// TEXT's first HEAD and last TAIL characters around a note of what is left out, whose count goes
+// to CUT.
+QString headAndTail(const QString &text, qsizetype head, qsizetype tail, qint64 *cut)
+{
+    const auto [keptHead, keptTail] = ends(text, head, tail);
+    const qint64 omitted = text.size() - keptHead - keptTail;
+    if (cut)
+        *cut = omitted;
+    return text.left(keptHead) + omittedMarker(omitted) + text.right(keptTail);
+}
+
 } // namespace
 
 ResultBudget::ResultBudget(int chars)
@@ -151,11 +162,14 @@ QString ResultBudget::shorten(const QString &text, int limit, qint64 *cut)
             *cut = text.size();
         return {};
     }
-    const auto [head, tail] = ends(text, keep / 2, keep - keep / 2);
-    const qint64 omitted = text.size() - head - tail;
-    if (cut)
-        *cut = omitted;
-    return text.left(head) + omittedMarker(omitted) + text.right(tail);
+    return headAndTail(text, keep / 2, keep - keep / 2, cut);
+}
+
+QString ResultBudget::keepHeadAndTail(const QString &text, int limit)
+{
+    if (text.size() <= limit)
+        return text;
+    return headAndTail(text, limit / 2, limit - limit / 2, nullptr);
 }
 
 QString ResultBudget::shortName(const QString &name, int side)

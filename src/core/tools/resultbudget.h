@@ -45,6 +45,9 @@ public:
     // TEXT within LIMIT characters, its marker included: its head and tail around a note of how
     // much was left out, which goes to CUT. Pairs of UTF-16 surrogates are never split.
     static QString shorten(const QString &text, int limit, qint64 *cut = nullptr);
+    // TEXT itself if it fits in LIMIT characters, else LIMIT of its characters, head and tail,
+    // around the same note (which comes on top).
+    static QString keepHeadAndTail(const QString &text, int limit);
     // A name from the sandbox (a file, a path) shortened in its middle with "…", so that its start
     // and its extension stay readable: SIDE characters of each end are kept.
     static QString shortName(const QString &name, int side = 40);
