@@ -418,6 +418,8 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
             accumulator.finish();
             response.message = accumulator.message();
             response.finishReason = accumulator.finishReason();
+            if (!accumulator.error().isEmpty())
+                response.error = streamError(accumulator.error(), status);
         }
     } else if (!accumulator.error().isEmpty()) {
         // The provider's own words end the answer, however the stream closed after them.
@@ -437,8 +439,6 @@ QCoro::Task<ChatResponse> ChatClient::send(QByteArray body, bool streaming, QJso
         response.error = {ChatError::Kind::Stream,
                           tr("The connection broke while the answer was streaming: %1").arg(asSentence(why)), status};
     }
-    if (response.ok() && !accumulator.error().isEmpty())
-        response.error = streamError(accumulator.error(), status);
 
     // What the model wrote into the content: its thinking, and tool calls as text. A whole
     // (non-streamed) answer goes through at once, with nothing shown before it is complete.
