@@ -96,7 +96,7 @@ LocalRunner::LocalRunner(RunnerProgram program, RunnerPlan plan, QString logFile
     connect(&m_idle, &QTimer::timeout, this, [this] {
         const auto minutes =
             std::chrono::duration_cast<std::chrono::minutes>(std::chrono::milliseconds(m_idle.interval()));
-        stop();
+        endProcess();
         setState(State::Stopped, tr("The local model was stopped after %n minute(s) without use; it starts again "
                                     "with the next message.",
                                     nullptr, int(minutes.count())));
@@ -199,7 +199,7 @@ QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
             const QString said = failure(tr("%1 did not finish loading within %2 s.")
                                              .arg(QFileInfo(m_plan.modelPath).fileName())
                                              .arg(m_loadTimeout.count() / 1000));
-            stop();
+            endProcess();
             setState(State::Failed, said);
             co_return m_message;
         }
@@ -231,32 +231,30 @@ QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
 
 void LocalRunner::stop()
 {
+    endProcess();
+    if (m_state != State::Stopped && m_state != State::Failed)
+        setState(State::Stopped, QString());
+}
+
+void LocalRunner::endProcess()
+{
     m_idle.stop();
     QProcess *process = m_process;
-    if (!process || process->state() == QProcess::NotRunning) {
-        m_process = nullptr;
-        if (m_state != State::Stopped && m_state != State::Failed)
-            setState(State::Stopped, QString());
+    m_process = nullptr;
+    if (!process || process->state() == QProcess::NotRunning)
         return;
-    }
-    m_stopping = true;
     process->terminate();
     if (!process->waitForFinished(5000)) {
         process->kill();
         process->waitForFinished(2000);
     }
-    m_stopping = false;
-    m_process = nullptr;
-    if (m_state != State::Failed)
-        setState(State::Stopped, QString());
 }
 
 void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
 {
+    // Only a server that ended by itself comes here: endProcess() lets go of it first.
     m_process = nullptr;
     m_idle.stop();
-    if (m_stopping)
-        return;
     const QString how =
         status == QProcess::CrashExit ? tr("it was killed or crashed") : tr("exit code %1").arg(exitCode);
     if (m_state == State::Ready && m_restartsLeft > 0) {

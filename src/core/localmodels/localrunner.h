@@ -84,6 +84,8 @@ Q_SIGNALS:
 
 private:
     bool launch();
+    // The server's process ends (asked to, then made to); the state is the caller's to say.
+    void endProcess();
     QCoro::Task<Result<QUrl>> waitUntilAnswering();
     void exited(int exitCode, QProcess::ExitStatus status);
     void setState(State state, const QString &message);
@@ -97,7 +99,6 @@ private:
     quint16 m_port = 0;
     State m_state = State::Stopped;
     QString m_message;
-    bool m_stopping = false;
     int m_restartsLeft = 0;
     QElapsedTimer m_loading;
     QTimer m_idle;
