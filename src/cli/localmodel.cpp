@@ -1,6 +1,6 @@
 #include "localmodel.h"
 
-#include "localmodels/modelshelf.h"
+#include "modellisting.h"
 #include "settings/settings.h"
 #include "terminalfilter.h"
 
@@ -27,8 +27,7 @@ std::unique_ptr<LocalRunner> startLocalModel(const Settings &settings, const QSt
                                              QString *error)
 {
     const QString ownFolder = settings.localModelsFolder();
-    QList<ModelFile> models = ModelShelf::scan(ModelShelf::folders(
-        ownFolder, settings.string(QStringLiteral("local/model_folders")).split(QDir::listSeparator())));
+    QList<ModelFile> models = modelsOnThisComputer(settings);
     if (!name.isEmpty())
         models.removeIf([&](const ModelFile &model) { return !matches(model, name); });
     if (models.isEmpty()) {

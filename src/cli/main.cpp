@@ -272,9 +272,7 @@ int main(int argc, char *argv[])
         return EngineCommands::removeLeftovers();
 
     if (parser.isSet(modelsOption))
-        return listModels(settings.localModelsFolder(),
-                          settings.string(QStringLiteral("local/model_folders")).split(QDir::listSeparator()),
-                          parser.isSet(jsonOption));
+        return listModels(settings, parser.isSet(jsonOption));
 
     if (parser.isSet(exportNotebookOption)) {
         if (!parser.isSet(conversationOption))

@@ -1,8 +1,9 @@
 #include "modellisting.h"
 
-#include "localmodels/modelshelf.h"
+#include "settings/settings.h"
 #include "terminalfilter.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -53,9 +54,16 @@ QJsonObject asJson(const ModelFile &model)
 
 } // namespace
 
-int listModels(const QString &ownFolder, const QStringList &added, bool json)
+QList<ModelFile> modelsOnThisComputer(const Settings &settings)
 {
-    const QList<ModelFile> models = ModelShelf::scan(ModelShelf::folders(ownFolder, added));
+    return ModelShelf::scan(
+        ModelShelf::folders(settings.localModelsFolder(),
+                            settings.string(QStringLiteral("local/model_folders")).split(QDir::listSeparator())));
+}
+
+int listModels(const Settings &settings, bool json)
+{
+    const QList<ModelFile> models = modelsOnThisComputer(settings);
     for (const ModelFile &model : models) {
         if (json) {
             std::printf("%s\n", QJsonDocument(asJson(model)).toJson(QJsonDocument::Compact).constData());
@@ -83,7 +91,7 @@ int listModels(const QString &ownFolder, const QStringList &added, bool json)
         std::fprintf(stderr,
                      "sandpiper-cli: no GGUF model on this computer (looked in %s and the folders of LM "
                      "Studio, llama.cpp and Hugging Face)\n",
-                     qPrintable(ownFolder));
+                     qPrintable(settings.localModelsFolder()));
     std::fflush(stdout);
     return 0;
 }
