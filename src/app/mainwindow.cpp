@@ -14,6 +14,7 @@
 #include "firstuseprobe.h"
 #include "focusring.h"
 #include "kernelrestorebar.h"
+#include "localmodelstatus.h"
 #include "modellister.h"
 #include "panelfolds.h"
 #include "prompttemplates.h"
@@ -142,6 +143,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_providerLabel->setAccessibleName(tr("Provider and model"));
     statusBar()->addWidget(m_providerLabel);
     statusBar()->addWidget(m_sandbox->label());
+    statusBar()->addWidget(new LocalModelStatus(m_sessions->localModels()), 1);
     statusBar()->addWidget(m_savedNotice);
     statusBar()->addPermanentWidget(m_tokenLabel);
 

@@ -1,7 +1,11 @@
 #include "modellister.h"
 
 #include <llm/providerpresets.h>
+#include <session/localmodelhost.h>
 #include <session/sessionmanager.h>
+
+#include <QFileInfo>
+#include <QTimer>
 
 #include <QCoroTask>
 
@@ -19,6 +23,21 @@ void ModelLister::list(ProviderConfig provider)
     provider.apiKey = m_sessions->apiKey(provider.id);
     provider.connectTimeout = 5s;
     m_listedProvider = provider.id;
+    if (provider.id == LocalModelHost::providerId()) {
+        // The models on this computer are files, not a server's list: named as the runner knows them.
+        ModelList list;
+        for (const ModelFile &model : m_sessions->localModels()->models()) {
+            if (model.runnable())
+                list.models << QFileInfo(model.path).completeBaseName();
+        }
+        list.models.removeDuplicates();
+        // Said from the event loop, as a server's answer would be.
+        QTimer::singleShot(0, this, [this, list, provider] {
+            if (provider.id == m_listedProvider)
+                Q_EMIT listed(list, provider);
+        });
+        return;
+    }
     auto *client = new ChatClient(provider, this);
     QCoro::connect(client->listModels(), this, [this, client, provider](const ModelList &list) {
         client->deleteLater();

@@ -1,6 +1,6 @@
 #include "localmodel.h"
 
-#include "modellisting.h"
+#include "session/localmodelhost.h"
 #include "settings/settings.h"
 #include "terminalfilter.h"
 
@@ -13,40 +13,15 @@
 
 namespace Sandpiper {
 
-namespace {
-
-bool matches(const ModelFile &model, const QString &name)
-{
-    return model.path == QFileInfo(name).absoluteFilePath() || QFileInfo(model.path).completeBaseName() == name ||
-           QFileInfo(model.path).fileName() == name || (model.info && model.info->name == name);
-}
-
-} // namespace
-
 std::unique_ptr<LocalRunner> startLocalModel(const Settings &settings, const QString &name, QUrl *baseUrl,
                                              QString *error)
 {
-    const QString ownFolder = settings.localModelsFolder();
-    QList<ModelFile> models = modelsOnThisComputer(settings);
-    if (!name.isEmpty())
-        models.removeIf([&](const ModelFile &model) { return !matches(model, name); });
-    if (models.isEmpty()) {
-        *error = name.isEmpty()
-                     ? QStringLiteral("there is no GGUF model on this computer (put one in %1)").arg(ownFolder)
-                     : QStringLiteral("there is no model \"%1\" on this computer (--models lists them)").arg(name);
+    const Result<ModelFile> found = findLocalModel(modelsOnThisComputer(settings), name, settings.localModelsFolder());
+    if (!found) {
+        *error = found.error();
         return nullptr;
     }
-    if (name.isEmpty() && models.size() > 1) {
-        *error = QStringLiteral("there are %1 models on this computer: choose one with --model (--models lists them)")
-                     .arg(models.size());
-        return nullptr;
-    }
-    const ModelFile &model = models.constFirst();
-    if (!model.runnable()) {
-        *error = QStringLiteral("%1 cannot be run: %2").arg(model.path, model.problem);
-        return nullptr;
-    }
-
+    const ModelFile &model = *found;
     RunnerPlan plan =
         RunnerPlan::forModel(model.path, *model.info, RunnerPlan::availableMemory(), QThread::idealThreadCount());
     if (!name.isEmpty())

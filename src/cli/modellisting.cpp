@@ -1,4 +1,5 @@
 #include "modellisting.h"
+#include "session/localmodelhost.h"
 
 #include "settings/settings.h"
 #include "terminalfilter.h"
@@ -13,24 +14,6 @@
 namespace Sandpiper {
 
 namespace {
-
-// 116672 -> "117K", 7615616512 -> "7.6B".
-QString parameters(qint64 count)
-{
-    if (count <= 0)
-        return QStringLiteral("?");
-    const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
-    for (const auto &unit : units) {
-        if (count >= unit.scale) {
-            const double value = double(count) / unit.scale;
-            return QString::number(value, 'f', value < 10 ? 1 : 0) + QLatin1String(unit.unit);
-        }
-    }
-    return QString::number(count);
-}
 
 QJsonObject asJson(const ModelFile &model)
 {
@@ -54,13 +37,6 @@ QJsonObject asJson(const ModelFile &model)
 
 } // namespace
 
-QList<ModelFile> modelsOnThisComputer(const Settings &settings)
-{
-    return ModelShelf::scan(
-        ModelShelf::folders(settings.localModelsFolder(),
-                            settings.string(QStringLiteral("local/model_folders")).split(QDir::listSeparator())));
-}
-
 int listModels(const Settings &settings, bool json)
 {
     const QList<ModelFile> models = modelsOnThisComputer(settings);
@@ -75,7 +51,7 @@ int listModels(const Settings &settings, bool json)
         const QString facts =
             model.info ? QStringLiteral("%1\t%2\t%3\t%4")
                              .arg(model.info->quantization.isEmpty() ? QStringLiteral("?") : model.info->quantization,
-                                  parameters(model.info->parameterCount),
+                                  GgufInfo::parameterLabel(model.info->parameterCount),
                                   model.info->trainedContext > 0 ? QString::number(model.info->trainedContext)
                                                                  : QStringLiteral("?"),
                                   model.info->templateTakesTools ? QStringLiteral("tools") : QStringLiteral("no tools"))

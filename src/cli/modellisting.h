@@ -6,10 +6,6 @@ namespace Sandpiper {
 
 class Settings;
 
-// The GGUF models on this computer (ModelShelf): Sandpiper's own folder of SETTINGS, the other
-// applications' folders and those of local/model_folders.
-QList<ModelFile> modelsOnThisComputer(const Settings &settings);
-
 // --models: those models, one a line (NAME, quantization, parameters, trained context, whether its
 // template takes tools, size, where it came from, path), or one JSON object each with JSON.
 // Always 0: a model that cannot be run is listed with why.

@@ -813,28 +813,10 @@ private Q_SLOTS:
     {
         SANDPIPER_REQUIRE_LLAMA();
         SANDPIPER_REQUIRE_DOCKER();
-        QString why;
-        const auto server = LlamaServer::command(&why);
-        QVERIFY2(server, qPrintable(why));
         // local/server names one program: a script that starts the sid root's server as the tests do.
         const QString launcher = m_profile->path() + QStringLiteral("/llama-server");
-        QFile script(launcher);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        const auto quoted = [](const QString &word) -> QString {
-            return QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QLatin1String("'\\''")) +
-                   QLatin1Char('\'');
-        };
-        QString text = QStringLiteral("#!/bin/sh\n");
-        if (server->environment.contains(QStringLiteral("GGML_BACKEND_PATH")))
-            text += QStringLiteral("export GGML_BACKEND_PATH=%1\n")
-                        .arg(quoted(server->environment.value(QStringLiteral("GGML_BACKEND_PATH"))));
-        QStringList command{quoted(server->program)};
-        for (const QString &word : server->leading)
-            command << quoted(word);
-        text += QStringLiteral("exec %1 \"$@\"\n").arg(command.join(QLatin1Char(' ')));
-        script.write(text.toUtf8());
-        script.close();
-        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        const QString notWritten = LlamaServer::writeLauncher(launcher);
+        QVERIFY2(notWritten.isEmpty(), qPrintable(notWritten));
         const QString models = m_profile->path() + QStringLiteral("/data/models");
         QVERIFY(QDir().mkpath(models));
         QVERIFY(QFile::copy(LlamaServer::modelPath(), models + QStringLiteral("/tiny.gguf")));

@@ -110,6 +110,32 @@ std::optional<LlamaServer::Command> LlamaServer::command(QString *error)
                    environment};
 }
 
+QString LlamaServer::writeLauncher(const QString &path)
+{
+    QString why;
+    const std::optional<Command> server = command(&why);
+    if (!server)
+        return why;
+    const auto quoted = [](const QString &word) -> QString {
+        return QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QLatin1String("'\\''")) + QLatin1Char('\'');
+    };
+    QString text = QStringLiteral("#!/bin/sh\n");
+    if (server->environment.contains(QStringLiteral("GGML_BACKEND_PATH")))
+        text += QStringLiteral("export GGML_BACKEND_PATH=%1\n")
+                    .arg(quoted(server->environment.value(QStringLiteral("GGML_BACKEND_PATH"))));
+    QStringList words{quoted(server->program)};
+    for (const QString &word : server->leading)
+        words << quoted(word);
+    text += QStringLiteral("exec %1 \"$@\"\n").arg(words.join(QLatin1Char(' ')));
+    QFile script(path);
+    if (!script.open(QIODevice::WriteOnly) || script.write(text.toUtf8()) < 0)
+        return script.errorString();
+    script.close();
+    if (!script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner))
+        return script.errorString();
+    return {};
+}
+
 bool LlamaServer::start(const QStringList &extraArguments)
 {
     m_error.clear();

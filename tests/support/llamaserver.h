@@ -28,6 +28,9 @@ public:
     };
     // The command, or why there is none (in ERROR).
     static std::optional<Command> command(QString *error);
+    // Writes an executable script at PATH that runs the command with the arguments it is given:
+    // one program, as the setting local/server names it. Empty when it was written, else why not.
+    static QString writeLauncher(const QString &path);
 
     LlamaServer();
     ~LlamaServer();

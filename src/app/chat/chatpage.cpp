@@ -28,6 +28,7 @@ ChatPage::ChatPage(ConversationSession *session, const MarkdownContext &markdown
     , m_layout(new QVBoxLayout(m_content))
     , m_earlierButton(new QPushButton(tr("Show earlier messages")))
     , m_working(new QWidget)
+    , m_workingText(new QLabel)
 {
     setWidgetResizable(true);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -47,7 +48,9 @@ ChatPage::ChatPage(ConversationSession *session, const MarkdownContext &markdown
     busy->setTextVisible(false);
     busy->setFixedSize(fontMetrics().averageCharWidth() * 8, fontMetrics().height() / 2);
     busy->setAccessibleName(tr("The model is working"));
-    auto *thinking = new QLabel(tr("Thinking…"));
+    auto *thinking = m_workingText;
+    thinking->setText(tr("Thinking…"));
+    thinking->setWordWrap(true);
     thinking->setForegroundRole(QPalette::PlaceholderText);
     thinking->setAccessibleName(tr("The model is working on the answer"));
     auto *working = new QHBoxLayout(m_working);
@@ -270,6 +273,10 @@ void ChatPage::updateWorking()
                  !(last.kind == TurnItem::Kind::ToolCall && last.toolState == TurnItem::ToolState::Proposed);
     }
     m_working->setVisible(silent);
+    // Before the request goes out, what it waits for (the model on this computer loading).
+    const QString preparing = m_session->state().preparing;
+    m_workingText->setText(preparing.isEmpty() ? tr("Thinking…") : preparing);
+    m_working->setAccessibleName(m_workingText->text());
 }
 
 void ChatPage::updateActions()

@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <QScrollArea>
 
+class QLabel;
 class QPushButton;
 class QVBoxLayout;
 
@@ -74,6 +75,7 @@ private:
     QVBoxLayout *m_layout;
     QPushButton *m_earlierButton;
     QWidget *m_working;
+    QLabel *m_workingText;
     QList<QWidget *> m_widgets; // one per model row from m_firstShown on
     int m_firstShown = 0;
     QPointer<ToolCallCard> m_selectedCard;

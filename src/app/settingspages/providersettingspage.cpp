@@ -6,11 +6,13 @@
 #include <llm/modelprobe.h>
 #include <llm/providerdetector.h>
 #include <llm/providerpresets.h>
+#include <session/localmodelhost.h>
 #include <settings/modelreports.h>
 #include <settings/settings.h>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -170,6 +172,19 @@ void ProviderSettingsPage::buildForm()
     probeRow->addWidget(m_probeStatus, 1);
     form->addRow(QString(), probeRow);
     form->addRow(m_reportCard);
+    m_form = form;
+    m_serverRows = {m_baseUrl, m_apiKey, m_headers, testRow, probeRow};
+}
+
+void ProviderSettingsPage::showServerRows(bool shown)
+{
+    for (QObject *row : std::as_const(m_serverRows)) {
+        if (auto *widget = qobject_cast<QWidget *>(row))
+            m_form->setRowVisible(widget, shown);
+        else
+            m_form->setRowVisible(qobject_cast<QLayout *>(row), shown);
+    }
+    m_reportCard->setVisible(shown && !m_reportCard->toPlainText().isEmpty());
 }
 
 QString ProviderSettingsPage::currentProviderId() const
@@ -191,6 +206,15 @@ void ProviderSettingsPage::loadProvider(const QString &providerId)
     if (model.isEmpty() && preset)
         model = preset->defaultModel;
     m_model->clear();
+    const bool local = providerId == LocalModelHost::providerId();
+    if (local) {
+        // The models on this computer, by the name the runner takes.
+        for (const ModelFile &file : modelsOnThisComputer(*m_settings)) {
+            if (file.runnable() && m_model->findText(QFileInfo(file.path).completeBaseName()) < 0)
+                m_model->addItem(QFileInfo(file.path).completeBaseName());
+        }
+    }
+    showServerRows(!local);
     m_model->setEditText(model);
     m_headers->setPlainText(m_settings->string(providerKey(providerId, "headers")));
     // The switches as this provider has them, its preset's choice where the user made none.
@@ -312,6 +336,12 @@ QCoro::Task<bool> ProviderSettingsPage::storeKey()
     m_apiKeyNote->show();
     Q_EMIT needsAttention();
     co_return false;
+}
+
+void ProviderSettingsPage::chooseLocalModel(const QString &name)
+{
+    selectData(m_preset, LocalModelHost::providerId());
+    m_model->setEditText(name);
 }
 
 void ProviderSettingsPage::testConnection()

@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -61,6 +62,8 @@ public:
     // False when the keychain refused it: the page says the key lasts for this run only.
     QCoro::Task<bool> storeKey();
     void testConnection();
+    // Selects the provider "This computer" with the model NAME.
+    void chooseLocalModel(const QString &name);
     // Runs the report card of the model in the field; cancelProbe() stops it.
     void probeModel();
     void cancelProbe();
@@ -77,6 +80,8 @@ Q_SIGNALS:
 
 private:
     void buildForm();
+    // Shows or hides the rows of a server's address, key, headers and tests.
+    void showServerRows(bool shown);
     void loadProvider(const QString &providerId);
     // The context window and image choice of the model in the field, as set for it.
     void loadModelChoices();
@@ -113,6 +118,9 @@ private:
     QPushButton *m_probeCancel;
     QLabel *m_probeStatus;
     QPlainTextEdit *m_reportCard;
+    // The rows that "This computer" has no use for (it has no address, key or headers of its own).
+    QList<QObject *> m_serverRows;
+    QFormLayout *m_form = nullptr;
     QPointer<ModelProbe> m_probe;
     // The key already handed over for this provider, so a second OK does not store it again.
     QString m_keyHandled;

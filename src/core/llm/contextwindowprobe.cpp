@@ -237,7 +237,8 @@ QCoro::Task<ContextWindowProbe::Finding> ContextWindowProbe::discover(QString mo
     const QString preset = m_config.id;
     Finding finding;
     // The server the preset names is asked its own way first.
-    if (preset == QLatin1String("llamacpp"))
+    // "local" is Sandpiper's own llama-server.
+    if (preset == QLatin1String("llamacpp") || preset == QLatin1String("local"))
         finding = co_await fromPropsEndpoint();
     else if (preset == QLatin1String("ollama"))
         finding = co_await fromOllamaEndpoints(model);

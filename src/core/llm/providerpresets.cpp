@@ -8,6 +8,9 @@ namespace Sandpiper {
 const QList<ProviderPreset> &providerPresets()
 {
     static const QList<ProviderPreset> presets = {
+        // Sandpiper's own llama-server (LocalModelHost): its address is known once it runs.
+        {QStringLiteral("local"), QCoreApplication::translate("Sandpiper", "This computer"), QString(), QString(),
+         QString(), false, true},
         {QStringLiteral("openai"), QStringLiteral("OpenAI"), QStringLiteral("https://api.openai.com/v1"),
          QStringLiteral("OPENAI_API_KEY"), QStringLiteral("gpt-4o-mini"), true, false, 128000},
         {QStringLiteral("ollama"), QStringLiteral("Ollama"), QStringLiteral("http://localhost:11434/v1"),

@@ -391,4 +391,21 @@ Result<GgufInfo> GgufHeader::read(QIODevice &device)
     return info;
 }
 
+QString GgufInfo::parameterLabel(qint64 count)
+{
+    if (count <= 0)
+        return QStringLiteral("?");
+    const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+    for (const auto &unit : units) {
+        if (count >= unit.scale) {
+            const double value = double(count) / unit.scale;
+            return QString::number(value, 'f', value < 10 ? 1 : 0) + QLatin1String(unit.unit);
+        }
+    }
+    return QString::number(count);
+}
+
 } // namespace Sandpiper

@@ -30,6 +30,9 @@ struct GgufInfo {
     int splitIndex = 0;
     qint64 headerBytes = 0; // where the weights begin
     qint64 weightBytes = 0; // what the tensors need, as their types pack them
+
+    // COUNT parameters as people write them: 116672 -> "117K", 7615616512 -> "7.6B"; "?" for 0.
+    static QString parameterLabel(qint64 count);
 };
 
 // Reads GGUF headers (versions 2 and 3) with every count and length checked against the bytes

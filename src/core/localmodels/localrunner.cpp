@@ -133,14 +133,17 @@ QCoro::Task<Result<QUrl>> LocalRunner::ready()
     keepAlive();
     if (m_state == State::Ready && processId() != 0)
         co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
-    // Another answer started it: wait for the same start.
-    while (m_state == State::Loading) {
-        co_await qCoro(this, &LocalRunner::stateChanged);
-        if (!self)
-            co_return tr("The local model was closed.");
+    // Another answer started it: wait for the same start, and share how it ended.
+    if (m_state == State::Loading) {
+        while (m_state == State::Loading) {
+            co_await qCoro(this, &LocalRunner::stateChanged);
+            if (!self)
+                co_return tr("The local model was closed.");
+        }
+        if (m_state == State::Ready)
+            co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
+        co_return m_message;
     }
-    if (m_state == State::Ready)
-        co_return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port));
 
     if (m_program.program.isEmpty()) {
         setState(State::Failed, tr("No llama-server was found to run the model: install llama.cpp's server "
@@ -153,9 +156,11 @@ QCoro::Task<Result<QUrl>> LocalRunner::ready()
     co_return co_await waitUntilAnswering();
 }
 
-bool LocalRunner::launch()
+bool LocalRunner::launch(bool samePort)
 {
-    m_port = freePort();
+    // A server started again keeps its address: the answers that were going to it retry there.
+    if (!samePort || m_port == 0)
+        m_port = freePort();
     auto *process = new QProcess(this);
     m_process = process;
     process->setProcessEnvironment(m_program.environment);
@@ -236,6 +241,12 @@ void LocalRunner::stop()
         setState(State::Stopped, QString());
 }
 
+void LocalRunner::retire(const QString &why)
+{
+    endProcess();
+    setState(State::Failed, why);
+}
+
 void LocalRunner::endProcess()
 {
     m_idle.stop();
@@ -260,7 +271,7 @@ void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
     if (m_state == State::Ready && m_restartsLeft > 0) {
         --m_restartsLeft;
         setState(State::Loading, tr("The local model's server stopped (%1); starting it again.").arg(how));
-        if (launch())
+        if (launch(true))
             QCoro::connect(waitUntilAnswering(), this, [](const Result<QUrl> &) {});
         return;
     }

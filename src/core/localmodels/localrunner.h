@@ -65,6 +65,8 @@ public:
     // (with the end of its log).
     QCoro::Task<Result<QUrl>> ready();
     void stop();
+    // Ends the server for good (another model takes its place): those waiting for it are told WHY.
+    void retire(const QString &why);
     // An answer is streaming: the idle stop waits again.
     void keepAlive();
 
@@ -83,7 +85,8 @@ Q_SIGNALS:
     void stateChanged(Sandpiper::LocalRunner::State state, const QString &message);
 
 private:
-    bool launch();
+    // SAMEPORT: a server started again listens where the last one did.
+    bool launch(bool samePort = false);
     // The server's process ends (asked to, then made to); the state is the caller's to say.
     void endProcess();
     QCoro::Task<Result<QUrl>> waitUntilAnswering();

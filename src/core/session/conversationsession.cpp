@@ -5,6 +5,7 @@
 #include "mcp/mcptoolname.h"
 #include "sandbox/sandboxfolder.h"
 #include "session/executionmodel.h"
+#include "session/localmodelhost.h"
 #include "session/messagemodel.h"
 #include "session/transcript.h"
 #include "storage/conversationstore.h"
@@ -131,14 +132,83 @@ void ConversationSession::send(const QString &text)
         state.pendingImages.clear();
         state.phase = SessionState::Phase::Waiting;
     });
-    if (attachments.isEmpty() && images.isEmpty())
-        agent()->post(&AgentLoop::send, text);
-    else
-        agent()->post(&AgentLoop::sendWithAttachments, text, attachments, images);
+    startTurn({text, attachments, images}, [this, text, attachments, images] {
+        if (attachments.isEmpty() && images.isEmpty())
+            agent()->post(&AgentLoop::send, text);
+        else
+            agent()->post(&AgentLoop::sendWithAttachments, text, attachments, images);
+    });
+}
+
+void ConversationSession::startTurn(const Draft &draft, const std::function<void()> &post)
+{
+    const int turn = ++m_turnsStarted;
+    if (m_config.provider.id != LocalModelHost::providerId() || !m_local) {
+        post();
+        return;
+    }
+    m_waiting = draft;
+    changeState([](SessionState &state) { state.preparing = tr("Starting the model on this computer…"); });
+    QCoro::connect(m_local->address(m_config.provider.model), this, [this, turn, post](const Result<QUrl> &url) {
+        if (turn != m_turnsStarted)
+            return; // stopped while it loaded: the draft went back then
+        if (!url) {
+            returnDraft(std::exchange(m_waiting, {}));
+            m_transcript->addNotice(TurnItem::NoticeLevel::Error, url.error());
+            return;
+        }
+        m_waiting = {};
+        changeState([](SessionState &state) { state.preparing.clear(); });
+        m_config.provider.baseUrl = url->toString();
+        agent()->post(&AgentLoop::setProvider, m_config.provider);
+        post();
+    });
+}
+
+void ConversationSession::returnDraft(const Draft &draft)
+{
+    changeState([&](SessionState &state) {
+        state.phase = SessionState::Phase::Idle;
+        state.preparing.clear();
+        state.pendingImages = joined(draft.images, state.pendingImages);
+        state.pendingAttachments = joined(draft.attachments, state.pendingAttachments);
+    });
+    m_transcript->dropUnsent();
+    Q_EMIT draftReturned(draft.text);
+}
+
+void ConversationSession::setLocalModels(LocalModelHost *host)
+{
+    if (m_local)
+        disconnect(m_local, nullptr, this, nullptr);
+    m_local = host;
+    if (!host)
+        return;
+    connect(host, &LocalModelHost::stateChanged, this, [this](LocalRunner::State state, const QString &message) {
+        if (m_config.provider.id != LocalModelHost::providerId() || !isBusy())
+            return;
+        if (!m_state.preparing.isEmpty()) {
+            // Loading for this message: the chat says how long it has taken.
+            if (state == LocalRunner::State::Loading)
+                changeState([&message](SessionState &changed) { changed.preparing = message; });
+            return;
+        }
+        // The server stopped under an answer: why, beside the broken stream's own message.
+        if (state == LocalRunner::State::Loading || state == LocalRunner::State::Failed)
+            m_transcript->addNotice(state == LocalRunner::State::Failed ? TurnItem::NoticeLevel::Error
+                                                                        : TurnItem::NoticeLevel::Info,
+                                    message);
+    });
 }
 
 void ConversationSession::stop()
 {
+    if (!m_state.preparing.isEmpty()) {
+        // The model on this computer still loads: the message has not gone to the agent yet.
+        ++m_turnsStarted;
+        returnDraft(std::exchange(m_waiting, {}));
+        return;
+    }
     if (m_agent)
         m_agent->post(&AgentLoop::cancel);
 }
@@ -383,8 +453,14 @@ StoreResult<void> ConversationSession::regenerate()
     return StoreError{StoreError::Kind::NotFound, tr("There is no question to answer again.")};
 }
 
-void ConversationSession::setProvider(const ProviderConfig &provider)
+void ConversationSession::setProvider(const ProviderConfig &given)
 {
+    ProviderConfig provider = given;
+    // The settings know no address for the model on this computer: the one its server answered
+    // at stays until the next turn asks again.
+    if (provider.id == LocalModelHost::providerId() && provider.baseUrl.isEmpty() &&
+        m_config.provider.id == provider.id)
+        provider.baseUrl = m_config.provider.baseUrl;
     m_config.provider = provider;
     if (m_agent)
         m_agent->post(&AgentLoop::setProvider, provider);
@@ -420,6 +496,9 @@ void ConversationSession::setPhase(SessionState::Phase phase)
 void ConversationSession::handle(const AgentEvent &event)
 {
     using Kind = AgentEvent::Kind;
+    // The model on this computer is in use: its idle stop waits.
+    if (m_local && m_config.provider.id == LocalModelHost::providerId())
+        m_local->keepAlive();
     if (event.kind != Kind::TextDelta && event.kind != Kind::ReasoningDelta && event.kind != Kind::ToolOutput)
         m_transcript->flushFrame(); // what came before this event shows before it
     switch (event.kind) {

@@ -9,7 +9,9 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 
+#include <functional>
 #include <memory>
 
 namespace Sandpiper {
@@ -17,6 +19,7 @@ namespace Sandpiper {
 class AgentThread;
 class ConversationStore;
 class ExecutionModel;
+class LocalModelHost;
 class MessageModel;
 
 // One open conversation: its agent (a worker thread with its sandbox), the message model the
@@ -96,6 +99,8 @@ public:
     const ProviderConfig &provider() const { return m_config.provider; }
     // From the next request on.
     void setProvider(const ProviderConfig &provider);
+    // The server of the provider "This computer": asked for its address before each turn.
+    void setLocalModels(LocalModelHost *host);
     // The approval policies of the settings, from the next call on.
     void setApprovals(const QHash<QString, ApprovalPolicy> &approval);
     // Whether a new kernel gets its variables back before the model's code, from the next call on.
@@ -135,6 +140,17 @@ private:
     void setPhase(SessionState::Phase phase);
     void changeState(const std::function<void(SessionState &)> &change);
     void finishTurn(const AgentEvent &event);
+    // A message shown in the chat and not yet handed to the agent.
+    struct Draft {
+        QString text;
+        QStringList attachments;
+        QStringList images;
+    };
+    // Hands the turn of DRAFT to the agent (POST); with the provider "This computer", once its
+    // server answers. When it cannot, the draft goes back to the message box with why.
+    void startTurn(const Draft &draft, const std::function<void()> &post);
+    // The unsent DRAFT leaves the chat and goes back to the message box with its files and images.
+    void returnDraft(const Draft &draft);
 
     const qint64 m_id;
     ConversationStore *m_store;
@@ -151,6 +167,10 @@ private:
     };
     QHash<QString, PendingExport> m_exports; // by request
     int m_nextExport = 0;
+    QPointer<LocalModelHost> m_local;
+    Draft m_waiting; // while the model on this computer loads for it
+    // Counts the turns started; a stop while the local model loads makes its wait stale.
+    int m_turnsStarted = 0;
 };
 
 } // namespace Sandpiper

@@ -5,6 +5,7 @@
 #include "mcp/mcptrust.h"
 #include "session/agentsettings.h"
 #include "session/conversationsession.h"
+#include "session/localmodelhost.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
 
@@ -16,6 +17,7 @@ SessionManager::SessionManager(Settings *settings, ConversationStore *store, QOb
     : QObject(parent)
     , m_settings(settings)
     , m_store(store)
+    , m_local(new LocalModelHost(settings, this))
 {
     const ProviderConfig defaults = m_settings->provider();
     m_appliedProvider = defaults.id;
@@ -57,6 +59,7 @@ StoreResult<ConversationSession *> SessionManager::open(qint64 id)
     config.pythonEnabled = config.pythonEnabled && m_pythonAvailable;
     config.mcp = m_mcp;
     auto session = std::make_unique<ConversationSession>(id, m_store, config);
+    session->setLocalModels(m_local);
     if (auto loaded = session->load(); !loaded)
         return loaded.error();
     ConversationSession *raw = session.get();
@@ -210,6 +213,8 @@ QString SessionManager::providerProblem(const QString &providerId) const
     const auto preset = findProviderPreset(providerId);
     if (!preset)
         return tr("The provider \"%1\" is not one this version of Sandpiper knows.").arg(providerId);
+    if (providerId == LocalModelHost::providerId())
+        return m_local->problem();
     if (m_settings->provider(providerId).baseUrl.isEmpty())
         return tr("%1 has no server address.").arg(preset->name);
     if (preset->needsKey && m_keys.contains(providerId) && m_keys.value(providerId).isEmpty())
@@ -238,6 +243,7 @@ void SessionManager::applySettings()
     m_appliedProvider = defaults.id;
     m_appliedModel = defaults.model;
     const AgentConfig agent = AgentSettings::read(*m_settings);
+    m_local->applySettings();
     for (const auto &[id, session] : m_sessions) {
         auto conversation = m_store->conversation(id);
         if (!conversation)

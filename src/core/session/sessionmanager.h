@@ -18,6 +18,7 @@ namespace Sandpiper {
 
 class ConversationSession;
 class ConversationStore;
+class LocalModelHost;
 class McpServerRegistry;
 class Settings;
 
@@ -79,6 +80,8 @@ public:
     // The MCP servers whose tools new agents offer (it outlives the sessions).
     void setMcpServers(McpServerRegistry *registry) { m_mcp = registry; }
     McpServerRegistry *mcpServers() const { return m_mcp; }
+    // The model on this computer, shared by the conversations of the provider "This computer".
+    LocalModelHost *localModels() const { return m_local; }
 
     // How many idle sessions stay open besides the one on screen.
     static constexpr int keptIdle = 3;
@@ -114,6 +117,7 @@ private:
     QHash<QString, QString> m_keysForThisRun; // typed in while no keychain answered
     bool m_pythonAvailable = true;
     McpServerRegistry *m_mcp = nullptr;
+    LocalModelHost *m_local;
 };
 
 } // namespace Sandpiper

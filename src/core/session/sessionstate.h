@@ -38,6 +38,8 @@ struct SessionState {
     bool restoreOffered = false;
     bool restoring = false;
     QString restoringCell;
+    // Before the request goes out: what it waits for (the model on this computer loading), or empty.
+    QString preparing;
 
     bool busy() const { return phase != Phase::Idle; }
     friend bool operator==(const SessionState &, const SessionState &) = default;

@@ -133,6 +133,10 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("local/model_folders"), Type::String, QString()},
         // The llama-server that runs them; empty: the one on PATH.
         {QStringLiteral("local/server"), Type::String, QString()},
+        // Minutes without an answer after which the local model's server stops; 0: never.
+        {QStringLiteral("local/idle_minutes"), Type::Integer, 15},
+        // Conversations the local model answers at once (llama-server's slots, each its own context).
+        {QStringLiteral("local/parallel"), Type::Integer, 2},
         // A model's report card the first time it answers: ask, always (without asking), never.
         {QStringLiteral("models/test_first_use"), Type::String, QStringLiteral("ask")},
         // Images go to the model with their longest side scaled down to this (pixels).
