@@ -2,6 +2,7 @@
 
 #include "settingspages/appearancesettingspage.h"
 #include "settingspages/mcpsettingspage.h"
+#include "settingspages/modelsettingspage.h"
 #include "settingspages/sandboxsettingspage.h"
 #include "settingspages/systempromptsettingspage.h"
 #include "settingspages/toolsettingspage.h"
@@ -19,6 +20,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     : QDialog(parent)
     , m_tabs(new QTabWidget)
     , m_providers(new ProviderSettingsPage(settings))
+    , m_models(new ModelSettingsPage(settings))
     , m_sandbox(new SandboxSettingsPage(settings))
     , m_tools(new ToolSettingsPage(settings))
     , m_mcpPage(new McpSettingsPage(settings, mcp))
@@ -29,6 +31,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     m_tabs->setAccessibleName(tr("Settings sections"));
     m_tabs->tabBar()->setAccessibleName(tr("Settings sections"));
     m_tabs->addTab(m_providers, tr("&Providers"));
+    m_tabs->addTab(m_models, tr("Mode&ls"));
     m_tabs->addTab(m_sandbox, tr("&Sandbox"));
     m_tabs->addTab(m_tools, tr("&Tools"));
     m_tabs->addTab(m_mcpPage, tr("&MCP"));
@@ -38,6 +41,11 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     showWhenAsked(m_sandbox);
     connect(m_providers, &ProviderSettingsPage::apiKeyEntered, this, &SettingsDialog::apiKeyEntered);
     connect(m_providers, &ProviderSettingsPage::connectionTested, this, &SettingsDialog::connectionTested);
+    // A model chosen on this computer becomes the provider "This computer" with that model.
+    connect(m_models, &ModelSettingsPage::modelChosen, this, [this](const QString &name) {
+        m_providers->chooseLocalModel(name);
+        m_tabs->setCurrentWidget(m_providers);
+    });
 
     auto *note = new QLabel(tr("Changes apply to new conversations; the theme changes at once."));
     note->setWordWrap(true);
@@ -75,6 +83,7 @@ bool SettingsDialog::save()
     if (!m_providers->check() || !m_sandbox->check())
         return false;
     m_providers->save();
+    m_models->save();
     m_sandbox->save();
     m_tools->save();
     m_systemPrompt->save();

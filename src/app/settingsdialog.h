@@ -13,15 +13,16 @@ namespace Sandpiper {
 class AppearanceSettingsPage;
 class McpServerRegistry;
 class McpSettingsPage;
+class ModelSettingsPage;
 class SandboxSettingsPage;
 class Settings;
 class SystemPromptSettingsPage;
 class ToolSettingsPage;
 
-// Every setting a user is expected to change, in tabs: providers, sandbox, tools, MCP servers,
-// appearance and the system prompt, one page class each (settingspages/). OK has every page
-// write to Settings, the typed key going to the keychain; Cancel forgets them. They take effect
-// for new conversations; the theme applies at once.
+// Every setting a user is expected to change, in tabs: providers, the models on this computer,
+// sandbox, tools, MCP servers, appearance and the system prompt, one page class each (settingspages/). OK has every
+// page write to Settings, the typed key going to the keychain; Cancel forgets them. They take effect for new
+// conversations; the theme applies at once.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -43,6 +44,7 @@ public:
     QLabel *baseUrlError() const { return m_providers->baseUrlError(); }
     QLabel *apiKeyNote() const { return m_providers->apiKeyNote(); }
     McpSettingsPage *mcpPage() const { return m_mcpPage; }
+    ModelSettingsPage *modelsPage() const { return m_models; }
 
     void accept() override;
     void testConnection();
@@ -61,6 +63,7 @@ private:
 
     QTabWidget *m_tabs;
     ProviderSettingsPage *m_providers;
+    ModelSettingsPage *m_models;
     SandboxSettingsPage *m_sandbox;
     ToolSettingsPage *m_tools;
     McpSettingsPage *m_mcpPage;

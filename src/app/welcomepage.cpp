@@ -4,13 +4,17 @@
 
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
+#include <localmodels/localrunner.h>
+#include <session/localmodelhost.h>
 #include <settings/settings.h>
 
+#include <QFileInfo>
 #include <QFont>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
@@ -155,6 +159,21 @@ QCoro::Task<> WelcomePage::runScan()
                               ? tr("No local server answered. Start Ollama, LM Studio, llama.cpp or vLLM and look "
                                    "again, or use a key below.")
                               : tr("Found on this computer:"));
+    // Sandpiper's own llama-server with a model already here comes first: nothing else to start.
+    const QList<ModelFile> own = runnableHere();
+    for (const ModelFile &model : own) {
+        const QString name = QFileInfo(model.path).completeBaseName();
+        auto *button = new QPushButton(tr("Run %1 here").arg(name));
+        button->setAccessibleName(tr("Run %1 on this computer").arg(name));
+        connect(button, &QPushButton::clicked, this, [this, name] { useLocal(name); });
+        auto *details = new QLabel(tr("%1 · %2 · %3")
+                                       .arg(QLocale().formattedDataSize(model.bytes, 1),
+                                            GgufInfo::parameterLabel(model.info->parameterCount),
+                                            model.info->templateTakesTools ? tr("calls tools") : tr("no tool calls")));
+        addServerRow(button, details);
+    }
+    if (found.isEmpty() && !own.isEmpty())
+        m_scanStatus->setText(tr("On this computer:"));
     for (const ProviderDetector::Found &server : found) {
         const auto preset = findProviderPreset(server.presetId);
         const QString name = preset ? preset->name : server.presetId;
@@ -162,16 +181,36 @@ QCoro::Task<> WelcomePage::runScan()
         button->setAccessibleName(tr("Use %1").arg(name));
         button->setEnabled(!server.models.isEmpty());
         connect(button, &QPushButton::clicked, this, [this, server] { use(server); });
-        auto *details = new QLabel(tr("%1 · models: %2").arg(server.baseUrl).arg(server.models.size()));
-        auto *row = new QWidget;
-        auto *rowLayout = new QHBoxLayout(row);
-        rowLayout->setContentsMargins(0, 0, 0, 0);
-        rowLayout->addWidget(button);
-        rowLayout->addWidget(details, 1);
-        m_serverList->addWidget(row);
-        m_useButtons.append(button);
+        addServerRow(button, new QLabel(tr("%1 · models: %2").arg(server.baseUrl).arg(server.models.size())));
     }
     Q_EMIT scanFinished();
+}
+
+void WelcomePage::addServerRow(QPushButton *button, QLabel *details)
+{
+    auto *row = new QWidget;
+    auto *rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    rowLayout->addWidget(button);
+    rowLayout->addWidget(details, 1);
+    m_serverList->addWidget(row);
+    m_useButtons.append(button);
+}
+
+QList<ModelFile> WelcomePage::runnableHere() const
+{
+    if (RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty())
+        return {};
+    QList<ModelFile> models = modelsOnThisComputer(*m_settings);
+    models.removeIf([](const ModelFile &model) { return !model.runnable(); });
+    return models.mid(0, 3);
+}
+
+void WelcomePage::useLocal(const QString &model)
+{
+    m_settings->setValue(QStringLiteral("provider"), LocalModelHost::providerId());
+    m_settings->setValue(QStringLiteral("providers/local/model"), model);
+    Q_EMIT providerChosen();
 }
 
 void WelcomePage::use(const ProviderDetector::Found &server)

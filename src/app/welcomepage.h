@@ -1,6 +1,7 @@
 #pragma once
 
 #include <llm/providerdetector.h>
+#include <localmodels/modelshelf.h>
 
 #include <QWidget>
 
@@ -48,6 +49,11 @@ private:
     QCoro::Task<> runScan();
     QCoro::Task<> saveApiKey();
     void use(const ProviderDetector::Found &server);
+    // The model NAME on this computer, run by Sandpiper's own llama-server.
+    void useLocal(const QString &model);
+    // The first few models that Sandpiper's llama-server can run here (none without the program).
+    QList<ModelFile> runnableHere() const;
+    void addServerRow(QPushButton *button, QLabel *details);
 
     Settings *m_settings;
     QList<ProviderDetector::Candidate> m_candidates;

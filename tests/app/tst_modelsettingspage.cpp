@@ -1,0 +1,164 @@
+// The settings' Models tab (issue 26): the models on this computer with what their headers say,
+// a file added, how llama-server runs the one chosen, and "Use" handing it to Providers.
+#include "llamaserver.h"
+#include "settingsprofile.h"
+#include "widgetlookup.h"
+
+#include <settingsdialog.h>
+#include <settingspages/modelsettingspage.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+
+class TestModelSettingsPage : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home; // no other application's models of this machine in the list
+    QString m_tiny;       // the tiny model, found before HOME moves
+
+    // Sandpiper's own models folder of PROFILE with the tiny model and a copy cut short.
+    void fillShelf(SettingsProfile &profile)
+    {
+        const QString models = profile.settings()->localModelsFolder();
+        QVERIFY(QDir().mkpath(models));
+        QVERIFY(QFile::copy(m_tiny, models + QStringLiteral("/tiny.gguf")));
+        QFile tiny(m_tiny);
+        QVERIFY(tiny.open(QIODevice::ReadOnly));
+        QFile cut(models + QStringLiteral("/cut.gguf"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(tiny.read(tiny.size() / 2));
+    }
+
+    static QTreeWidgetItem *row(QTreeWidget *list, const QString &name)
+    {
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            if (list->topLevelItem(i)->text(0) == name)
+                return list->topLevelItem(i);
+        }
+        return nullptr;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        m_tiny = LlamaServer::modelPath();
+        qputenv("HOME", m_home.path().toUtf8());
+        qunsetenv("HF_HOME");
+        qunsetenv("HF_HUB_CACHE");
+        qunsetenv("LLAMA_CACHE");
+        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral(".cache")).toUtf8());
+    }
+
+    // Each model with its header's facts; one cut short is listed with why, and cannot be used.
+    void listsTheModelsWithTheirFacts()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        ModelSettingsPage page(profile.settings());
+        QTreeWidget *list = page.modelList();
+        QCOMPARE(list->topLevelItemCount(), 2);
+        QTreeWidgetItem *tiny = row(list, QStringLiteral("tiny"));
+        QVERIFY(tiny);
+        QCOMPARE(tiny->text(1), QStringLiteral("F32"));
+        QCOMPARE(tiny->text(2), QStringLiteral("117K"));
+        QCOMPARE(tiny->text(4), QStringLiteral("yes"));
+        QCOMPARE(tiny->text(6), QStringLiteral("Sandpiper"));
+        list->setCurrentItem(tiny);
+        QVERIFY(page.useButton()->isEnabled());
+        QVERIFY2(page.flags()->text().contains(QLatin1String("--jinja")), qPrintable(page.flags()->text()));
+        QVERIFY(page.problem()->isHidden());
+
+        QTreeWidgetItem *cut = row(list, QStringLiteral("cut"));
+        QVERIFY(cut);
+        list->setCurrentItem(cut);
+        QVERIFY(!page.useButton()->isEnabled());
+        QVERIFY2(page.flags()->text().contains(QLatin1String("cut short")), qPrintable(page.flags()->text()));
+        QVERIFY(cut->toolTip(0).contains(QLatin1String("cut short")));
+    }
+
+    // More slots make each conversation's context shorter; the flags say so as the box changes.
+    void theFlagsFollowTheSlots()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        ModelSettingsPage page(profile.settings());
+        page.modelList()->setCurrentItem(row(page.modelList(), QStringLiteral("tiny")));
+        auto *parallel = findNamed<QSpinBox>(&page, QStringLiteral("Conversations answered at once"));
+        parallel->setValue(1);
+        QVERIFY2(page.flags()->text().contains(QLatin1String("-np 1")), qPrintable(page.flags()->text()));
+        parallel->setValue(3);
+        QVERIFY2(page.flags()->text().contains(QLatin1String("-np 3")), qPrintable(page.flags()->text()));
+    }
+
+    // A file from elsewhere: refused with why when it is no GGUF model; else listed, chosen, and
+    // its folder kept when the page is saved.
+    void addsAFile()
+    {
+        SettingsProfile profile;
+        ModelSettingsPage page(profile.settings());
+        QCOMPARE(page.modelList()->topLevelItemCount(), 0);
+        QVERIFY(page.problem()->isVisibleTo(&page));
+        QTemporaryDir elsewhere;
+        QTemporaryDir notes;
+        const QString notAModel = notes.filePath(QStringLiteral("notes.gguf"));
+        QFile text(notAModel);
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("just some words, long enough to be read as a header and refused\n");
+        text.close();
+        QVERIFY(!page.addModelFile(notAModel));
+        QVERIFY2(page.problem()->text().contains(QLatin1String("cannot be added")), qPrintable(page.problem()->text()));
+        QCOMPARE(page.modelList()->topLevelItemCount(), 0);
+
+        const QString model = elsewhere.filePath(QStringLiteral("mine.gguf"));
+        QVERIFY(QFile::copy(m_tiny, model));
+        QVERIFY(page.addModelFile(model));
+        QCOMPARE(page.modelList()->topLevelItemCount(), 1);
+        QCOMPARE(page.modelList()->currentItem()->text(0), QStringLiteral("mine"));
+        QCOMPARE(page.modelList()->currentItem()->text(6), QStringLiteral("added folder"));
+        findNamed<QSpinBox>(&page, QStringLiteral("Stop the model after this many minutes without use"))->setValue(5);
+        page.save();
+        const auto saved = profile.reopened();
+        QCOMPARE(saved->string(QStringLiteral("local/model_folders")), elsewhere.path());
+        QCOMPARE(saved->integer(QStringLiteral("local/idle_minutes")), 5);
+    }
+
+    // "Use" in the dialog: Providers shows "This computer" with that model, and OK keeps it.
+    void useHandsTheModelToProviders()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        SettingsDialog dialog(profile.settings());
+        ModelSettingsPage *page = dialog.modelsPage();
+        dialog.tabs()->setCurrentWidget(page);
+        page->modelList()->setCurrentItem(row(page->modelList(), QStringLiteral("tiny")));
+        QTest::mouseClick(page->useButton(), Qt::LeftButton);
+        QCOMPARE(dialog.tabs()->currentIndex(), 0);
+        QCOMPARE(dialog.presetPicker()->currentData().toString(), QStringLiteral("local"));
+        QCOMPARE(dialog.modelPicker()->currentText(), QStringLiteral("tiny"));
+        // The address and key rows mean nothing for it.
+        QVERIFY(!dialog.baseUrlField()->isVisibleTo(&dialog));
+        QVERIFY(!dialog.apiKeyField()->isVisibleTo(&dialog));
+        dialog.accept();
+        const auto saved = profile.reopened();
+        QCOMPARE(saved->string(QStringLiteral("provider")), QStringLiteral("local"));
+        QCOMPARE(saved->string(QStringLiteral("providers/local/model")), QStringLiteral("tiny"));
+    }
+};
+
+QTEST_MAIN(TestModelSettingsPage)
+#include "tst_modelsettingspage.moc"
