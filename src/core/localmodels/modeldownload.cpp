@@ -464,7 +464,7 @@ void ModelDownload::retryOrFail(const QString &problem)
 
 void ModelDownload::partComplete()
 {
-    const QString sha = QString::fromLatin1(m_hash.result().toHex());
+    const QString sha = m_hash.hex();
     if (!m_expectedSha.isEmpty() && sha != m_expectedSha) {
         m_file.close();
         QFile::remove(partPath(m_index));

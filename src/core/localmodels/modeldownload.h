@@ -1,8 +1,8 @@
 #pragma once
 
 #include "localmodels/hubclient.h"
+#include "localmodels/sha256.h"
 
-#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QObject>
@@ -107,7 +107,7 @@ private:
     QNetworkAccessManager *m_network;
     QPointer<QNetworkReply> m_reply;
     QFile m_file;
-    QCryptographicHash m_hash{QCryptographicHash::Sha256};
+    Sha256 m_hash;
     qint64 m_hashed = -1; // bytes of the current .part in m_hash; -1: not read yet
     int m_index = 0;
     qint64 m_doneBefore = 0; // the parts before the current one

@@ -1,0 +1,42 @@
+#include "localmodels/sha256.h"
+
+#include <QString>
+
+#include <openssl/evp.h>
+
+namespace Sandpiper {
+
+Sha256::Sha256()
+    : m_context(EVP_MD_CTX_new())
+{
+    reset();
+}
+
+Sha256::~Sha256()
+{
+    EVP_MD_CTX_free(m_context);
+}
+
+void Sha256::reset()
+{
+    EVP_DigestInit_ex(m_context, EVP_sha256(), nullptr);
+}
+
+void Sha256::addData(QByteArrayView bytes)
+{
+    EVP_DigestUpdate(m_context, bytes.data(), size_t(bytes.size()));
+}
+
+QString Sha256::hex() const
+{
+    // Finished on a copy, so that this one goes on.
+    EVP_MD_CTX *copy = EVP_MD_CTX_new();
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_MD_CTX_copy_ex(copy, m_context);
+    EVP_DigestFinal_ex(copy, digest, &length);
+    EVP_MD_CTX_free(copy);
+    return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(digest), int(length)).toHex());
+}
+
+} // namespace Sandpiper
