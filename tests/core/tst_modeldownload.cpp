@@ -365,6 +365,12 @@ private Q_SLOTS:
         const qint64 kept = QFileInfo(folder() + QLatin1Char('/') + fileName + QStringLiteral(".part")).size();
         QVERIFY(kept > 0 && kept <= 100000);
         QCOMPARE(d->bytesDone(), kept);
+        // Paused is paused: nothing more comes, nothing more is asked.
+        const qsizetype asked = m_hub->files().requests().size();
+        QTest::qWait(500);
+        QCOMPARE(d->state(), ModelDownload::State::Paused);
+        QCOMPARE(QFileInfo(folder() + QLatin1Char('/') + fileName + QStringLiteral(".part")).size(), kept);
+        QCOMPARE(m_hub->files().requests().size(), asked);
         d->resume();
         QVERIFY(waitFor(*d));
         QVERIFY2(d->state() == ModelDownload::State::Finished, qPrintable(d->message()));
