@@ -71,6 +71,14 @@ class TestModelDownload : public QObject
     qint64 m_size = 0;
 
     FakeHubFile tinyFile() const { return {fileName, LlamaServer::modelPath()}; }
+    // The tiny model, whose first DROPS answers end after AFTER bytes.
+    FakeHubFile droppingFile(int drops, qint64 after) const
+    {
+        FakeHubFile file = tinyFile();
+        file.drops = drops;
+        file.dropAfter = after;
+        return file;
+    }
 
     std::unique_ptr<ModelDownload> download(HubModel model = tinyModel(), DownloadOptions options = {})
     {
@@ -124,10 +132,7 @@ private Q_SLOTS:
 
     void resumesAfterADroppedConnection()
     {
-        FakeHubFile file = tinyFile();
-        file.drops = 2;
-        file.dropAfter = 100000;
-        m_hub->addFile(repository, file);
+        m_hub->addFile(repository, droppingFile(2, 100000));
         auto d = download();
         QStringList said;
         connect(d.get(), &ModelDownload::stateChanged, this,
@@ -147,10 +152,7 @@ private Q_SLOTS:
 
     void givesUpAfterItsRetriesAndKeepsThePart()
     {
-        FakeHubFile file = tinyFile();
-        file.drops = 100;
-        file.dropAfter = 1000;
-        m_hub->addFile(repository, file);
+        m_hub->addFile(repository, droppingFile(100, 1000));
         auto d = download(tinyModel(), {.retries = 2});
         d->start();
         QVERIFY(waitFor(*d));
@@ -212,10 +214,8 @@ private Q_SLOTS:
 
     void aServerThatIgnoresRangeSendsItAgainWhole()
     {
-        FakeHubFile file = tinyFile();
+        FakeHubFile file = droppingFile(1, 200000);
         file.ignoresRange = true;
-        file.drops = 1;
-        file.dropAfter = 200000;
         m_hub->addFile(repository, file);
         auto d = download();
         d->start();
@@ -348,10 +348,7 @@ private Q_SLOTS:
     void pausesResumesAndCancels()
     {
         // The first answer ends early, so a pause always comes before the last byte.
-        FakeHubFile file = tinyFile();
-        file.drops = 1;
-        file.dropAfter = 100000;
-        m_hub->addFile(repository, file);
+        m_hub->addFile(repository, droppingFile(1, 100000));
         auto d = download();
         bool paused = false;
         connect(d.get(), &ModelDownload::progressed, this, [&](qint64 done, qint64, double, qint64) {
@@ -412,10 +409,7 @@ private Q_SLOTS:
             QSKIP("a tmpfs cannot be mounted here (not root)");
         const auto unmount = qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {mountPoint}); });
         // In two answers: the disk fills after the first bytes, before the second answer at the latest.
-        FakeHubFile file = tinyFile();
-        file.drops = 1;
-        file.dropAfter = 100000;
-        m_hub->addFile(repository, file);
+        m_hub->addFile(repository, droppingFile(1, 100000));
         DownloadOptions options;
         options.diskMargin = 0;
         options.extraHosts = {m_hub->fileHost()};
