@@ -139,7 +139,10 @@ int pullModel(const Settings &settings, const QString &what, bool json)
     interruptPoll.start(100);
 
     download.start();
-    const int code = download.state() == ModelDownload::State::Failed ? 0 : loop.exec();
+    // A model already here, or one that cannot start, is done at once.
+    const bool done =
+        download.state() == ModelDownload::State::Failed || download.state() == ModelDownload::State::Finished;
+    const int code = done ? 0 : loop.exec();
     std::signal(SIGINT, SIG_DFL);
     if (lineShown)
         std::fprintf(stderr, "\n");

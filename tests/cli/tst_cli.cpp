@@ -874,12 +874,18 @@ private Q_SLOTS:
         QCOMPARE(result.value(QLatin1String("bytes")).toInteger(), QFileInfo(LlamaServer::modelPath()).size());
 
         // Without the file host allowed, the redirect to it is refused.
-        const Run elsewhere = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--pull"),
+        const QTemporaryDir otherProfile;
+        const Run elsewhere = run({QStringLiteral("--profile"), otherProfile.path(), QStringLiteral("--pull"),
                                    repository + QStringLiteral(":Q8_0"), QStringLiteral("--json")});
         QCOMPARE(elsewhere.exitCode, 1);
         QCOMPARE(QJsonDocument::fromJson(elsewhere.out.toUtf8()).object().value(QLatin1String("error")).toString(),
                  QStringLiteral("The hub sent the download of tiny-Q8_0.gguf to 127.0.0.2, which is neither the hub "
                                 "nor one of its file hosts; Sandpiper did not follow it."));
+
+        const Run again = run(base + QStringList{QStringLiteral("--pull"), repository + QStringLiteral(":Q8_0")});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.err.contains(QLatin1String("tiny-Q8_0 is already here.")), qPrintable(again.err));
+        QCOMPARE(again.out, folder + QStringLiteral("/tiny-Q8_0.gguf\n"));
 
         const Run missing = run(base + QStringList{QStringLiteral("--pull"), QStringLiteral("test/missing")});
         QCOMPARE(missing.exitCode, 1);

@@ -128,6 +128,13 @@ private Q_SLOTS:
         QVERIFY(mine != shelf.cend());
         QCOMPARE(mine->path, d->modelPath());
         QVERIFY2(mine->runnable(), qPrintable(mine->problem));
+
+        // Asked again: it is here, nothing is fetched.
+        auto again = download();
+        again->start();
+        QCOMPARE(again->state(), ModelDownload::State::Finished);
+        QCOMPARE(again->message(), QStringLiteral("tiny-F32 is already here."));
+        QCOMPARE(m_hub->hub().requests().size(), 1);
     }
 
     void resumesAfterADroppedConnection()

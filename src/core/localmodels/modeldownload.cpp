@@ -186,6 +186,12 @@ void ModelDownload::start()
         if (!acceptableFileName(file.path.section(QLatin1Char('/'), -1)))
             return fail(tr("The hub's file name \"%1\" is not one Sandpiper saves.").arg(file.path));
     }
+    // A model gets its name only once checked: one that is here whole needs nothing.
+    bool here = m_index == 0 && m_hashed < 0;
+    for (int i = 0; here && i < m_model.files.size(); ++i)
+        here = QFileInfo(finalPath(i)).size() == m_model.files[i].size && !QFileInfo::exists(partPath(i));
+    if (here)
+        return setState(State::Finished, tr("%1 is already here.").arg(m_model.name));
     if (!QDir().mkpath(m_folder))
         return fail(tr("The folder %1 cannot be made.").arg(m_folder));
     // What is still to come: the parts not downloaded yet, less what their .part files hold.

@@ -47,7 +47,8 @@ public:
                   QObject *parent = nullptr);
     ~ModelDownload() override;
 
-    // Starts, or continues after a pause or a failure (what is on disk is kept and checked).
+    // Starts, or continues after a pause or a failure (what is on disk is kept and checked); a
+    // model already here whole is Finished at once.
     void start();
     void pause();
     void resume() { start(); }
