@@ -157,6 +157,21 @@ private Q_SLOTS:
         QCOMPARE(FakeHub::sha256Of(d->modelPath()), FakeHub::sha256Of(LlamaServer::modelPath()));
     }
 
+    // A hash slower than the network holds the network back (here: after every byte), and what
+    // the answer still held when it ended is read once the hash caught up.
+    void aSlowHashHoldsTheNetworkBack()
+    {
+        m_hub->addFile(repository, droppingFile(1, 100000));
+        auto d = download(tinyModel(), {.hashBacklog = 0});
+        d->start();
+        QVERIFY(waitFor(*d));
+        QVERIFY2(d->state() == ModelDownload::State::Finished, qPrintable(d->message()));
+        // Nothing was asked again but after the drop.
+        for (const QByteArray &range : rangesAsked(m_hub->files()))
+            QVERIFY2(range.isEmpty() || range == "bytes=100000-", range);
+        QCOMPARE(FakeHub::sha256Of(d->modelPath()), FakeHub::sha256Of(LlamaServer::modelPath()));
+    }
+
     void givesUpAfterItsRetriesAndKeepsThePart()
     {
         m_hub->addFile(repository, droppingFile(100, 1000));

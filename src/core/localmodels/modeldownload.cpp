@@ -23,6 +23,7 @@ constexpr qint64 spaceCheckEvery = 16 << 20; // bytes written between two looks 
 constexpr qint64 speedWindowMs = 5000;
 constexpr qint64 reportEveryMs = 200;
 constexpr qint64 retryEarned = 1 << 20; // bytes after a retry that earn the retries back
+constexpr qint64 replyBuffer = 16 << 20;
 
 QString formatBytes(qint64 bytes)
 {
@@ -66,6 +67,13 @@ ModelDownload::ModelDownload(QUrl endpoint, QString repository, HubModel model, 
     , m_options(std::move(options))
     , m_network(new QNetworkAccessManager(this))
 {
+    m_hashWait.setSingleShot(true);
+    m_hashWait.setInterval(2);
+    connect(&m_hashWait, &QTimer::timeout, this, [this] {
+        bytesArrived();
+        if (m_reply && m_reply->isFinished() && !m_hashWait.isActive())
+            replyFinished();
+    });
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this,
             [this] { request(HubClient::fileUrl(m_endpoint, m_repository, m_model.files.value(m_index).path)); });
@@ -164,6 +172,7 @@ void ModelDownload::fail(const QString &message)
 void ModelDownload::abortReply(Stop why)
 {
     m_stop = why;
+    m_hashWait.stop();
     QNetworkReply *reply = m_reply;
     m_reply = nullptr;
     if (reply) {
@@ -244,6 +253,10 @@ void ModelDownload::hashExisting()
     if (m_stop == Stop::Pause || m_stop == Stop::Cancel)
         return;
     const qint64 size = m_file.size();
+    if (m_hash.pending() > m_options.hashBacklog) {
+        QTimer::singleShot(2, this, &ModelDownload::hashExisting);
+        return;
+    }
     if (m_hashed < size) {
         m_file.seek(m_hashed);
         const QByteArray bytes = m_file.read(std::min(hashStep, size - m_hashed));
@@ -279,7 +292,7 @@ void ModelDownload::request(const QUrl &url)
     m_stop = Stop::None;
     m_receiving = false;
     m_reply = m_network->get(request);
-    m_reply->setReadBufferSize(0);
+    m_reply->setReadBufferSize(replyBuffer);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &ModelDownload::headersArrived);
     connect(m_reply, &QNetworkReply::readyRead, this, &ModelDownload::bytesArrived);
     connect(m_reply, &QNetworkReply::finished, this, &ModelDownload::replyFinished);
@@ -334,6 +347,12 @@ void ModelDownload::bytesArrived()
     QNetworkReply *reply = m_reply;
     if (!reply || !m_receiving)
         return;
+    // The hash keeps up, or the network waits (the reply's buffer is bounded, TCP holds the rest).
+    if (m_hash.pending() > m_options.hashBacklog) {
+        if (!m_hashWait.isActive())
+            m_hashWait.start();
+        return;
+    }
     const QByteArray bytes = reply->readAll();
     if (bytes.isEmpty())
         return;
@@ -387,8 +406,8 @@ void ModelDownload::replyFinished()
     if (!reply)
         return;
     bytesArrived(); // what is still buffered
-    if (m_reply != reply)
-        return; // it failed
+    if (m_reply != reply || m_hashWait.isActive())
+        return; // it failed, or the rest is read once the hash caught up
     m_reply = nullptr;
     reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

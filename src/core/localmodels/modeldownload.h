@@ -26,6 +26,8 @@ struct DownloadOptions {
     int retries = 5;                                 // after a dropped connection, in a row
     std::chrono::milliseconds firstRetryDelay{1000}; // doubled at each retry
     std::chrono::milliseconds stallTimeout{30000};   // no byte for this long: the connection dropped
+    // Bytes received and not hashed yet, at most: beyond, the network waits for the hash.
+    qint64 hashBacklog = qint64(64) << 20;
 };
 
 // One model of a hub repository (all its parts) downloaded into MODELSFOLDER/owner/name/: each
@@ -108,7 +110,7 @@ private:
     QNetworkAccessManager *m_network;
     QPointer<QNetworkReply> m_reply;
     QFile m_file;
-    Sha256 m_hash;
+    Sha256Thread m_hash;
     qint64 m_hashed = -1; // bytes of the current .part in m_hash; -1: not read yet
     int m_index = 0;
     qint64 m_doneBefore = 0; // the parts before the current one
@@ -124,6 +126,7 @@ private:
     Stop m_stop = Stop::None;
     qint64 m_sinceSpaceCheck = 0;
     QTimer m_retry;
+    QTimer m_hashWait; // while the hash catches up
     State m_state = State::Idle;
     QString m_message;
     QElapsedTimer m_clock;

@@ -39,4 +39,39 @@ QString Sha256::hex() const
     return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(digest), int(length)).toHex());
 }
 
+Sha256Thread::Sha256Thread()
+{
+    m_thread.setObjectName(QStringLiteral("sha256"));
+    m_thread.start();
+    m_worker.moveToThread(&m_thread);
+}
+
+Sha256Thread::~Sha256Thread()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void Sha256Thread::reset()
+{
+    QMetaObject::invokeMethod(&m_worker, [this] { m_hash.reset(); });
+}
+
+void Sha256Thread::addData(const QByteArray &bytes)
+{
+    m_pending += bytes.size();
+    QMetaObject::invokeMethod(&m_worker, [this, bytes] {
+        m_hash.addData(bytes);
+        m_pending -= bytes.size();
+    });
+}
+
+QString Sha256Thread::hex()
+{
+    QString digest;
+    QMetaObject::invokeMethod(
+        &m_worker, [this, &digest] { digest = m_hash.hex(); }, Qt::BlockingQueuedConnection);
+    return digest;
+}
+
 } // namespace Sandpiper

@@ -2,6 +2,10 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QObject>
+#include <QThread>
+
+#include <atomic>
 
 struct evp_md_ctx_st;
 
@@ -25,6 +29,29 @@ public:
 
 private:
     evp_md_ctx_st *m_context;
+};
+
+// A Sha256 fed in order on a thread of its own, so that hashing a download runs beside receiving
+// and writing it instead of after them (on a machine with a core to spare it costs the download
+// nothing). The bytes are handed over, not copied.
+class Sha256Thread
+{
+public:
+    Sha256Thread();
+    ~Sha256Thread();
+
+    void reset();
+    void addData(const QByteArray &bytes);
+    // Waits until every byte given is hashed.
+    QString hex();
+    // Bytes given and not hashed yet: the giver waits while too many are.
+    qint64 pending() const { return m_pending.load(); }
+
+private:
+    QThread m_thread;
+    QObject m_worker;
+    Sha256 m_hash; // used on m_thread alone
+    std::atomic<qint64> m_pending{0};
 };
 
 } // namespace Sandpiper
