@@ -48,7 +48,8 @@ struct HubModel {
 
 // The Hugging Face hub's API (or a mirror's, HF_ENDPOINT): search GGUF repositories, a
 // repository's models with their sizes and checksums, a file's address. A token, when given, goes
-// to the hub's own host only.
+// to the hub's own host only. The client outlives the tasks it returns (its replies are its
+// children); every request gives up after 30 s without a byte.
 class HubClient : public QObject
 {
     Q_OBJECT
