@@ -4,6 +4,7 @@
 #include "mcplisting.h"
 #include "modellisting.h"
 #include "probecommand.h"
+#include "pullcommand.h"
 
 #include "agent/agentthread.h"
 #include "llm/apikeystore.h"
@@ -217,6 +218,15 @@ int main(int argc, char *argv[])
                        "trained context<TAB>tools<TAB>size<TAB>from<TAB>path; with --json one object per line): "
                        "Sandpiper's own folder, those LM Studio, llama.cpp and the Hugging Face cache downloaded, and "
                        "the folders of local/model_folders. Then exit."));
+    const QCommandLineOption pullOption(
+        QStringLiteral("pull"),
+        QStringLiteral("Download the GGUF model REPO:QUANT (such as Qwen/Qwen2.5-0.5B-Instruct-GGUF:Q4_K_M; without "
+                       ":QUANT Q4_K_M, else the smallest) from the Hugging Face hub (HF_ENDPOINT for a mirror, "
+                       "HF_TOKEN or the keychain for a gated model) into Sandpiper's models folder, checked against "
+                       "the hub's SHA-256, with a progress line (with --json: one JSON object at the end), then "
+                       "exit. Ctrl-C stops it; the same command goes on where it stopped."),
+        QStringLiteral("REPO[:QUANT]"));
+    parser.addOption(pullOption);
     parser.addOptions({providerOption,     baseUrlOption,    modelOption,           keyOption,
                        approveOption,      setOption,        profileOption,         newOption,
                        conversationOption, jsonOption,       mcpConfigOption,       listToolsOption,
@@ -273,6 +283,8 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(modelsOption))
         return listModels(settings, parser.isSet(jsonOption));
+    if (parser.isSet(pullOption))
+        return pullModel(settings, parser.value(pullOption), parser.isSet(jsonOption));
 
     if (parser.isSet(exportNotebookOption)) {
         if (!parser.isSet(conversationOption))

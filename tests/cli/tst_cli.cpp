@@ -1,6 +1,7 @@
 // sandpiper-cli as a user runs it: a separate process against the fake model server.
 #include "agentrecorder.h"
 #include "dockertest.h"
+#include "fakehub.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "llamaserver.h"
@@ -804,6 +805,100 @@ private Q_SLOTS:
         const QJsonObject broken = QJsonDocument::fromJson(objects.at(2).toUtf8()).object();
         QCOMPARE(broken.value(QLatin1String("runnable")).toBool(), false);
         QVERIFY(broken.value(QLatin1String("problem")).toString().contains(QLatin1String("cut short")));
+    }
+
+    // --pull (issue 26): a model from a fake hub (HF_ENDPOINT) whose files come from a second
+    // host, with a progress line, or one JSON object; Ctrl-C leaves a .part that the same command
+    // goes on from; the hub's refusals and a redirect elsewhere are said in one line.
+    void pullsAModelFromTheHub()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        const QString repository = QStringLiteral("test/tiny-GGUF");
+        hub.addRepository(repository);
+        FakeHubFile q4{QStringLiteral("tiny-Q4_K_M.gguf"), LlamaServer::modelPath()};
+        q4.drops = 1;
+        q4.dropAfter = 100000;
+        hub.addFile(repository, q4);
+        hub.addFile(repository, {QStringLiteral("tiny-Q8_0.gguf"), LlamaServer::modelPath()});
+        hub.addRepository(QStringLiteral("test/safetensors"));
+        const QByteArray oldEndpoint = qgetenv("HF_ENDPOINT");
+        const QByteArray oldToken = qgetenv("HF_TOKEN");
+        qputenv("HF_ENDPOINT", hub.endpoint().toEncoded());
+        qputenv("HF_TOKEN", ""); // no keychain is asked
+        const auto restore = qScopeGuard([&] {
+            qputenv("HF_ENDPOINT", oldEndpoint);
+            qputenv("HF_TOKEN", oldToken);
+        });
+        const QStringList base{QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--set"),
+                               QStringLiteral("local/hub_hosts=") + hub.fileHost()};
+        const QString folder = m_profile->path() + QStringLiteral("/data/models/test/tiny-GGUF");
+
+        // The first answer drops; while the CLI waits to try again, Ctrl-C.
+        QProcess interrupted;
+        startCli(interrupted, base + QStringList{QStringLiteral("--pull"), repository});
+        QByteArray said;
+        QTRY_VERIFY_WITH_TIMEOUT((said += interrupted.readAllStandardError()).contains("The connection dropped"),
+                                 20000);
+        ::kill(pid_t(interrupted.processId()), SIGINT);
+        QVERIFY(interrupted.waitForFinished(20000));
+        said += interrupted.readAllStandardError();
+        QCOMPARE(interrupted.exitCode(), 130);
+        const QByteArray pulling = "pulling, as no quantization was named, tiny-Q4_K_M (Q4_K_M, 475.4 kB) from "
+                                   "test/tiny-GGUF into " +
+                                   folder.toUtf8();
+        QVERIFY2(said.contains(pulling), said.constData());
+        QVERIFY2(said.contains("sandpiper-cli: stopped at 100.0 kB of 475.4 kB; the same command goes on from there"),
+                 said.constData());
+        QCOMPARE(QFileInfo(folder + QStringLiteral("/tiny-Q4_K_M.gguf.part")).size(), 100000);
+
+        const Run pulled = run(base + QStringList{QStringLiteral("--pull"), repository});
+        QCOMPARE(pulled.exitCode, 0);
+        QCOMPARE(pulled.out, folder + QStringLiteral("/tiny-Q4_K_M.gguf\n"));
+        QVERIFY2(pulled.err.contains(QLatin1String("\r100.0%  475.4 kB of 475.4 kB")), qPrintable(pulled.err));
+        QVERIFY2(pulled.err.contains(QLatin1String("tiny-Q4_K_M is downloaded (475.4 kB), its SHA-256 checked.")),
+                 qPrintable(pulled.err));
+        QCOMPARE(hub.files().requests().last().headers.value("range"), QByteArray("bytes=100000-"));
+        const Run listed = run({QStringLiteral("--profile"), m_profile->path(), QStringLiteral("--models")});
+        QVERIFY2(listed.out.contains(folder + QStringLiteral("/tiny-Q4_K_M.gguf")), qPrintable(listed.out));
+
+        const Run json = run(base + QStringList{QStringLiteral("--pull"), repository + QStringLiteral(":q8_0"),
+                                                QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(json.err, QString());
+        const QJsonObject result = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(result.value(QLatin1String("ok")).toBool(), true);
+        QCOMPARE(result.value(QLatin1String("quantization")).toString(), QStringLiteral("Q8_0"));
+        QCOMPARE(result.value(QLatin1String("path")).toString(), folder + QStringLiteral("/tiny-Q8_0.gguf"));
+        QCOMPARE(result.value(QLatin1String("bytes")).toInteger(), QFileInfo(LlamaServer::modelPath()).size());
+
+        // Without the file host allowed, the redirect to it is refused.
+        const QTemporaryDir otherProfile;
+        const Run elsewhere = run({QStringLiteral("--profile"), otherProfile.path(), QStringLiteral("--pull"),
+                                   repository + QStringLiteral(":Q8_0"), QStringLiteral("--json")});
+        QCOMPARE(elsewhere.exitCode, 1);
+        QCOMPARE(QJsonDocument::fromJson(elsewhere.out.toUtf8()).object().value(QLatin1String("error")).toString(),
+                 QStringLiteral("The hub sent the download of tiny-Q8_0.gguf to 127.0.0.2, which is neither the hub "
+                                "nor one of its file hosts; Sandpiper did not follow it."));
+
+        const Run again = run(base + QStringList{QStringLiteral("--pull"), repository + QStringLiteral(":Q8_0")});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.err.contains(QLatin1String("tiny-Q8_0 is already here.")), qPrintable(again.err));
+        QCOMPARE(again.out, folder + QStringLiteral("/tiny-Q8_0.gguf\n"));
+
+        const Run missing = run(base + QStringList{QStringLiteral("--pull"), QStringLiteral("test/missing")});
+        QCOMPARE(missing.exitCode, 1);
+        QCOMPARE(missing.err, QStringLiteral("sandpiper-cli: The hub has no repository test/missing. It said: "
+                                             "Repository not found\n"));
+        const Run noGguf = run(base + QStringList{QStringLiteral("--pull"), QStringLiteral("test/safetensors")});
+        QCOMPARE(noGguf.err, QStringLiteral("sandpiper-cli: The repository test/safetensors has no GGUF file.\n"));
+        const Run noQuant = run(base + QStringList{QStringLiteral("--pull"), repository + QStringLiteral(":IQ1_S")});
+        QCOMPARE(noQuant.err, QStringLiteral("sandpiper-cli: test/tiny-GGUF: it has no model quantized as IQ1_S (it "
+                                             "has Q4_K_M, Q8_0)\n"));
+        const Run badName = run(base + QStringList{QStringLiteral("--pull"), QStringLiteral("tiny")});
+        QCOMPARE(badName.exitCode, 1);
+        QVERIFY(badName.err.contains(QLatin1String("--pull takes a repository of the hub as owner/name[:QUANT]")));
     }
 
     // --provider local: the model on this computer, run by llama-server for the command's

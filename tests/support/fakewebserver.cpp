@@ -59,6 +59,9 @@ struct FakeWebServer::Connection {
     FakeWebResponse response;
     qint64 generatedLeft = 0;
     qint64 patternOffset = 0;
+    std::unique_ptr<QFile> file;
+    qint64 fileLeft = 0;
+    qint64 bodySent = 0;
     bool finished = false;
 };
 
@@ -73,7 +76,12 @@ FakeWebServer::~FakeWebServer() = default;
 
 bool FakeWebServer::listen()
 {
-    if (!m_server->listen(QHostAddress::LocalHost, 0)) {
+    return listen(QHostAddress(QHostAddress::LocalHost));
+}
+
+bool FakeWebServer::listen(const QHostAddress &address)
+{
+    if (!m_server->listen(address, 0)) {
         qCWarning(lcFakeWeb) << "cannot listen:" << m_server->errorString();
         return false;
     }
@@ -87,7 +95,7 @@ quint16 FakeWebServer::port() const
 
 QUrl FakeWebServer::url(const QString &path) const
 {
-    return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port()).arg(path));
+    return QUrl(QStringLiteral("http://%1:%2%3").arg(m_server->serverAddress().toString()).arg(port()).arg(path));
 }
 
 void FakeWebServer::route(const QByteArray &path, FakeWebResponse response)
@@ -182,6 +190,13 @@ void FakeWebServer::respond(QTcpSocket *socket, const FakeWebRequest &request)
         Connection &connection = *it->second;
         connection.response = response;
         connection.generatedLeft = response.generatedBytes;
+        if (!response.file.isEmpty()) {
+            connection.file = std::make_unique<QFile>(response.file);
+            if (connection.file->open(QIODevice::ReadOnly) && connection.file->seek(response.fileOffset))
+                connection.fileLeft = response.fileBytes;
+            else
+                qCWarning(lcFakeWeb) << "cannot serve" << response.file;
+        }
         connection.headSent = true;
         QByteArray head =
             "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
@@ -190,12 +205,18 @@ void FakeWebServer::respond(QTcpSocket *socket, const FakeWebRequest &request)
         if (response.chunked)
             head += "Transfer-Encoding: chunked\r\n";
         else
-            head += "Content-Length: " + QByteArray::number(response.body.size() + response.generatedBytes) + "\r\n";
+            head += "Content-Length: " +
+                    QByteArray::number(response.body.size() + response.generatedBytes + response.fileBytes) + "\r\n";
         head += "Connection: close\r\n\r\n";
         socket->write(head);
         if (!response.body.isEmpty()) {
-            socket->write(response.chunked ? chunk(response.body) : response.body);
-            m_bodyBytesSent += response.body.size();
+            const QByteArray body =
+                response.dropAfter >= 0
+                    ? response.body.first(std::min<qint64>(response.dropAfter, response.body.size()))
+                    : response.body;
+            socket->write(response.chunked ? chunk(body) : body);
+            m_bodyBytesSent += body.size();
+            connection.bodySent = body.size();
         }
         pump(socket);
     };
@@ -213,23 +234,48 @@ void FakeWebServer::pump(QTcpSocket *socket)
     Connection &connection = *it->second;
     if (connection.finished || connection.response.stall)
         return;
+    const qint64 dropAfter = connection.response.dropAfter;
+    const auto dropped = [&] {
+        return dropAfter >= 0 && connection.bodySent >= dropAfter;
+    };
     const QByteArray &pattern = connection.response.generatedPattern;
-    while (connection.generatedLeft > 0 && socket->bytesToWrite() < writeAhead) {
+    while ((connection.generatedLeft > 0 || connection.fileLeft > 0) && !dropped() &&
+           socket->bytesToWrite() < writeAhead) {
+        qint64 size = pieceSize;
+        if (dropAfter >= 0)
+            size = std::min(size, dropAfter - connection.bodySent);
         QByteArray piece;
-        piece.reserve(pieceSize);
-        while (piece.size() < std::min(pieceSize, connection.generatedLeft)) {
-            const qsizetype take = std::min<qint64>(pattern.size() - connection.patternOffset,
-                                                    std::min(pieceSize, connection.generatedLeft) - piece.size());
-            piece += pattern.sliced(connection.patternOffset, take);
-            connection.patternOffset = (connection.patternOffset + take) % pattern.size();
+        if (connection.generatedLeft > 0) {
+            size = std::min(size, connection.generatedLeft);
+            piece.reserve(size);
+            while (piece.size() < size) {
+                const qsizetype take = std::min<qint64>(pattern.size() - connection.patternOffset, size - piece.size());
+                piece += pattern.sliced(connection.patternOffset, take);
+                connection.patternOffset = (connection.patternOffset + take) % pattern.size();
+            }
+            connection.generatedLeft -= piece.size();
+        } else {
+            piece = connection.file->read(std::min(size, connection.fileLeft));
+            if (piece.isEmpty()) {
+                qCWarning(lcFakeWeb) << "cannot read" << connection.file->fileName();
+                connection.fileLeft = 0;
+                break;
+            }
+            connection.fileLeft -= piece.size();
         }
-        connection.generatedLeft -= piece.size();
+        connection.bodySent += piece.size();
         m_bodyBytesSent += piece.size();
         socket->write(connection.response.chunked ? chunk(piece) : piece);
     }
-    if (connection.generatedLeft > 0)
+    if (!dropped() && (connection.generatedLeft > 0 || connection.fileLeft > 0))
         return;
     connection.finished = true;
+    if (dropped()) {
+        // A moment later, as a connection that drops does: the client has read the head by then
+        // (one that closes at once may be taken for a stale connection and asked again).
+        QTimer::singleShot(200, socket, [socket] { socket->disconnectFromHost(); });
+        return;
+    }
     if (connection.response.chunked)
         socket->write("0\r\n\r\n");
     socket->disconnectFromHost();

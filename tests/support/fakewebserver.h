@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+class QHostAddress;
 class QTcpServer;
 class QTcpSocket;
 
@@ -26,6 +27,13 @@ struct FakeWebResponse {
     // repeated), so a 50 MB page costs the test no memory.
     qint64 generatedBytes = 0;
     QByteArray generatedPattern = QByteArrayLiteral("<p>Sandpipers run along the tide line.</p>\n");
+    // Bytes appended after those, read from this file while the client reads (FILEOFFSET on,
+    // FILEBYTES of it), so a file of any size is served at the speed of the socket.
+    QString file;
+    qint64 fileOffset = 0;
+    qint64 fileBytes = 0;
+    // The connection closes after this many bytes of the body, as one that drops does; -1: never.
+    qint64 dropAfter = -1;
     bool chunked = false;               // Transfer-Encoding: chunked instead of Content-Length
     std::chrono::milliseconds delay{0}; // before the status line
     // Send the head and BODY, then nothing more while keeping the connection open.
@@ -55,9 +63,11 @@ public:
     explicit FakeWebServer(QObject *parent = nullptr);
     ~FakeWebServer() override;
 
+    // On ADDRESS (127.0.0.1 unless given; the loopback has 127.0.0.2 and more, hosts of their own).
+    bool listen(const QHostAddress &address);
     bool listen();
     quint16 port() const;
-    // http://127.0.0.1:PORT + PATH
+    // http://ADDRESS:PORT + PATH
     QUrl url(const QString &path) const;
 
     void route(const QByteArray &path, FakeWebResponse response);

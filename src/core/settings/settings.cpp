@@ -137,6 +137,9 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("local/idle_minutes"), Type::Integer, 15},
         // Conversations the local model answers at once (llama-server's slots, each its own context).
         {QStringLiteral("local/parallel"), Type::Integer, 2},
+        // Hosts besides the hub's own that a download may be redirected to: a mirror's (HF_ENDPOINT)
+        // file servers, ',' between; "*.example.org" takes every host under it.
+        {QStringLiteral("local/hub_hosts"), Type::String, QString()},
         // A model's report card the first time it answers: ask, always (without asking), never.
         {QStringLiteral("models/test_first_use"), Type::String, QStringLiteral("ask")},
         // Images go to the model with their longest side scaled down to this (pixels).
