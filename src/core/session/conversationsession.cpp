@@ -355,7 +355,7 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text
         for (const AttachedFile &file : item.message.attachments)
             files << file.name;
     }
-    if (auto dropped = m_store->deleteMessagesFrom(m_id, messageId); !dropped)
+    if (auto dropped = m_store->deleteMessage(m_id, messageId); !dropped)
         return dropped;
     if (auto loaded = load(); !loaded)
         return loaded;
