@@ -6,6 +6,7 @@
 #include <storage/conversationstore.h>
 #include <storage/schema.h>
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -371,6 +372,50 @@ private Q_SLOTS:
         QCOMPARE(ConversationExport::toJson(*single, m_conversation.folder()).value(QLatin1String("version")).toInt(),
                  ConversationExport::LinearFormatVersion);
         QVERIFY(linear.ok());
+    }
+
+    // 500 messages with 20 places where a second version branches off: switching the view between
+    // the two versions at the first of them reads the whole path again.
+    void switchingBetweenBranchesOfALongConversationIsQuick()
+    {
+        ConversationStore &store = *m_conversation.store;
+        ConversationSnapshot snapshot;
+        snapshot.conversation.title = QStringLiteral("long");
+        qint64 previous = 0;
+        QList<qint64> branchPoints;
+        for (qint64 id = 1; id <= 480; ++id) {
+            ChatMessage message = makeMessage(id % 2 ? Role::User : Role::Assistant, QStringLiteral("m%1").arg(id));
+            message.id = id;
+            message.parentId = previous;
+            snapshot.tree << message;
+            previous = id;
+            if (id % 24 == 0)
+                branchPoints << id;
+        }
+        for (qsizetype i = 0; i < branchPoints.size(); ++i) {
+            ChatMessage version = makeMessage(Role::Assistant, QStringLiteral("version %1").arg(i));
+            version.id = 1000 + i;
+            version.parentId = snapshot.tree.at(branchPoints.at(i) - 2).id;
+            snapshot.tree << version;
+        }
+        snapshot.messages = snapshot.tree.first(480);
+        const auto stored = store.insertConversation(snapshot);
+        QVERIFY(stored.ok());
+        QCOMPARE(store.messages(stored->id)->size(), 480);
+        const auto tree = store.allMessages(stored->id);
+        QCOMPARE(tree->size(), 500);
+        const qint64 first = tree->at(branchPoints.first() - 1).id;
+        const qint64 other = tree->at(480).id;
+        QElapsedTimer timer;
+        timer.start();
+        constexpr int Switches = 20;
+        for (int i = 0; i < Switches; ++i) {
+            QVERIFY(store.showMessage(stored->id, i % 2 ? first : other).ok());
+            QCOMPARE(store.messages(stored->id)->size(), i % 2 ? 480 : 24);
+        }
+        const double perSwitch = double(timer.nsecsElapsed()) / 1e6 / Switches;
+        qInfo("switching the branch shown of 500 messages: %.2f ms (show and read the path)", perSwitch);
+        QVERIFY2(perSwitch < 250, qPrintable(QString::number(perSwitch))); // 50 ms is the target of a release build
     }
 
     void rejectsAParentThatDoesNotComeBefore()
