@@ -4,11 +4,13 @@
 #include <storage/conversationexport.h>
 #include <storage/conversationimport.h>
 #include <storage/conversationstore.h>
+#include <storage/notebookexport.h>
 #include <storage/schema.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -416,6 +418,37 @@ private Q_SLOTS:
         const double perSwitch = double(timer.nsecsElapsed()) / 1e6 / Switches;
         qInfo("switching the branch shown of 500 messages: %.2f ms (show and read the path)", perSwitch);
         QVERIFY2(perSwitch < 250, qPrintable(QString::number(perSwitch))); // 50 ms is the target of a release build
+    }
+
+    void theNotebookHasTheBranchShown()
+    {
+        ConversationStore &store = *m_conversation.store;
+        const qint64 id = m_conversation.id;
+        QVERIFY(store.appendMessage(id, makeMessage(Role::User, QStringLiteral("q"))).ok());
+        QList<qint64> answers;
+        for (const QString &code : {QStringLiteral("x = 1"), QStringLiteral("y = 2")}) {
+            ChatMessage call = makeMessage(Role::Assistant, QString());
+            call.toolCalls = {{QStringLiteral("c1"), QStringLiteral("execute_python_code"),
+                               QJsonDocument(QJsonObject{{QStringLiteral("code"), code}}).toJson()}};
+            const auto stored =
+                answers.isEmpty() ? store.appendMessage(id, call) : store.addMessageVersion(id, answers.first(), call);
+            QVERIFY(stored.ok());
+            answers << stored->id;
+            ChatMessage result = makeMessage(Role::Tool, QStringLiteral("done"));
+            result.toolCallId = QStringLiteral("c1");
+            QVERIFY(store.appendMessage(id, result).ok());
+            QVERIFY(store.addExecution(runOf(id, CallKey{stored->id, 0}, code)).ok());
+        }
+        auto notebook = [&] {
+            return QString::fromUtf8(
+                QJsonDocument(NotebookExport::toJson(store.loadConversation(id).value(), m_conversation.folder(), {}))
+                    .toJson());
+        };
+        QVERIFY(notebook().contains(QLatin1String("y = 2")));
+        QVERIFY(!notebook().contains(QLatin1String("x = 1")));
+        QVERIFY(store.showMessage(id, answers.first()).ok());
+        QVERIFY(notebook().contains(QLatin1String("x = 1")));
+        QVERIFY(!notebook().contains(QLatin1String("y = 2")));
     }
 
     void rejectsAParentThatDoesNotComeBefore()
