@@ -7,7 +7,9 @@
 #include <storage/notebookexport.h>
 #include <storage/schema.h>
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -204,6 +206,44 @@ private Q_SLOTS:
         const auto next = store.appendMessage(3, makeMessage(Role::Assistant, QStringLiteral("Yes.")));
         QVERIFY(next.ok());
         QCOMPARE(next->parentId, path.last().id);
+    }
+
+    // data/version7.db was written by sandpiper-cli of the release before conversations kept
+    // versions (two conversations: two turns, one turn), then given a row whose conversation is gone.
+    void upgradesADatabaseOfTheLastRelease()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("data"));
+        QVERIFY(QDir().mkpath(folder));
+        const QString file = folder + QStringLiteral("/sandpiper.db");
+        QVERIFY(QFile::copy(QFINDTESTDATA("data/version7.db"), file));
+        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner));
+        {
+            RawDatabase raw(file);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 7);
+            QCOMPARE(count(raw, QStringLiteral("SELECT COUNT(*) FROM messages")), 6);
+            QVERIFY(raw.exec(QStringLiteral("INSERT INTO messages (conversation_id, seq, role, content, created, "
+                                            "updated) VALUES (9, 1, 'user', 'left behind', 1, 1)")));
+        }
+        ConversationStore store(folder);
+        QVERIFY(store.open().ok());
+        {
+            RawDatabase raw(file);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), Schema::LatestVersion);
+            QCOMPARE(count(raw, QStringLiteral("SELECT COUNT(*) FROM messages")), 7);
+            QCOMPARE(raw.value(QStringLiteral("SELECT COUNT(*) FROM pragma_foreign_key_check")).toInt(), 0);
+        }
+        QCOMPARE(contentsOf(store.messages(1)),
+                 QStringLiteral("How many penguins live in Antarctica?/Penguins: about twenty million./And emperor "
+                                "penguins?/Emperor penguins: about half a million."));
+        QCOMPARE(contentsOf(store.messages(2)), QStringLiteral("Hi/Hello!"));
+        QCOMPARE(contentsOf(store.messages(9)), QStringLiteral("left behind"));
+        QVERIFY2(store.lastWarning().contains(QLatin1String("conversation 9")), qPrintable(store.lastWarning()));
+        const auto path = store.messages(1);
+        const auto again =
+            store.addMessageVersion(1, path->at(3).id, makeMessage(Role::Assistant, QStringLiteral("Fewer.")));
+        QVERIFY(again.ok());
+        QCOMPARE(again->parentId, path->at(2).id);
     }
 
     void versionsOfAnAnswerAreKeptAndSwitched()
