@@ -134,7 +134,9 @@ StoreResult<QList<StoredExecution>> ExecutionTable::of(qint64 conversationId)
 
 StoreResult<QList<StoredExecution>> ExecutionTable::ofShownPath(qint64 conversationId)
 {
-    return select(QStringLiteral("conversation_id = ? AND (message_id IS NULL OR message_id IN (SELECT id FROM path))"),
+    // A run whose message is not stored (any more) is never hidden: it is the conversation's own.
+    return select(QStringLiteral("conversation_id = ? AND (message_id IS NULL OR message_id IN (SELECT id FROM path) "
+                                 "OR NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = executions.message_id))"),
                   {conversationId, conversationId}, MessageTable::shownPathSql());
 }
 

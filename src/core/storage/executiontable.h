@@ -19,9 +19,9 @@ public:
     StoreResult<StoredExecution> find(qint64 id);
     // Every run of the conversation, on any branch, oldest first.
     StoreResult<QList<StoredExecution>> of(qint64 conversationId);
-    // The runs of the messages of the path shown, with the runs that belong to no message (their
-    // message was dropped before conversations kept their versions), oldest first: what the kernel
-    // of that branch ran.
+    // The runs of the messages of the path shown, with the runs that belong to no stored message
+    // (theirs was dropped before conversations kept their versions), oldest first: what the
+    // kernel of that branch ran.
     StoreResult<QList<StoredExecution>> ofShownPath(qint64 conversationId);
     // Inserts EXECUTION into conversation CONVERSATIONID in the transaction QUERY is in.
     StoreResult<StoredExecution> insert(QSqlQuery &query, qint64 conversationId, const StoredExecution &execution,
