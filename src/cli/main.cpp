@@ -1,3 +1,4 @@
+#include "branchlisting.h"
 #include "clisession.h"
 #include "enginecommands.h"
 #include "localmodel.h"
@@ -187,6 +188,17 @@ int main(int argc, char *argv[])
         QStringLiteral("export-notebook"),
         QStringLiteral("Write the conversation given with --conversation as a Jupyter notebook to FILE and exit."),
         QStringLiteral("FILE"));
+    const QCommandLineOption branchesOption(
+        QStringLiteral("branches"),
+        QStringLiteral("Print the messages of the conversation given with --conversation on every branch, one per line "
+                       "(\"* ID ROLE: first words\", * on the branch shown; each message with versions indents the "
+                       "branches below it; with --json one object per line) and exit."));
+    const QCommandLineOption onOption(
+        QStringLiteral("on"),
+        QStringLiteral("Send the message after the message ID of the conversation given with --conversation, on "
+                       "whichever branch it is (see --branches): the model reads the branch down to it, and the new "
+                       "branch is the one shown."),
+        QStringLiteral("ID"));
     const QCommandLineOption checkEngineOption(
         QStringLiteral("check-engine"),
         QStringLiteral("Check the engine of the settings (sandbox/engine): print where it is, how fast it answers and "
@@ -227,12 +239,29 @@ int main(int argc, char *argv[])
                        "exit. Ctrl-C stops it; the same command goes on where it stopped."),
         QStringLiteral("REPO[:QUANT]"));
     parser.addOption(pullOption);
-    parser.addOptions({providerOption,     baseUrlOption,    modelOption,           keyOption,
-                       approveOption,      setOption,        profileOption,         newOption,
-                       conversationOption, jsonOption,       mcpConfigOption,       listToolsOption,
-                       attachOption,       imageOption,      exportNotebookOption,  checkEngineOption,
-                       listEnginesOption,  buildImageOption, removeLeftoversOption, modelsOption,
-                       probeOption});
+    parser.addOptions({providerOption,
+                       baseUrlOption,
+                       modelOption,
+                       keyOption,
+                       approveOption,
+                       setOption,
+                       profileOption,
+                       newOption,
+                       conversationOption,
+                       jsonOption,
+                       mcpConfigOption,
+                       listToolsOption,
+                       attachOption,
+                       imageOption,
+                       exportNotebookOption,
+                       checkEngineOption,
+                       listEnginesOption,
+                       buildImageOption,
+                       removeLeftoversOption,
+                       modelsOption,
+                       probeOption,
+                       branchesOption,
+                       onOption});
     parser.addPositionalArgument(QStringLiteral("prompt"),
                                  QStringLiteral("The message; read from standard input when absent."));
     parser.process(app);
@@ -296,6 +325,31 @@ int main(int argc, char *argv[])
         if (auto opened = store.open(); !opened)
             return fail(opened.error().message, 1);
         return exportNotebook(settings, store, parser.value(conversationOption), parser.value(exportNotebookOption));
+    }
+
+    if (parser.isSet(branchesOption)) {
+        if (!parser.isSet(conversationOption))
+            return fail(QStringLiteral("--branches needs --conversation ID"));
+        if (parser.isSet(newOption) || parser.isSet(onOption) || !parser.positionalArguments().isEmpty() ||
+            parser.isSet(attachOption) || parser.isSet(imageOption))
+            return fail(QStringLiteral("--branches prints the conversation and sends no message"));
+        ConversationStore store(settings.dataDirectory());
+        if (auto opened = store.open(); !opened)
+            return fail(opened.error().message, 1);
+        bool numeric = false;
+        const qint64 conversationId = parser.value(conversationOption).toLongLong(&numeric);
+        if (!numeric || !store.conversation(conversationId))
+            return fail(QStringLiteral("there is no conversation %1").arg(parser.value(conversationOption)));
+        return listBranches(store, conversationId, parser.isSet(jsonOption));
+    }
+    qint64 onMessage = 0;
+    if (parser.isSet(onOption)) {
+        bool numeric = false;
+        onMessage = parser.value(onOption).toLongLong(&numeric);
+        if (!numeric || onMessage <= 0)
+            return fail(QStringLiteral("--on takes the id of a message (see --branches)"));
+        if (!parser.isSet(conversationOption))
+            return fail(QStringLiteral("--on needs --conversation ID"));
     }
 
     const QString keyVariableGiven = parser.isSet(keyOption) ? parser.value(keyOption) : QString();
@@ -461,7 +515,13 @@ int main(int argc, char *argv[])
         });
         interruptPoll.start(100);
 
-        session.send(prompt);
+        if (onMessage == 0) {
+            session.send(prompt);
+        } else if (auto sent = session.sendAfter(onMessage, prompt); !sent) {
+            return fail(sent.error().kind == StoreError::Kind::NotFound
+                            ? QStringLiteral("conversation %1 has no message %2").arg(conversationId).arg(onMessage)
+                            : sent.error().message);
+        }
         app.exec();
         exitCode = printer.exitCode();
     }

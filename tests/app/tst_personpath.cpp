@@ -301,7 +301,7 @@ private Q_SLOTS:
         shot(QStringLiteral("regenerated"));
     }
 
-    // Edit the question: the answers after it go, the edited one is asked.
+    // Edit the question: the edited one is asked, the old one stays as a version beside it.
     void edit()
     {
         const QList<MessageWidget *> messages = m_window->chatView()->messageWidgets();

@@ -188,6 +188,17 @@ private Q_SLOTS:
                            QStringLiteral("--export-notebook"), QStringLiteral("chat.ipynb"),
                            QStringLiteral("--image"),           QStringLiteral("a.png")}
             << QStringLiteral("--export-notebook writes a file and sends no message");
+        QTest::newRow("branches without conversation")
+            << QStringList{QStringLiteral("--branches")} << QStringLiteral("--branches needs --conversation ID");
+        QTest::newRow("branches and a prompt")
+            << QStringList{QStringLiteral("--conversation"), QStringLiteral("1"), QStringLiteral("--branches"),
+                           QStringLiteral("hi")}
+            << QStringLiteral("--branches prints the conversation and sends no message");
+        QTest::newRow("on without conversation")
+            << QStringList{QStringLiteral("--on"), QStringLiteral("3"), QStringLiteral("hi")}
+            << QStringLiteral("--on needs --conversation ID");
+        QTest::newRow("on no number") << QStringList{QStringLiteral("--on"), QStringLiteral("x"), QStringLiteral("hi")}
+                                      << QStringLiteral("--on takes the id of a message");
         QTest::newRow("notebook and a prompt")
             << QStringList{QStringLiteral("--conversation"), QStringLiteral("1"), QStringLiteral("--export-notebook"),
                            QStringLiteral("chat.ipynb"), QStringLiteral("hi")}
@@ -229,6 +240,69 @@ private Q_SLOTS:
             contents << message[QLatin1String("content")].toString();
         QCOMPARE(contents.mid(1), (QStringList{QStringLiteral("first question"), QStringLiteral("First answer."),
                                                QStringLiteral("second question")}));
+    }
+
+    // --branches lists the tree; --on continues from any message, and the branch shown follows.
+    void listsAndContinuesTheBranches()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("First answer.")));
+        QCOMPARE(run(baseArguments() << QStringLiteral("first question")).exitCode, 0);
+        const QStringList inConversation = baseArguments() << QStringLiteral("--conversation") << QStringLiteral("1");
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        QCOMPARE(run(QStringList(inConversation) << QStringLiteral("second question")).exitCode, 0);
+        auto tree = [&] {
+            QList<QJsonObject> lines;
+            const Run listed =
+                run(QStringList(inConversation) << QStringLiteral("--branches") << QStringLiteral("--json"));
+            for (const QString &line : listed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                lines << QJsonDocument::fromJson(line.toUtf8()).object();
+            return lines;
+        };
+        QList<QJsonObject> messages = tree();
+        QCOMPARE(messages.size(), 4);
+        const QString firstAnswer = QString::number(messages.at(1)[QLatin1String("id")].toInteger());
+        QCOMPARE(messages.at(1)[QLatin1String("text")].toString(), QStringLiteral("First answer."));
+
+        m_server->enqueue(FS::openAiText(QStringLiteral("Other answer.")));
+        const Run on = run(QStringList(inConversation)
+                           << QStringLiteral("--on") << firstAnswer << QStringLiteral("another question"));
+        QCOMPARE(on.exitCode, 0);
+        auto contentsOf = [](const RecordedRequest &request) {
+            QStringList contents;
+            for (const QJsonValue &message : request.json()[QLatin1String("messages")].toArray())
+                contents << message[QLatin1String("content")].toString();
+            return contents.mid(1);
+        };
+        QCOMPARE(contentsOf(m_server->chatRequests().at(2)),
+                 (QStringList{QStringLiteral("first question"), QStringLiteral("First answer."),
+                              QStringLiteral("another question")}));
+        messages = tree();
+        QCOMPARE(messages.size(), 6);
+        QStringList shown;
+        QStringList hidden;
+        for (const QJsonObject &message : messages)
+            (message[QLatin1String("shown")].toBool() ? shown : hidden) << message[QLatin1String("text")].toString();
+        QCOMPARE(shown, (QStringList{QStringLiteral("first question"), QStringLiteral("First answer."),
+                                     QStringLiteral("another question"), QStringLiteral("Other answer.")}));
+        QCOMPARE(hidden, (QStringList{QStringLiteral("second question"), QStringLiteral("Second answer.")}));
+        const Run text = run(QStringList(inConversation) << QStringLiteral("--branches"));
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QLatin1String("*   ") +
+                                   QString::number(messages.at(4)[QLatin1String("id")].toInteger()) +
+                                   QLatin1String(" user [2/2]: another question")),
+                 qPrintable(text.out));
+
+        // The conversation goes on on the branch shown.
+        m_server->enqueue(FS::openAiText(QStringLiteral("Fine.")));
+        QCOMPARE(run(QStringList(inConversation) << QStringLiteral("thanks")).exitCode, 0);
+        QCOMPARE(contentsOf(m_server->chatRequests().at(3)).mid(2, 2),
+                 (QStringList{QStringLiteral("another question"), QStringLiteral("Other answer.")}));
+
+        const Run nowhere =
+            run(QStringList(inConversation) << QStringLiteral("--on") << QStringLiteral("999") << QStringLiteral("hi"));
+        QCOMPARE(nowhere.exitCode, 2);
+        QVERIFY2(nowhere.err.contains(QLatin1String("conversation 1 has no message 999")), qPrintable(nowhere.err));
+        QCOMPARE(m_server->chatRequests().size(), 4);
     }
 
     // A conversation goes on with its own provider and model, whatever the default became,

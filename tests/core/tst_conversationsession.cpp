@@ -501,6 +501,94 @@ private Q_SLOTS:
         QCOMPARE(model->item(0).message.attachments, shown.attachments);
     }
 
+    // Asking again keeps the old answer as a version; the model reads only the branch shown.
+    void regenerateAddsAVersionAndTheModelReadsTheBranchShown()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("First answer.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Second answer.")));
+        auto session = newSession();
+        QVERIFY(session);
+        session->send(QStringLiteral("Question"));
+        QVERIFY(waitIdle(session.get()));
+        QVERIFY(session->regenerate());
+        QVERIFY(waitIdle(session.get()));
+        QCOMPARE(answersIn(session->messages()), QStringList{QStringLiteral("Second answer.")});
+        const auto path = m_profile.store()->messages(session->id());
+        QCOMPARE(path->size(), 2);
+        QCOMPARE(path->last().version, 2);
+        QCOMPARE(path->last().versionCount, 2);
+        const auto versions = m_profile.store()->messageVersions(path->last().id);
+        QCOMPARE(versions->size(), 2);
+        QCOMPARE(m_profile.store()->allMessages(session->id())->size(), 3);
+        QTRY_COMPARE(m_server->chatRequests().size(), 2);
+        QVERIFY(!m_server->chatRequests().last().body.contains("First answer."));
+
+        // Back to the first answer: the model goes on from it.
+        QVERIFY(session->showVersion(versions->first()));
+        QCOMPARE(answersIn(session->messages()), QStringList{QStringLiteral("First answer.")});
+        m_server->enqueue(FS::openAiText(QStringLiteral("Third answer.")));
+        session->send(QStringLiteral("Go on"));
+        QVERIFY(waitIdle(session.get()));
+        QTRY_COMPARE(m_server->chatRequests().size(), 3);
+        QVERIFY(m_server->chatRequests().last().body.contains("First answer."));
+        QVERIFY(!m_server->chatRequests().last().body.contains("Second answer."));
+        QCOMPARE(m_profile.store()->messages(session->id())->size(), 4);
+        QCOMPARE(m_profile.store()->allMessages(session->id())->size(), 5);
+    }
+
+    // An edit is a new version of the question: the old one and its answer stay.
+    void anEditAddsAVersionOfTheQuestion()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("About cats.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("About dogs.")));
+        auto session = newSession();
+        QVERIFY(session);
+        session->send(QStringLiteral("Tell me about cats"));
+        QVERIFY(waitIdle(session.get()));
+        const qint64 question = session->messages()->item(0).message.id;
+        QVERIFY(session->resendFrom(question, QStringLiteral("Tell me about dogs")));
+        QVERIFY(waitIdle(session.get()));
+        QCOMPARE(answersIn(session->messages()), QStringList{QStringLiteral("About dogs.")});
+        QTRY_COMPARE(m_server->chatRequests().size(), 2);
+        QVERIFY(!m_server->chatRequests().last().body.contains("cats"));
+        const auto path = m_profile.store()->messages(session->id());
+        QCOMPARE(path->first().content, QStringLiteral("Tell me about dogs"));
+        QCOMPARE(path->first().versionCount, 2);
+        QCOMPARE(m_profile.store()->allMessages(session->id())->size(), 4);
+        QVERIFY(session->showVersion(question));
+        QCOMPARE(session->messages()->item(0).message.content, QStringLiteral("Tell me about cats"));
+        QCOMPARE(answersIn(session->messages()), QStringList{QStringLiteral("About cats.")});
+        // Deleting the version shown takes its answer and shows the other one.
+        QVERIFY(session->deleteVersion(question));
+        QCOMPARE(answersIn(session->messages()), QStringList{QStringLiteral("About dogs.")});
+        QCOMPARE(m_profile.store()->allMessages(session->id())->size(), 2);
+    }
+
+    // A conversation just opened has no agent yet: the one made for the edit reads the branch
+    // before the edited message, not the one the store shows below it.
+    void anEditInAReopenedConversationSendsOnlyWhatCameBefore()
+    {
+        m_server->enqueue(FS::openAiText(QStringLiteral("Answer one.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Answer two.")));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Answer three.")));
+        auto session = newSession();
+        QVERIFY(session);
+        session->send(QStringLiteral("Question one"));
+        QVERIFY(waitIdle(session.get()));
+        session->send(QStringLiteral("Question two"));
+        QVERIFY(waitIdle(session.get()));
+        ConversationSession reopened(session->id(), m_profile.store(), AgentSettings::read(*m_profile.settings()));
+        QVERIFY(reopened.load());
+        QVERIFY(reopened.resendFrom(reopened.messages()->item(2).message.id, QStringLiteral("Question 2b")));
+        QVERIFY(waitIdle(&reopened));
+        QTRY_COMPARE(m_server->chatRequests().size(), 3);
+        const QByteArray sent = m_server->chatRequests().last().body;
+        QVERIFY(sent.contains("Answer one."));
+        QVERIFY(sent.contains("Question 2b"));
+        QVERIFY(!sent.contains("Question two"));
+        QVERIFY(!sent.contains("Answer two."));
+    }
+
     void aMessageOfOnlyFilesIsNamedAfterThem()
     {
         m_server->enqueue(FS::openAiText(QStringLiteral("Two tables.")));

@@ -1,3 +1,4 @@
+#include "rawdatabase.h"
 #include "sandboxfiles.h"
 
 #include <llm/modelimage.h>
@@ -38,6 +39,7 @@
 
 using namespace std::chrono_literals;
 using namespace Sandpiper;
+using Sandpiper::Test::RawDatabase;
 
 using Role = ChatMessage::Role;
 using Status = ChatMessage::Status;
@@ -68,41 +70,6 @@ QByteArray importWithImage(const QString &url, const QString &role = QStringLite
 const char *const StreamChildFolder = "SANDPIPER_TST_STREAM_FOLDER";
 const char *const StreamChildConversation = "SANDPIPER_TST_STREAM_CONVERSATION";
 constexpr auto StreamChildAppendEvery = 5ms;
-
-// A connection of the test's own, for what the store's API does not show: the file's pragmas,
-// raw rows, a database written by hand.
-class RawDatabase
-{
-public:
-    explicit RawDatabase(const QString &path)
-        : m_name(QStringLiteral("raw-%1").arg(QRandomGenerator::global()->generate64()))
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        db.setDatabaseName(path);
-        db.open();
-    }
-    ~RawDatabase() { QSqlDatabase::removeDatabase(m_name); }
-
-    bool exec(const QString &sql)
-    {
-        QSqlQuery query(QSqlDatabase::database(m_name));
-        if (!query.exec(sql)) {
-            qWarning() << sql << query.lastError().text();
-            return false;
-        }
-        return true;
-    }
-    QVariant value(const QString &sql)
-    {
-        QSqlQuery query(QSqlDatabase::database(m_name));
-        if (!query.exec(sql) || !query.next())
-            return {};
-        return query.value(0);
-    }
-
-private:
-    QString m_name;
-};
 
 ChatMessage makeMessage(Role role, const QString &content, Status status = Status::Complete)
 {
@@ -650,12 +617,11 @@ private Q_SLOTS:
                               QStringLiteral("second/two"), QStringLiteral("third/three"), QStringLiteral("x = 3/")}));
         QCOMPARE(items.last().origin, RunOrigin::User);
 
-        // A message's id can come back after it is deleted: its runs let go of it.
-        QVERIFY(store.deleteMessagesFrom(8, 13).ok());
-        const auto kept = store.executions(8);
+        // Deleting a message takes the runs of the messages below it: they belonged to that branch.
+        QVERIFY(store.deleteMessage(8, 13).ok());
+        const auto kept = store.allExecutions(8);
+        QCOMPARE(kept->size(), 1);
         QCOMPARE(kept->at(0).call, (CallKey{11, 0}));
-        QVERIFY(!kept->at(1).call.isValid());
-        QVERIFY(!kept->at(3).call.isValid());
     }
 
     // Schema 6 keeps the note on attached files apart from the user's words: a v5 file's messages
@@ -1036,7 +1002,7 @@ private Q_SLOTS:
         QCOMPARE(hits->size(), 1);
     }
 
-    void dropsTheLaterMessagesForAnEdit()
+    void deletingAMessageTakesWhatFollowsIt()
     {
         ConversationStore store(freshFolder());
         const auto created = store.createConversation(QStringLiteral("openai"), QStringLiteral("gpt-4o"));
@@ -1047,13 +1013,13 @@ private Q_SLOTS:
             QVERIFY(stored.ok());
             ids << stored->id;
         }
-        QVERIFY(store.deleteMessagesFrom(created->id, ids.at(1)).ok());
+        QVERIFY(store.deleteMessage(created->id, ids.at(1)).ok());
         const auto left = store.messages(created->id);
         QCOMPARE(left->size(), 1);
         QCOMPARE(left->first().content, QStringLiteral("one"));
         QVERIFY(store.search(QStringLiteral("three")).value().isEmpty());
         // A message of another conversation, or none at all, removes nothing.
-        QCOMPARE(store.deleteMessagesFrom(created->id + 1, ids.at(0)).error().kind, StoreError::Kind::NotFound);
+        QCOMPARE(store.deleteMessage(created->id + 1, ids.at(0)).error().kind, StoreError::Kind::NotFound);
         QCOMPARE(store.messages(created->id)->size(), 1);
     }
 

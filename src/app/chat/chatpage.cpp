@@ -313,7 +313,7 @@ void ChatPage::updateTabOrder()
 
 void ChatPage::editAndResend(qint64 messageId, const QString &text)
 {
-    // The edit dialog already said that the later messages go; its OK is the consent.
+    // The edited text is a new version beside the old one, which stays (see resendFrom).
     if (auto resent = m_session->resendFrom(messageId, text); !resent)
         QMessageBox::warning(this, tr("Edit and resend"), resent.error().message);
 }

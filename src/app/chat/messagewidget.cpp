@@ -83,7 +83,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     m_error->setVisible(false);
 
     m_copyButton->setToolTip(tr("Copy this message's text"));
-    m_editButton->setToolTip(tr("Change this message and ask again; the messages after it are removed"));
+    m_editButton->setToolTip(tr("Change this message and ask again; this version and what followed it are kept"));
     m_regenerateButton->setToolTip(tr("Ask the model for another answer to the same question"));
     m_retryButton->setToolTip(tr("Send the question again after the error"));
     // The buttons wrap under the name in a narrow window rather than widening it.
@@ -133,9 +133,10 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
             [this] { QApplication::clipboard()->setText(m_message.content); });
     connect(m_editButton, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Edit and resend"),
-                                                            tr("Later messages of this conversation will be removed."),
-                                                            m_message.content, &ok);
+        const QString text = QInputDialog::getMultiLineText(
+            this, tr("Edit and resend"),
+            tr("The message is sent as a new version; this one and what followed it are kept."), m_message.content,
+            &ok);
         if (ok && !text.trimmed().isEmpty())
             Q_EMIT editRequested(m_message.id, text);
     });

@@ -141,23 +141,28 @@ void AgentLoop::reportStoreError(const QString &message)
         emitEvent(AgentEvent::Kind::Notice, tr("This conversation could not be saved: %1").arg(message));
 }
 
-void AgentLoop::save(ChatMessage &message)
+void AgentLoop::save(ChatMessage &message, qint64 versionOf)
 {
     if (!m_store)
         return;
-    auto stored = m_store->appendMessage(m_conversationId, message);
+    // A conversation is a tree: the message goes under the last one the model reads, whichever
+    // branch the window shows meanwhile.
+    if (versionOf == 0 && message.parentId == 0 && !m_history.isEmpty())
+        message.parentId = m_history.constLast().id;
+    auto stored = versionOf != 0 ? m_store->addMessageVersion(m_conversationId, versionOf, message)
+                                 : m_store->appendMessage(m_conversationId, message);
     if (stored)
         message = *stored;
     else
         reportStoreError(stored.error().message);
 }
 
-const ChatMessage &AgentLoop::addMessage(ChatMessage message)
+const ChatMessage &AgentLoop::addMessage(ChatMessage message, qint64 versionOf)
 {
     message.created = message.updated = QDateTime::currentDateTimeUtc();
     // An answer that streamed into the store is already there; the writer finishes it.
     if (message.id == 0)
-        save(message);
+        save(message, versionOf);
     m_history.append(message);
     AgentEvent added;
     added.kind = AgentEvent::Kind::MessageAdded;
@@ -200,6 +205,30 @@ void AgentLoop::sendWithAttachments(const QString &text, const QStringList &atta
         return;
     }
     QCoro::connect(runTurn(text, attachments, images), this, [] {});
+}
+
+void AgentLoop::sendVersion(const QString &text, const QStringList &attachments, const QStringList &images,
+                            qint64 versionOf)
+{
+    if (m_busy) {
+        emitEvent(AgentEvent::Kind::Error, tr("Wait for the current answer to finish, or stop it, before sending."));
+        return;
+    }
+    QCoro::connect(runTurn(text, attachments, images, versionOf), this, [] {});
+}
+
+void AgentLoop::answerAgain()
+{
+    if (m_busy) {
+        emitEvent(AgentEvent::Kind::Error,
+                  tr("Wait for the current answer to finish, or stop it, before asking again."));
+        return;
+    }
+    if (m_history.isEmpty() || m_history.constLast().role != ChatMessage::Role::User) {
+        emitEvent(AgentEvent::Kind::Error, tr("There is no question to answer again."));
+        return;
+    }
+    QCoro::connect(runTurn({}, {}, {}, 0, true), this, [] {});
 }
 
 void AgentLoop::exportTable(const QString &requestId, const QString &tableId, const QString &format,
@@ -394,7 +423,8 @@ QCoro::Task<> AgentLoop::runUserCodeTask(QString code)
     Q_EMIT event(done);
 }
 
-QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringList images)
+QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringList images, qint64 versionOf,
+                                 bool again)
 {
     QPointer<AgentLoop> self(this);
     m_busy = true;
@@ -412,32 +442,34 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         Q_EMIT event(finished);
     };
 
-    ChatMessage user;
-    user.role = ChatMessage::Role::User;
-    user.content = text;
-    user.images = images;
-    if (!images.isEmpty()) {
-        // Before anything is stored: a message the model cannot take goes back whole.
-        QString refusal = co_await m_attachments->imagesRefusal(m_client->config().model, images);
+    if (!again) {
+        ChatMessage user;
+        user.role = ChatMessage::Role::User;
+        user.content = text;
+        user.images = images;
+        if (!images.isEmpty()) {
+            // Before anything is stored: a message the model cannot take goes back whole.
+            QString refusal = co_await m_attachments->imagesRefusal(m_client->config().model, images);
+            if (!self)
+                co_return;
+            if (m_cancelled)
+                refusal = tr("Stopped before the message was sent.");
+            if (!refusal.isEmpty()) {
+                AgentEvent refused;
+                refused.kind = AgentEvent::Kind::SendRefused;
+                refused.text = refusal;
+                refused.message = user;
+                refused.attachments = attachments;
+                Q_EMIT event(refused);
+                finishTurn(AgentEvent::End::Failed);
+                co_return;
+            }
+        }
+        user = co_await m_attachments->attach(user, attachments, images);
         if (!self)
             co_return;
-        if (m_cancelled)
-            refusal = tr("Stopped before the message was sent.");
-        if (!refusal.isEmpty()) {
-            AgentEvent refused;
-            refused.kind = AgentEvent::Kind::SendRefused;
-            refused.text = refusal;
-            refused.message = user;
-            refused.attachments = attachments;
-            Q_EMIT event(refused);
-            finishTurn(AgentEvent::End::Failed);
-            co_return;
-        }
+        addMessage(user, versionOf); // the store names the conversation after its first message
     }
-    user = co_await m_attachments->attach(user, attachments, images);
-    if (!self)
-        co_return;
-    addMessage(user); // the store names the conversation after its first message
 
     for (int round = 0;; ++round) {
         // The MCP servers' tools as they are now: servers start when first needed, and their

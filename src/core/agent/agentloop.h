@@ -51,6 +51,12 @@ public Q_SLOTS:
     // folder): the model is told what each file is, with a short preview, before the text; the
     // images go as image parts to a model that takes them (SendRefused for one that does not).
     void sendWithAttachments(const QString &text, const QStringList &attachments, const QStringList &images);
+    // Sends TEXT with ATTACHMENTS and IMAGES as sendWithAttachments() does, stored as a new version
+    // of the user's message VERSIONOF (an edit); the history (replaceHistory()) ends before it.
+    void sendVersion(const QString &text, const QStringList &attachments, const QStringList &images, qint64 versionOf);
+    // Asks for a new answer to the history, which ends with the user's message: the answer is
+    // stored as a new version beside the ones there are.
+    void answerAgain();
     // Asks the sandbox to write the whole frame behind table TABLEID into the folder as FILENAME
     // ("csv" or "xlsx"); answers with a TableExported event for REQUESTID.
     void exportTable(const QString &requestId, const QString &tableId, const QString &format, const QString &fileName);
@@ -89,14 +95,19 @@ Q_SIGNALS:
     void event(const Sandpiper::AgentEvent &event);
 
 private:
-    QCoro::Task<> runTurn(QString text, QStringList attachments = {}, QStringList images = {});
+    // A turn: the user's TEXT with ATTACHMENTS and IMAGES (a new version of VERSIONOF when that is
+    // not 0), or with AGAIN no new message, a new answer to the history as it is.
+    QCoro::Task<> runTurn(QString text, QStringList attachments = {}, QStringList images = {}, qint64 versionOf = 0,
+                          bool again = false);
     QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
     QCoro::Task<> restoreKernelTask(bool rerunWritingCells);
     QList<ChatMessage> requestMessages();
     // Returns the message as the history holds it (with its row in the store).
-    const ChatMessage &addMessage(ChatMessage message);
-    void save(ChatMessage &message);
+    // Stores MESSAGE (as a new version of VERSIONOF when that is not 0, else after the history's
+    // last message) unless it is stored, and adds it to the history.
+    const ChatMessage &addMessage(ChatMessage message, qint64 versionOf = 0);
+    void save(ChatMessage &message, qint64 versionOf = 0);
     void reportStoreError(const QString &message);
     void emitEvent(AgentEvent::Kind kind, QString text = {});
 

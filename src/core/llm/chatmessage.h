@@ -52,6 +52,13 @@ struct ChatMessage {
     };
 
     qint64 id = 0; // row in the store; 0 until stored
+    // A conversation is a tree: the message this one follows (0: it begins the conversation).
+    // Editing a question or asking again adds a version beside the old one, under the same parent.
+    qint64 parentId = 0;
+    // Which of the versions under the same parent this is (from 1), and how many there are; the
+    // store fills them in for the messages of the path shown ("< 2 / 3 >").
+    int version = 1;
+    int versionCount = 1;
     Role role = Role::User;
     QString content;
     QString reasoning;

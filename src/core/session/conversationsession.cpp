@@ -12,6 +12,9 @@
 
 #include <QFile>
 #include <QJsonObject>
+#include <QSet>
+
+#include <algorithm>
 
 namespace Sandpiper {
 
@@ -110,6 +113,11 @@ AgentThread *ConversationSession::agent()
 
 void ConversationSession::send(const QString &text)
 {
+    sendAs(text, 0);
+}
+
+void ConversationSession::sendAs(const QString &text, qint64 versionOf)
+{
     if (isBusy()) {
         m_transcript->addNotice(TurnItem::NoticeLevel::Error,
                                 tr("Wait for the current answer to finish, or stop it, before sending."));
@@ -132,8 +140,10 @@ void ConversationSession::send(const QString &text)
         state.pendingImages.clear();
         state.phase = SessionState::Phase::Waiting;
     });
-    startTurn({text, attachments, images}, [this, text, attachments, images] {
-        if (attachments.isEmpty() && images.isEmpty())
+    startTurn({text, attachments, images}, [this, text, attachments, images, versionOf] {
+        if (versionOf != 0)
+            agent()->post(&AgentLoop::sendVersion, text, attachments, images, versionOf);
+        else if (attachments.isEmpty() && images.isEmpty())
             agent()->post(&AgentLoop::send, text);
         else
             agent()->post(&AgentLoop::sendWithAttachments, text, attachments, images);
@@ -174,7 +184,10 @@ void ConversationSession::returnDraft(const Draft &draft)
         state.pendingAttachments = joined(draft.attachments, state.pendingAttachments);
     });
     m_transcript->dropUnsent();
-    Q_EMIT draftReturned(draft.text);
+    if (!draft.text.isEmpty())
+        Q_EMIT draftReturned(draft.text);
+    else
+        load(); // an answer asked again: the branch shows as the store has it
 }
 
 void ConversationSession::setLocalModels(LocalModelHost *host)
@@ -409,6 +422,35 @@ void ConversationSession::exportTable(const CallKey &key, int tableIndex, const 
     agent()->post(&AgentLoop::exportTable, requestId, result->tables.at(tableIndex).tableId, extension, fileName);
 }
 
+StoreResult<QList<ChatMessage>> ConversationSession::pathTo(qint64 messageId, bool withIt) const
+{
+    auto path = m_store->messages(m_id);
+    if (!path)
+        return path;
+    for (qsizetype i = 0; i < path->size(); ++i) {
+        if (path->at(i).id == messageId)
+            return path->first(withIt ? i + 1 : i);
+    }
+    return StoreError{StoreError::Kind::NotFound, tr("The message is not on the branch shown.")};
+}
+
+void ConversationSession::showPath(const QList<ChatMessage> &path, bool forTurn)
+{
+    const auto executions = m_store->executions(m_id);
+    QSet<qint64> onPath;
+    for (const ChatMessage &message : path)
+        onPath.insert(message.id);
+    QList<StoredExecution> shown;
+    for (const StoredExecution &execution : executions ? *executions : QList<StoredExecution>()) {
+        if (!execution.call.isValid() || onPath.contains(execution.call.messageId))
+            shown << execution;
+    }
+    m_transcript->reset(path, shown);
+    // An agent made later reads the branch shown in the store, which may go on below PATH.
+    if (AgentThread *reader = forTurn ? agent() : m_agent.get())
+        reader->post(&AgentLoop::replaceHistory, path);
+}
+
 StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text)
 {
     if (isBusy())
@@ -425,19 +467,16 @@ StoreResult<void> ConversationSession::resendFrom(qint64 messageId, QString text
         for (const AttachedFile &file : item.message.attachments)
             files << file.name;
     }
-    if (auto dropped = m_store->deleteMessagesFrom(m_id, messageId); !dropped)
-        return dropped;
-    if (auto loaded = load(); !loaded)
-        return loaded;
-    if (m_agent) {
-        const auto history = m_store->messages(m_id);
-        m_agent->post(&AgentLoop::replaceHistory, history ? *history : QList<ChatMessage>());
-    }
+    // The new text is a version of the message beside it: the model reads what came before it.
+    const auto before = pathTo(messageId, false);
+    if (!before)
+        return before.error();
+    showPath(*before, true);
     changeState([&](SessionState &state) {
         state.pendingImages = joined(images, state.pendingImages);
         state.pendingAttachments = joined(files, state.pendingAttachments);
     });
-    send(text);
+    sendAs(text, messageId);
     return {};
 }
 
@@ -445,12 +484,85 @@ StoreResult<void> ConversationSession::regenerate()
 {
     for (int row = m_messages->rowCount() - 1; row >= 0; --row) {
         const TurnItem &item = m_messages->item(row);
-        // The text is copied: resending reloads the model that holds it.
         if (item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::User &&
             item.message.id != 0)
-            return resendFrom(item.message.id, item.message.content);
+            return answerAgain(item.message.id);
     }
     return StoreError{StoreError::Kind::NotFound, tr("There is no question to answer again.")};
+}
+
+StoreResult<void> ConversationSession::answerAgain(qint64 questionId)
+{
+    if (isBusy())
+        return StoreError{StoreError::Kind::InvalidInput,
+                          tr("Wait for the current answer to finish, or stop it, before asking again.")};
+    // The new answer is a version beside the old one, under the question; the old one stays.
+    const auto upToQuestion = pathTo(questionId, true);
+    if (!upToQuestion)
+        return upToQuestion.error();
+    if (upToQuestion->constLast().role != ChatMessage::Role::User)
+        return StoreError{StoreError::Kind::InvalidInput, tr("Only a question can be answered again.")};
+    showPath(*upToQuestion, true);
+    m_turnTimer.start();
+    setPhase(SessionState::Phase::Waiting);
+    startTurn({}, [this] { agent()->post(&AgentLoop::answerAgain); });
+    return {};
+}
+
+StoreResult<void> ConversationSession::showVersion(qint64 messageId)
+{
+    return changeBranch(tr("Stop the answer, or wait for it to finish, before switching to another version."),
+                        [&] { return m_store->showMessage(m_id, messageId); });
+}
+
+StoreResult<void> ConversationSession::sendAfter(qint64 messageId, const QString &text)
+{
+    if (isBusy())
+        return StoreError{StoreError::Kind::InvalidInput,
+                          tr("Wait for the current answer to finish, or stop it, before sending.")};
+    const auto tree = m_store->allMessages(m_id);
+    if (!tree)
+        return tree.error();
+    const auto message = std::find_if(tree->cbegin(), tree->cend(),
+                                      [messageId](const ChatMessage &each) { return each.id == messageId; });
+    if (message == tree->cend())
+        return StoreError{StoreError::Kind::NotFound,
+                          tr("The conversation has no message with the id %1.").arg(messageId)};
+    // Its calls wait for their results: a message after it would leave them unanswered.
+    if (!message->toolCalls.isEmpty())
+        return StoreError{StoreError::Kind::InvalidInput,
+                          tr("The message %1 calls tools; continue from their results instead.").arg(messageId)};
+    if (auto shown = m_store->showMessage(m_id, messageId); !shown)
+        return shown;
+    const auto upToIt = pathTo(messageId, true);
+    if (!upToIt)
+        return upToIt.error();
+    showPath(*upToIt, true);
+    send(text);
+    return {};
+}
+
+StoreResult<void> ConversationSession::deleteVersion(qint64 messageId)
+{
+    return changeBranch(tr("Stop the answer, or wait for it to finish, before deleting a version."),
+                        [&] { return m_store->deleteMessage(m_id, messageId); });
+}
+
+StoreResult<void> ConversationSession::changeBranch(const QString &whenBusy,
+                                                    const std::function<StoreResult<void>()> &change)
+{
+    // Changing the branch under a running answer would send the model one branch and show another:
+    // it waits.
+    if (isBusy())
+        return StoreError{StoreError::Kind::InvalidInput, whenBusy};
+    if (auto changed = change(); !changed)
+        return changed;
+    const auto path = m_store->messages(m_id);
+    if (!path)
+        return path.error();
+    showPath(*path, false);
+    Q_EMIT historyChanged();
+    return {};
 }
 
 void ConversationSession::setProvider(const ProviderConfig &given)

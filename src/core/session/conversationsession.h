@@ -88,11 +88,23 @@ public:
     // Asks the sandbox to write all of table TABLEINDEX of call KEY (as "csv" or "xlsx") into the
     // folder; tableExported() tells how it went.
     void exportTable(const Sandpiper::CallKey &key, int tableIndex, const QString &format);
-    // Drops MESSAGEID and every later message, then sends TEXT in its place. TEXT is taken by
-    // value: the message it often comes from is dropped on the way.
+    // Sends TEXT as a new version of the user's message MESSAGEID (an edit), with its images and
+    // files: the model reads the branch up to it, and MESSAGEID with what followed it stays, a
+    // version beside the new one. TEXT is taken by value: the model it comes from is reloaded.
     StoreResult<void> resendFrom(qint64 messageId, QString text);
-    // Asks again for the answer to the last question.
+    // Asks again for the answer to the last question; the old answer stays, a version beside it.
     StoreResult<void> regenerate();
+    // Asks again for the answer to QUESTIONID, a user's message of the branch shown.
+    StoreResult<void> answerAgain(qint64 questionId);
+    // Shows the version MESSAGEID (or a message on another branch): the branch through it, below it
+    // the versions shown there last; the model reads that branch from the next request on.
+    StoreResult<void> showVersion(qint64 messageId);
+    // Sends TEXT as the next message after MESSAGEID, any message of the conversation on any
+    // branch: the model reads the branch down to it, and the new branch is the one shown.
+    StoreResult<void> sendAfter(qint64 messageId, const QString &text);
+    // Deletes the version MESSAGEID with everything below it; the branch shown falls back to the
+    // version shown last beside it.
+    StoreResult<void> deleteVersion(qint64 messageId);
 
     // The provider (URL, key, headers) and model this conversation's requests go to; the
     // SessionManager sets them from the conversation's own choice and the provider's settings.
@@ -133,6 +145,16 @@ Q_SIGNALS:
 
 private:
     AgentThread *agent();
+    // Sends TEXT, as a new version of the user's message VERSIONOF when that is not 0.
+    void sendAs(const QString &text, qint64 versionOf);
+    // The branch shown down to MESSAGEID, WITHIT or not.
+    StoreResult<QList<ChatMessage>> pathTo(qint64 messageId, bool withIt) const;
+    // Shows PATH (with its runs) and has the agent read it, made now when FORTURN (a turn on PATH
+    // follows).
+    void showPath(const QList<ChatMessage> &path, bool forTurn);
+    // Makes CHANGE to the store's branches unless an answer runs (WHENBUSY says so), then shows the
+    // branch shown there.
+    StoreResult<void> changeBranch(const QString &whenBusy, const std::function<StoreResult<void>()> &change);
     // Copies PATH into the folder and adds its name there to the list PENDING of the state.
     StoreResult<void> attachTo(const QString &path, QStringList SessionState::*pending);
     // Once the first message is stored, the title the store gave the conversation.

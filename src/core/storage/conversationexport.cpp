@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QSet>
 #include <QUrl>
 
 #include <algorithm>
@@ -433,18 +434,35 @@ QJsonObject toJson(const ConversationSnapshot &snapshot, const QString &conversa
 {
     const Conversation &conversation = snapshot.conversation;
     const SandboxFolder folder(conversationFolder);
+    const bool tree = snapshot.tree.size() > snapshot.messages.size();
+    QSet<qint64> shown;
+    for (const ChatMessage &message : snapshot.messages)
+        shown.insert(message.id);
     QJsonArray messages;
     QHash<qint64, qsizetype> placeOfMessage;
-    for (const ChatMessage &message : snapshot.messages) {
-        messages.append(messageToJson(message, folder));
+    qint64 previous = 0;
+    for (const ChatMessage &message : tree ? snapshot.tree : snapshot.messages) {
+        QJsonObject object = messageToJson(message, folder);
+        if (tree) {
+            QJsonObject extras = object.value(QLatin1String("sandpiper")).toObject();
+            if (message.parentId != previous && placeOfMessage.contains(message.parentId))
+                extras.insert(QStringLiteral("parent"), placeOfMessage.value(message.parentId));
+            else if (message.parentId != previous)
+                extras.insert(QStringLiteral("parent"), 0);
+            if (!shown.contains(message.id))
+                extras.insert(QStringLiteral("shown"), false);
+            object.insert(QStringLiteral("sandpiper"), extras);
+        }
+        messages.append(object);
         placeOfMessage.insert(message.id, messages.size());
+        previous = message.id;
     }
     QJsonArray executions;
-    for (const StoredExecution &execution : snapshot.executions)
+    for (const StoredExecution &execution : tree ? snapshot.allExecutions : snapshot.executions)
         executions.append(executionToJson(execution, placeOfMessage.value(execution.call.messageId)));
     return {
         {QStringLiteral("format"), Format},
-        {QStringLiteral("version"), FormatVersion},
+        {QStringLiteral("version"), tree ? FormatVersion : LinearFormatVersion},
         {QStringLiteral("title"), conversation.title},
         {QStringLiteral("created"), isoTime(conversation.created)},
         {QStringLiteral("updated"), isoTime(conversation.updated)},

@@ -11,9 +11,14 @@
 
 namespace Sandpiper::ConversationExport {
 
-// The JSON export's "format" and "version"; ConversationImport reads what this writes.
+// The JSON export's "format" and "version"; ConversationImport reads what this writes. A
+// conversation with versions of messages (a tree) is written as version 2: each message that does
+// not follow the one before it in the file names its "parent" (its place, from 1), and the
+// messages off the path shown say "shown": false. One without is written as version 1, which
+// earlier Sandpipers read.
 inline constexpr QLatin1StringView Format("sandpiper-conversation");
-inline constexpr int FormatVersion = 1;
+inline constexpr int FormatVersion = 2;
+inline constexpr int LinearFormatVersion = 1;
 
 // Draws the normalised spec of a create_chart call as a PNG at PNGPATH. Core has no widgets, so
 // the app passes one (ChartWidget::renderToPng); false when it could not.

@@ -295,7 +295,7 @@ Error checkToolResults(const QList<ChatMessage> &messages)
             if (!open.removeOne(message.toolCallId))
                 return QStringLiteral("Message %1 answers the tool call \"%2\", which the assistant message before it "
                                       "did not make.")
-                    .arg(i + 1)
+                    .arg(message.id != 0 ? message.id : i + 1)
                     .arg(message.toolCallId);
         } else {
             open.clear();
@@ -435,15 +435,44 @@ StoreResult<ConversationSnapshot> parse(const QByteArray &json)
     if (!messages.isArray())
         return invalid(QStringLiteral("The file has no \"messages\" list."));
     const QJsonArray messageArray = messages.toArray();
+    qint64 lastShown = 0;
+    QSet<qint64> parents;
     for (qsizetype i = 0; i < messageArray.size(); ++i) {
         ChatMessage message;
         if (const Error error = readMessage(messageArray.at(i), int(i + 1), message, snapshot.files))
             return invalid(*error);
         message.id = i + 1; // the executions name their call's message by its place; the store renumbers
-        snapshot.messages.append(message);
+        // A message follows the one before it, unless it names its parent (a conversation with versions).
+        const QJsonObject extras = messageArray.at(i).toObject().value(QLatin1String("sandpiper")).toObject();
+        const QJsonValue parent = extras.value(QLatin1String("parent"));
+        if (parent.isUndefined()) {
+            message.parentId = i;
+        } else if (!parent.isDouble() || parent.toDouble() != double(parent.toInt()) || parent.toInt() < 0 ||
+                   parent.toInt() > i) {
+            return invalid(
+                QStringLiteral("Message %1 has a \"parent\" that is not the place of a message before it: %2.")
+                    .arg(i + 1)
+                    .arg(quoted(parent)));
+        } else {
+            message.parentId = parent.toInt();
+        }
+        if (extras.value(QLatin1String("shown")).toBool(true))
+            lastShown = message.id;
+        parents.insert(message.parentId);
+        snapshot.tree.append(message);
     }
-    if (const Error error = checkToolResults(snapshot.messages))
-        return invalid(*error);
+    // Every path from the first message to a last one is a conversation of its own for the checks.
+    for (const ChatMessage &leaf : std::as_const(snapshot.tree)) {
+        if (parents.contains(leaf.id))
+            continue;
+        QList<ChatMessage> path;
+        for (qint64 id = leaf.id; id != 0; id = snapshot.tree.at(id - 1).parentId)
+            path.prepend(snapshot.tree.at(id - 1));
+        if (const Error error = checkToolResults(path))
+            return invalid(*error);
+    }
+    for (qint64 id = lastShown; id != 0; id = snapshot.tree.at(id - 1).parentId)
+        snapshot.messages.prepend(snapshot.tree.at(id - 1));
 
     const QJsonValue executions = root.value(QLatin1String("executions"));
     if (!executions.isUndefined() && !executions.isArray())
@@ -455,11 +484,18 @@ StoreResult<ConversationSnapshot> parse(const QByteArray &json)
         if (const Error error = readExecution(executionArray.at(i), where, execution))
             return invalid(*error);
         if (const CallKey &call = execution.call;
-            call.isValid() && (call.messageId > snapshot.messages.size() ||
+            call.isValid() && (call.messageId > snapshot.tree.size() ||
                                (execution.origin == RunOrigin::Model &&
-                                call.index >= snapshot.messages.at(call.messageId - 1).toolCalls.size())))
+                                call.index >= snapshot.tree.at(call.messageId - 1).toolCalls.size())))
             return invalid(QStringLiteral("%1 names a call that the file's messages do not have.").arg(where));
-        snapshot.executions.append(execution);
+        snapshot.allExecutions.append(execution);
+    }
+    QSet<qint64> onPath;
+    for (const ChatMessage &message : std::as_const(snapshot.messages))
+        onPath.insert(message.id);
+    for (const StoredExecution &execution : std::as_const(snapshot.allExecutions)) {
+        if (!execution.call.isValid() || onPath.contains(execution.call.messageId))
+            snapshot.executions.append(execution);
     }
     return snapshot;
 }

@@ -15,9 +15,13 @@ namespace Sandpiper {
 // A whole conversation as loaded for display, exported, or imported in one transaction.
 struct ConversationSnapshot {
     Conversation conversation;
-    QList<ChatMessage> messages;       // in conversation order
-    QList<StoredExecution> executions; // oldest first
+    QList<ChatMessage> messages;       // the path shown, from the first message down
+    QList<StoredExecution> executions; // the runs of the path shown (and of no message), oldest first
     QList<Attachment> attachments;
+    // Every message on any branch, each after its parent (ChatMessage::parentId), and every run:
+    // what an export keeps. An import with no TREE stores MESSAGES as one path.
+    QList<ChatMessage> tree;
+    QList<StoredExecution> allExecutions;
     // Imports only: files to write into the new conversation's folder (the images of imported
     // messages), by file name at the top of the folder.
     QMap<QString, QByteArray> files;

@@ -107,14 +107,35 @@ StoreResult<void> ConversationStore::updateMessage(const ChatMessage &message)
     return m_messages->update(message);
 }
 
-StoreResult<void> ConversationStore::deleteMessagesFrom(qint64 conversationId, qint64 messageId)
+StoreResult<ChatMessage> ConversationStore::addMessageVersion(qint64 conversationId, qint64 siblingId,
+                                                              const ChatMessage &message)
 {
-    return m_messages->removeFrom(conversationId, messageId);
+    return m_messages->addVersion(conversationId, siblingId, message);
+}
+
+StoreResult<void> ConversationStore::showMessage(qint64 conversationId, qint64 messageId)
+{
+    return m_messages->show(conversationId, messageId);
+}
+
+StoreResult<void> ConversationStore::deleteMessage(qint64 conversationId, qint64 messageId)
+{
+    return m_messages->removeVersion(conversationId, messageId);
 }
 
 StoreResult<QList<ChatMessage>> ConversationStore::messages(qint64 conversationId)
 {
     return m_messages->of(conversationId);
+}
+
+StoreResult<QList<ChatMessage>> ConversationStore::allMessages(qint64 conversationId)
+{
+    return m_messages->all(conversationId);
+}
+
+StoreResult<QList<qint64>> ConversationStore::messageVersions(qint64 messageId)
+{
+    return m_messages->versions(messageId);
 }
 
 StoreResult<StoredExecution> ConversationStore::addExecution(const StoredExecution &execution)
@@ -128,6 +149,11 @@ StoreResult<StoredExecution> ConversationStore::execution(qint64 id)
 }
 
 StoreResult<QList<StoredExecution>> ConversationStore::executions(qint64 conversationId)
+{
+    return m_executions->ofShownPath(conversationId);
+}
+
+StoreResult<QList<StoredExecution>> ConversationStore::allExecutions(qint64 conversationId)
 {
     return m_executions->of(conversationId);
 }
@@ -169,13 +195,21 @@ StoreResult<ConversationSnapshot> ConversationStore::loadConversation(qint64 id)
         failure = conversation.error();
     } else if (auto messages = m_messages->of(id); !messages) {
         failure = messages.error();
-    } else if (auto executions = m_executions->of(id); !executions) {
+    } else if (auto executions = m_executions->ofShownPath(id); !executions) {
         failure = executions.error();
+    } else if (auto tree = m_messages->all(id); !tree) {
+        failure = tree.error();
+    } else if (auto allExecutions = m_executions->of(id); !allExecutions) {
+        failure = allExecutions.error();
     } else if (auto attachments = m_attachments->of(id); !attachments) {
         failure = attachments.error();
     } else {
-        snapshot = {std::move(conversation).value(), std::move(messages).value(), std::move(executions).value(),
-                    std::move(attachments).value()};
+        snapshot.conversation = std::move(conversation).value();
+        snapshot.messages = std::move(messages).value();
+        snapshot.executions = std::move(executions).value();
+        snapshot.tree = std::move(tree).value();
+        snapshot.allExecutions = std::move(allExecutions).value();
+        snapshot.attachments = std::move(attachments).value();
         ok = true;
     }
     transaction.exec(QStringLiteral("COMMIT"));
@@ -203,16 +237,27 @@ StoreResult<Conversation> ConversationStore::insertConversation(const Conversati
     // run of an id is taken for the n-th call with that id.
     QHash<qint64, qint64> storedId;
     QHash<QString, QList<CallKey>> callsOfId;
-    for (const ChatMessage &message : snapshot.messages) {
-        auto stored = m_messages->insert(query, *id, message, now, failed);
+    const bool tree = !snapshot.tree.isEmpty();
+    qint64 previous = 0;
+    for (const ChatMessage &message : tree ? snapshot.tree : snapshot.messages) {
+        ChatMessage placed = message;
+        if (!tree)
+            placed.parentId = previous;
+        else if (message.parentId != 0 && !storedId.contains(message.parentId))
+            return StoreError{StoreError::Kind::InvalidInput,
+                              failed + QLatin1Char(' ') + tr("A message comes before the message it follows.")};
+        else
+            placed.parentId = storedId.value(message.parentId);
+        auto stored = m_messages->insert(query, *id, placed, now, failed);
         if (!stored)
             return stored.error();
+        previous = stored->id;
         if (message.id != 0)
             storedId.insert(message.id, stored->id);
         for (int index = 0; index < message.toolCalls.size(); ++index)
             callsOfId[message.toolCalls.at(index).id] << CallKey{stored->id, index};
     }
-    for (StoredExecution execution : snapshot.executions) {
+    for (StoredExecution execution : tree ? snapshot.allExecutions : snapshot.executions) {
         if (execution.call.isValid() && storedId.contains(execution.call.messageId))
             execution.call.messageId = storedId.value(execution.call.messageId);
         else if (execution.origin == RunOrigin::Model && !callsOfId.value(execution.toolCallId).isEmpty())
@@ -238,6 +283,13 @@ StoreResult<Conversation> ConversationStore::insertConversation(const Conversati
                               failed + QLatin1Char(' ') +
                                   tr("The file %1 cannot be written: %2")
                                       .arg(QDir::toNativeSeparators(QDir(folder).filePath(file.key())), why)};
+        }
+    }
+    // The path shown of the tree is the one that was shown (the call runs in this transaction).
+    if (tree && !snapshot.messages.isEmpty() && storedId.contains(snapshot.messages.constLast().id)) {
+        if (auto shown = m_messages->show(*id, storedId.value(snapshot.messages.constLast().id)); !shown) {
+            QDir(folder).removeRecursively();
+            return shown.error();
         }
     }
     if (!transaction.commit()) {

@@ -70,19 +70,36 @@ public:
     // Removes the rows (messages, executions, attachments cascade) and the folder.
     StoreResult<void> deleteConversation(qint64 id);
 
-    // Stores MESSAGE at the end of the conversation and returns it with its id and times.
-    // The first user message names a conversation that has no title yet.
+    // A conversation is a tree of messages; the chat shows one path of it (see Schema, version 8).
+    // Stores MESSAGE under MESSAGE.parentId, or at the end of the path shown when that is 0, shows
+    // it, and returns it with its id, parent and times. The first user message names a conversation
+    // that has no title yet.
     StoreResult<ChatMessage> appendMessage(qint64 conversationId, const ChatMessage &message);
+    // Stores MESSAGE as a new version of SIBLINGID (an edited question, an answer asked again),
+    // beside it under the same parent, and shows it; SIBLINGID and what follows it stay.
+    StoreResult<ChatMessage> addMessageVersion(qint64 conversationId, qint64 siblingId, const ChatMessage &message);
     // Writes what changes while an answer streams and after: content, reasoning, tool calls,
     // tool call id and name, usage, status, error. MESSAGE.id names the row.
     StoreResult<void> updateMessage(const ChatMessage &message);
-    // Removes MESSAGEID and every later message of the conversation (edit and resend).
-    StoreResult<void> deleteMessagesFrom(qint64 conversationId, qint64 messageId);
+    // Shows MESSAGEID (another version, or a message that search found on another branch): the path
+    // shown goes through it, and below it through the versions shown there last.
+    StoreResult<void> showMessage(qint64 conversationId, qint64 messageId);
+    // Removes MESSAGEID, every message below it and their runs of code; its other versions and
+    // everything on them stay.
+    StoreResult<void> deleteMessage(qint64 conversationId, qint64 messageId);
+    // The path shown, from the first message down; each message says which of its versions it is.
     StoreResult<QList<ChatMessage>> messages(qint64 conversationId);
+    // Every message of the conversation on any branch, each after its parent.
+    StoreResult<QList<ChatMessage>> allMessages(qint64 conversationId);
+    // The versions of MESSAGEID, itself among them, oldest first ("< 2 / 3 >").
+    StoreResult<QList<qint64>> messageVersions(qint64 messageId);
 
     StoreResult<StoredExecution> addExecution(const StoredExecution &execution);
     StoreResult<StoredExecution> execution(qint64 id);
+    // The runs of the path shown (what its kernel ran), with those that belong to no message.
     StoreResult<QList<StoredExecution>> executions(qint64 conversationId);
+    // Every run of the conversation, on any branch.
+    StoreResult<QList<StoredExecution>> allExecutions(qint64 conversationId);
 
     // Copies SOURCEPATH into the conversation's folder (under a free name) and records it.
     // Refused when the folder would hold more than FOLDERLIMITBYTES, or the disk keep less
@@ -92,11 +109,13 @@ public:
     StoreResult<QList<Attachment>> attachments(qint64 conversationId);
     StoreResult<void> removeAttachment(qint64 attachmentId);
 
-    // The conversation with its messages, executions and attachments, for display and export.
+    // The conversation with its path shown and its runs, its whole tree, and its attachments, for
+    // display and export.
     StoreResult<ConversationSnapshot> loadConversation(qint64 id);
     // Stores SNAPSHOT as a new conversation in one transaction: all of it or nothing. Its rows get
-    // new ids (an execution's call follows its message there), and its attachments are ignored:
-    // their files are not part of it.
+    // new ids (a message's parent and an execution's call follow their message there), and its
+    // attachments are ignored: their files are not part of it. Its TREE is stored with the last
+    // of its MESSAGES shown; without a tree, its MESSAGES are one path.
     StoreResult<Conversation> insertConversation(const ConversationSnapshot &snapshot);
 
     // Full-text search over user and assistant messages and executed code, best match first.

@@ -1,5 +1,6 @@
 #include "storage/executiontable.h"
 
+#include "storage/messagetable.h"
 #include "storage/rowcodec.h"
 
 #include <QJsonDocument>
@@ -108,16 +109,17 @@ StoreResult<StoredExecution> ExecutionTable::add(const StoredExecution &executio
     return stored;
 }
 
-StoreResult<QList<StoredExecution>> ExecutionTable::select(const QString &where, qint64 id)
+StoreResult<QList<StoredExecution>> ExecutionTable::select(const QString &where, const QVariantList &values,
+                                                           const QString &with)
 {
     return m_db.selectRows(
-        QStringLiteral("SELECT %1 FROM executions WHERE %2 ORDER BY id").arg(ExecutionColumns, where), {id},
+        with + QStringLiteral("SELECT %1 FROM executions WHERE %2 ORDER BY id").arg(ExecutionColumns, where), values,
         tr("The executions could not be read."), &executionFromRow);
 }
 
 StoreResult<StoredExecution> ExecutionTable::find(qint64 id)
 {
-    auto found = select(QStringLiteral("id = ?"), id);
+    auto found = select(QStringLiteral("id = ?"), {id});
     if (!found)
         return found.error();
     if (found->isEmpty())
@@ -127,7 +129,15 @@ StoreResult<StoredExecution> ExecutionTable::find(qint64 id)
 
 StoreResult<QList<StoredExecution>> ExecutionTable::of(qint64 conversationId)
 {
-    return select(QStringLiteral("conversation_id = ?"), conversationId);
+    return select(QStringLiteral("conversation_id = ?"), {conversationId});
+}
+
+StoreResult<QList<StoredExecution>> ExecutionTable::ofShownPath(qint64 conversationId)
+{
+    // A run whose message is not stored (any more) is never hidden: it is the conversation's own.
+    return select(QStringLiteral("conversation_id = ? AND (message_id IS NULL OR message_id IN (SELECT id FROM path) "
+                                 "OR NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = executions.message_id))"),
+                  {conversationId, conversationId}, MessageTable::shownPathSql());
 }
 
 } // namespace Sandpiper

@@ -3,6 +3,7 @@
 #include "storage/conversation.h"
 #include "storage/rowcodec.h"
 
+#include <QCoreApplication>
 #include <QSqlQuery>
 
 namespace Sandpiper::Schema {
@@ -249,6 +250,90 @@ bool separateAttachmentNotes(QSqlQuery &query)
     return true;
 }
 
+// Version 8: a conversation is a tree (issue 27). Each message names the one it follows
+// (parent_id; NULL begins the conversation), and editing a question or asking again adds a version
+// beside the old one. Which version is shown is remembered as a number, CHOSEN, that grows each
+// time a version is added or picked: the path shown starts at the root chosen last and goes down
+// through the child chosen last of each message. So switching versions is one UPDATE (of the
+// version and the messages above it) and what lies below follows by itself: the versions last
+// shown there. A pointer per message to its chosen child, or a current leaf per conversation,
+// would have to be mended whenever a version is deleted; a number needs nothing (the next most
+// recent is shown). Loading the path is one recursive query over the index (parent_id, chosen).
+// Deleting a message takes its subtree (ON DELETE CASCADE). Every existing conversation becomes
+// one path: each message follows the one before it in order, CHOSEN being its place.
+QStringList messageTree()
+{
+    return {
+        QStringLiteral("ALTER TABLE messages ADD COLUMN parent_id INTEGER REFERENCES messages(id) ON DELETE CASCADE"),
+        QStringLiteral("ALTER TABLE messages ADD COLUMN chosen INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("UPDATE messages SET chosen = seq, parent_id = (SELECT p.id FROM messages p"
+                       " WHERE p.conversation_id = messages.conversation_id"
+                       " AND (p.seq < messages.seq OR (p.seq = messages.seq AND p.id < messages.id))"
+                       " ORDER BY p.seq DESC, p.id DESC LIMIT 1)"),
+        QStringLiteral("CREATE INDEX messages_children ON messages(parent_id, chosen)"),
+        QStringLiteral("CREATE INDEX messages_roots ON messages(conversation_id, chosen) WHERE parent_id IS NULL"),
+    };
+}
+
+// Runs the statement SQL with VALUES and returns how many rows it changed, -1 when it failed.
+int changedRows(QSqlQuery &query, const QString &sql, const QVariantList &values = {})
+{
+    if (!query.prepare(sql))
+        return -1;
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec())
+        return -1;
+    const int changed = query.numRowsAffected();
+    query.finish();
+    return changed;
+}
+
+// Version 8's rows, before the tree is made: rows whose conversation is gone (an old database, or
+// one edited by hand, without foreign keys) are kept in a conversation of their own, under the id
+// they name, so that the folder of that id is theirs again; runs whose message is gone are kept
+// as the conversation's own (shown on every branch). NOTES tells the user what was done.
+bool placeOrphans(QSqlQuery &query, QStringList *notes)
+{
+    const QString orphanConversations =
+        QStringLiteral("SELECT conversation_id, MIN(created) FROM (SELECT conversation_id, created FROM messages"
+                       " UNION ALL SELECT conversation_id, created FROM executions"
+                       " UNION ALL SELECT conversation_id, created FROM attachments)"
+                       " WHERE conversation_id NOT IN (SELECT id FROM conversations) GROUP BY conversation_id");
+    if (!query.exec(orphanConversations))
+        return false;
+    QList<std::pair<qint64, qint64>> lost;
+    while (query.next())
+        lost.append({query.value(0).toLongLong(), query.value(1).toLongLong()});
+    query.finish();
+    for (const auto &[id, created] : std::as_const(lost)) {
+        const QString title = QCoreApplication::translate("Schema", "Recovered conversation %1").arg(id);
+        if (changedRows(query,
+                        QStringLiteral("INSERT INTO conversations (id, title, created, updated) VALUES (?, ?, ?, ?)"),
+                        {id, title, created, created}) < 0)
+            return false;
+        if (notes) {
+            *notes << QCoreApplication::translate("Schema",
+                                                  "The database held messages, runs of code or attached files of a "
+                                                  "conversation %1 that was gone; they are kept in \"%2\".")
+                          .arg(id)
+                          .arg(title);
+        }
+    }
+    const int unplaced = changedRows(
+        query, QStringLiteral("UPDATE executions SET message_id = NULL, call_index = NULL"
+                              " WHERE message_id IS NOT NULL AND message_id NOT IN (SELECT id FROM messages)"));
+    if (unplaced < 0)
+        return false;
+    if (unplaced > 0 && notes) {
+        *notes << QCoreApplication::translate("Schema",
+                                              "%n run(s) of code whose message was gone are kept with their "
+                                              "conversation and shown on every branch of it.",
+                                              nullptr, unplaced);
+    }
+    return true;
+}
+
 } // namespace
 
 QStringList migrationTo(int version)
@@ -268,8 +353,15 @@ QStringList migrationTo(int version)
         return callKeys();
     case 7:
         return messageAttachments();
+    case 8:
+        return messageTree();
     }
     return {};
+}
+
+bool prepareRowsFor(int version, QSqlQuery &query, QStringList *notes)
+{
+    return version != 8 || placeOrphans(query, notes);
 }
 
 bool rewriteRowsFor(int version, QSqlQuery &query)

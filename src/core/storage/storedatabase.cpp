@@ -273,6 +273,9 @@ StoreResult<void> StoreDatabase::migrate(QSqlQuery &query)
         WriteTransaction transaction(query);
         if (!transaction.begin())
             return sqlError(query, failed);
+        QStringList notes;
+        if (!Schema::prepareRowsFor(next, query, &notes))
+            return sqlError(query, failed);
         QStringList statements = Schema::migrationTo(next);
         if (next == 1)
             statements.append(QStringLiteral("PRAGMA application_id = %1").arg(Schema::ApplicationId));
@@ -284,6 +287,11 @@ StoreResult<void> StoreDatabase::migrate(QSqlQuery &query)
         if (!Schema::rewriteRowsFor(next, query) || !transaction.commit())
             return sqlError(query, failed);
         qCInfo(lcStorage) << "database upgraded to version" << next;
+        if (!notes.isEmpty()) {
+            const QString said = notes.join(QLatin1Char(' '));
+            qCWarning(lcStorage).noquote() << said;
+            m_lastWarning = m_lastWarning.isEmpty() ? said : m_lastWarning + QLatin1Char(' ') + said;
+        }
     }
     return {};
 }
