@@ -1,10 +1,13 @@
 #include "welcomepage.h"
 
 #include "flowlayout.h"
+#include "settingspages/modeldownloadpanel.h"
 
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
+#include <localmodels/hubclient.h>
 #include <localmodels/localrunner.h>
+#include <localmodels/modeldownload.h>
 #include <session/localmodelhost.h>
 #include <settings/settings.h>
 
@@ -16,6 +19,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -34,6 +38,9 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     , m_saveKey(new QPushButton(tr("&Use OpenAI")))
     , m_openSettings(new QPushButton(tr("Open &settings…")))
     , m_back(new QPushButton(tr("&Back to the chat")))
+    , m_hub(new HubClient(HubClient::defaultEndpoint(), this))
+    , m_downloadProgress(new QProgressBar)
+    , m_downloadNote(new QLabel)
 {
     setAccessibleName(tr("Welcome"));
     auto *title = new QLabel(tr("Welcome to Sandpiper"));
@@ -58,6 +65,15 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     auto *localLayout = new QVBoxLayout(local);
     localLayout->addWidget(m_scanStatus);
     localLayout->addLayout(m_serverList);
+    m_downloadProgress->setAccessibleName(tr("Download progress"));
+    m_downloadProgress->setRange(0, 1000);
+    m_downloadProgress->setVisible(false);
+    m_downloadNote->setWordWrap(true);
+    m_downloadNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_downloadNote->setAccessibleName(tr("Download status"));
+    m_downloadNote->setVisible(false);
+    localLayout->addWidget(m_downloadProgress);
+    localLayout->addWidget(m_downloadNote);
     auto *rescanRow = new QHBoxLayout;
     rescanRow->addWidget(m_rescan);
     rescanRow->addStretch(1);
@@ -174,6 +190,23 @@ QCoro::Task<> WelcomePage::runScan()
     }
     if (found.isEmpty() && !own.isEmpty())
         m_scanStatus->setText(tr("On this computer:"));
+    // None here yet: the model that suits this computer, downloaded and run in one click.
+    if (own.isEmpty() && !RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty()) {
+        const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
+        const QString name = best.repository.section(QLatin1Char('/'), 1).remove(QLatin1String("-GGUF"));
+        auto *button = new QPushButton(tr("Download %1 and run it here").arg(name));
+        button->setAccessibleName(tr("Download %1 and run it on this computer").arg(name));
+        connect(button, &QPushButton::clicked, this,
+                [this, best, button] { QCoro::connect(downloadAndRun(best, button), this, [] {}); });
+        auto *details = new QLabel(
+            tr("%1 to download, %2 of memory. %3")
+                .arg(QLocale().formattedDataSize(best.downloadBytes, 1, QLocale::DataSizeSIFormat),
+                     QLocale().formattedDataSize(best.memoryBytes, 1, QLocale::DataSizeSIFormat), best.reason));
+        details->setWordWrap(true);
+        addServerRow(button, details);
+        if (found.isEmpty())
+            m_scanStatus->setText(tr("Sandpiper can run a model itself, without any other program:"));
+    }
     for (const ProviderDetector::Found &server : found) {
         const auto preset = findProviderPreset(server.presetId);
         const QString name = preset ? preset->name : server.presetId;
@@ -204,6 +237,52 @@ QList<ModelFile> WelcomePage::runnableHere() const
     QList<ModelFile> models = modelsOnThisComputer(*m_settings);
     models.removeIf([](const ModelFile &model) { return !model.runnable(); });
     return models.mid(0, 3);
+}
+
+QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *button)
+{
+    QPointer<WelcomePage> self(this);
+    if (m_download && m_download->state() != ModelDownload::State::Failed) {
+        m_download->resume();
+        co_return;
+    }
+    button->setEnabled(false);
+    m_downloadNote->setText(tr("Reading %1 on the Hugging Face hub…").arg(model.repository));
+    m_downloadNote->show();
+    const QString token = (co_await ApiKeyStore::read(QStringLiteral("huggingface"), QStringLiteral("HF_TOKEN"))).key;
+    if (!self)
+        co_return;
+    const auto prepared =
+        co_await LocalModelHost::prepareDownload(m_hub, m_settings, model.repository, model.quantization, token, this);
+    if (!self)
+        co_return;
+    if (!prepared) {
+        m_downloadNote->setText(prepared.error());
+        button->setEnabled(true);
+        co_return;
+    }
+    m_download = *prepared;
+    m_downloadProgress->setValue(0);
+    m_downloadProgress->show();
+    connect(m_download, &ModelDownload::progressed, this,
+            [this](qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft) {
+                m_downloadProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+                m_downloadNote->setText(ModelDownloadPanel::progressText(done, total, bytesPerSecond, secondsLeft));
+            });
+    connect(m_download, &ModelDownload::stateChanged, this,
+            [this, button](ModelDownload::State state, const QString &message) {
+                if (state == ModelDownload::State::Finished) {
+                    useLocal(QFileInfo(m_download->modelPath()).completeBaseName());
+                } else if (state == ModelDownload::State::Failed) {
+                    // What came stays: the same button goes on from there.
+                    m_downloadNote->setText(message);
+                    button->setText(tr("Try the download again"));
+                    button->setEnabled(true);
+                } else if (state != ModelDownload::State::Downloading) {
+                    m_downloadNote->setText(message);
+                }
+            });
+    m_download->start();
 }
 
 void WelcomePage::useLocal(const QString &model)

@@ -2,6 +2,9 @@
 
 #include <llm/providerdetector.h>
 #include <localmodels/modelshelf.h>
+#include <localmodels/recommendedmodels.h>
+
+#include <QPointer>
 
 #include <QWidget>
 
@@ -9,11 +12,14 @@
 
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QVBoxLayout;
 
 namespace Sandpiper {
 
+class HubClient;
+class ModelDownload;
 class Settings;
 
 // Shown in place of the empty chat while no provider works: says why, offers the local
@@ -35,6 +41,8 @@ public:
     void scan();
 
     QList<QPushButton *> useButtons() const { return m_useButtons; }
+    QProgressBar *downloadProgress() const { return m_downloadProgress; }
+    QLabel *downloadNote() const { return m_downloadNote; }
     QLineEdit *apiKeyField() const { return m_apiKey; }
 
 Q_SIGNALS:
@@ -54,6 +62,8 @@ private:
     // The first few models that Sandpiper's llama-server can run here (none without the program).
     QList<ModelFile> runnableHere() const;
     void addServerRow(QPushButton *button, QLabel *details);
+    // Downloads MODEL from the hub with its progress on the page, then runs it here.
+    QCoro::Task<> downloadAndRun(RecommendedModel model, QPushButton *button);
 
     Settings *m_settings;
     QList<ProviderDetector::Candidate> m_candidates;
@@ -67,6 +77,10 @@ private:
     QPushButton *m_openSettings;
     QPushButton *m_back;
     bool m_scanning = false;
+    HubClient *m_hub;
+    QPointer<ModelDownload> m_download;
+    QProgressBar *m_downloadProgress;
+    QLabel *m_downloadNote;
 };
 
 } // namespace Sandpiper

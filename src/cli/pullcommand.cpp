@@ -1,4 +1,5 @@
 #include "pullcommand.h"
+#include "session/localmodelhost.h"
 
 #include "terminalfilter.h"
 
@@ -15,7 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
-#include <QRegularExpression>
 #include <QTimer>
 
 #include <csignal>
@@ -80,11 +80,8 @@ int pullModel(const Settings &settings, const QString &what, bool json)
     if (!model)
         return failed(QStringLiteral("%1: %2").arg(repository, why), json);
 
-    DownloadOptions options;
-    options.token = token;
-    options.extraHosts = settings.string(QStringLiteral("local/hub_hosts"))
-                             .split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
-    ModelDownload download(hub.endpoint(), repository, *model, settings.localModelsFolder(), options);
+    ModelDownload download(hub.endpoint(), repository, *model, settings.localModelsFolder(),
+                           LocalModelHost::downloadOptions(settings, token));
     if (!json) {
         std::fprintf(stderr, "sandpiper-cli: %s %s (%s, %s%s) from %s into %s\n",
                      quantization.isEmpty() ? "pulling, as no quantization was named," : "pulling",

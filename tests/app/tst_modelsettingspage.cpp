@@ -1,10 +1,12 @@
 // The settings' Models tab (issue 26): the models on this computer with what their headers say,
 // a file added, how llama-server runs the one chosen, and "Use" handing it to Providers.
+#include "fakehub.h"
 #include "llamaserver.h"
 #include "settingsprofile.h"
 #include "widgetlookup.h"
 
 #include <settingsdialog.h>
+#include <settingspages/modeldownloadpanel.h>
 #include <settingspages/modelsettingspage.h>
 
 #include <QComboBox>
@@ -12,6 +14,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -135,6 +138,58 @@ private Q_SLOTS:
         const auto saved = profile.reopened();
         QCOMPARE(saved->string(QStringLiteral("local/model_folders")), elsewhere.path());
         QCOMPARE(saved->integer(QStringLiteral("local/idle_minutes")), 5);
+    }
+
+    // The recommended models come first; a repository's quantizations are found by its name or by
+    // a search, downloaded with progress, checked, and then listed among the models here, chosen.
+    void downloadsFromTheHub()
+    {
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Tiny-GGUF"), 42);
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny});
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q8_0.gguf"), m_tiny});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        SettingsProfile profile;
+        QCOMPARE(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()), QString());
+        ModelSettingsPage page(profile.settings());
+        ModelDownloadPanel *panel = page.downloads();
+        QVERIFY(panel->choices()->topLevelItemCount() > 0); // recommended for this computer's memory
+        QVERIFY(!panel->choices()->topLevelItem(0)->text(2).isEmpty());
+
+        // A search lists repositories; one of them lists its quantizations.
+        panel->findField()->setText(QStringLiteral("tiny"));
+        QTest::keyClick(panel->findField(), Qt::Key_Return);
+        QTRY_COMPARE(panel->choices()->topLevelItemCount(), 1);
+        QCOMPARE(panel->choices()->topLevelItem(0)->text(0), QStringLiteral("test/Tiny-GGUF"));
+        panel->choices()->setCurrentItem(panel->choices()->topLevelItem(0));
+        QTest::mouseClick(panel->downloadButton(), Qt::LeftButton);
+        QTRY_COMPARE(panel->choices()->topLevelItemCount(), 2);
+        QVERIFY2(panel->choices()->topLevelItem(0)->text(0).contains(QLatin1String("Q4_K_M")),
+                 qPrintable(panel->choices()->topLevelItem(0)->text(0)));
+
+        // The name of a repository lists them at once; Download fetches the one chosen.
+        panel->findField()->setText(QStringLiteral("test/Tiny-GGUF"));
+        QTest::keyClick(panel->findField(), Qt::Key_Return);
+        QTRY_VERIFY(panel->status()->text().contains(QLatin1String("choose a quantization")));
+        panel->choices()->setCurrentItem(panel->choices()->topLevelItem(0));
+        QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
+        QTest::mouseClick(panel->downloadButton(), Qt::LeftButton);
+        QVERIFY(downloaded.wait(30000));
+        QVERIFY(panel->progress()->isVisibleTo(panel));
+        QCOMPARE(panel->progress()->value(), panel->progress()->maximum());
+        const QString path = downloaded.constFirst().constFirst().toString();
+        QVERIFY2(path.startsWith(profile.settings()->localModelsFolder()), qPrintable(path));
+        QCOMPARE(FakeHub::sha256Of(path), FakeHub::sha256Of(m_tiny));
+        QCOMPARE(page.modelList()->currentItem()->text(0), QStringLiteral("tiny-Q4_K_M"));
+        QVERIFY(page.useButton()->isEnabled());
+
+        // A repository that is not there says so.
+        panel->findField()->setText(QStringLiteral("test/Gone-GGUF"));
+        QTest::keyClick(panel->findField(), Qt::Key_Return);
+        QTRY_VERIFY(panel->status()->styleSheet().contains(QLatin1String("color")));
+        qunsetenv("HF_ENDPOINT");
     }
 
     // "Use" in the dialog: Providers shows "This computer" with that model, and OK keeps it.

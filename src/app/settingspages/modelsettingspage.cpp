@@ -1,5 +1,6 @@
 #include "modelsettingspage.h"
 
+#include "modeldownloadpanel.h"
 #include "settingsform.h"
 
 #include <localmodels/localrunner.h>
@@ -11,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +20,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QThread>
 #include <QTreeWidget>
 #include <QUrl>
@@ -48,6 +51,7 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
     , m_idleMinutes(new QSpinBox)
     , m_parallel(new QSpinBox)
     , m_flags(new QLabel)
+    , m_downloads(new ModelDownloadPanel(settings))
 {
     m_list->setColumnCount(ColumnCount);
     m_list->setHeaderLabels({tr("Model"), tr("Quantization"), tr("Parameters"), tr("Trained context"), tr("Tools"),
@@ -57,7 +61,7 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
     m_list->setAccessibleName(tr("Models on this computer"));
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_list->header()->setStretchLastSection(false);
-    m_list->setMinimumHeight(fontMetrics().height() * 6);
+    m_list->setMinimumHeight(fontMetrics().height() * 4);
     m_use->setAccessibleName(tr("Use the selected model for new conversations"));
     m_add->setAccessibleName(tr("Add a GGUF file"));
     m_add->setToolTip(tr("A model file already on this computer: it stays where it is, and its folder is looked in "
@@ -89,14 +93,26 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
                                 "Studio, llama.cpp and Hugging Face downloaded are offered where they are."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
-    layout->addWidget(m_list, 1);
-    layout->addWidget(m_problem);
+    // The two lists share the height the dialog has: a low screen drags the line between them.
+    auto *here = new QWidget;
+    auto *hereLayout = new QVBoxLayout(here);
+    hereLayout->setContentsMargins(0, 0, 0, 0);
+    hereLayout->addWidget(m_list, 1);
+    hereLayout->addWidget(m_problem);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_use);
     buttons->addWidget(m_add);
     buttons->addWidget(m_openFolder);
     buttons->addStretch(1);
-    layout->addLayout(buttons);
+    hereLayout->addLayout(buttons);
+    auto *downloads = new QGroupBox(tr("Download from Hugging Face"));
+    auto *downloadsLayout = new QVBoxLayout(downloads);
+    downloadsLayout->addWidget(m_downloads);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    split->addWidget(here);
+    split->addWidget(downloads);
+    layout->addWidget(split, 1);
     auto *form = new QFormLayout;
     form->addRow(tr("llama-ser&ver:"), m_server);
     form->addRow(tr("Stop when &idle after:"), m_idleMinutes);
@@ -112,6 +128,14 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
             Q_EMIT modelChosen(item->text(Name));
     });
     connect(m_add, &QPushButton::clicked, this, &ModelSettingsPage::chooseFile);
+    // A model downloaded whole joins the list, chosen.
+    connect(m_downloads, &ModelDownloadPanel::downloaded, this, [this](const QString &path) {
+        refresh();
+        for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+            if (m_list->topLevelItem(i)->data(Name, Qt::UserRole).toString() == path)
+                m_list->setCurrentItem(m_list->topLevelItem(i));
+        }
+    });
     connect(m_openFolder, &QPushButton::clicked, this, [this] {
         QDir().mkpath(m_settings->localModelsFolder());
         QDesktopServices::openUrl(QUrl::fromLocalFile(m_settings->localModelsFolder()));

@@ -13,11 +13,13 @@ class QTreeWidget;
 
 namespace Sandpiper {
 
+class ModelDownloadPanel;
 class Settings;
 
 // The settings' Models tab: the GGUF models on this computer (Sandpiper's own folder, those that
 // LM Studio, llama.cpp and Hugging Face downloaded, and the folders added here), each with what
-// its header says; "Add a GGUF file…"; and how llama-server runs them (which program, the flags
+// its header says; "Add a GGUF file…"; models to download from the Hugging Face hub
+// (ModelDownloadPanel); and how llama-server runs them (which program, the flags
 // chosen for this machine, the idle stop, how many conversations it answers at once).
 class ModelSettingsPage : public QWidget
 {
@@ -36,6 +38,7 @@ public:
     QPushButton *addButton() const { return m_add; }
     QLabel *flags() const { return m_flags; }
     QLabel *problem() const { return m_problem; }
+    ModelDownloadPanel *downloads() const { return m_downloads; }
     // Adds the model file PATH (its folder joins the folders looked in); false, with why on the
     // page, when it is no GGUF model that can be run.
     bool addModelFile(const QString &path);
@@ -59,6 +62,7 @@ private:
     QSpinBox *m_idleMinutes;
     QSpinBox *m_parallel;
     QLabel *m_flags;
+    ModelDownloadPanel *m_downloads;
     QList<ModelFile> m_models;
     QStringList m_addedFolders; // added here, saved with the page
 };

@@ -54,16 +54,31 @@ RunnerPlan RunnerPlan::forModel(const QString &modelPath, const GgufInfo &info, 
     return plan;
 }
 
-qint64 RunnerPlan::availableMemory()
+namespace {
+
+// The value of FIELD ("MemAvailable:") of /proc/meminfo in bytes, 0 when unknown.
+qint64 memoryInfo(const QByteArray &field)
 {
     QFile meminfo(QStringLiteral("/proc/meminfo"));
     if (!meminfo.open(QIODevice::ReadOnly))
         return 0;
     for (const QByteArray &line : meminfo.readAll().split('\n')) {
-        if (line.startsWith("MemAvailable:"))
-            return line.mid(13).trimmed().split(' ').value(0).toLongLong() * 1024;
+        if (line.startsWith(field))
+            return line.mid(field.size()).trimmed().split(' ').value(0).toLongLong() * 1024;
     }
     return 0;
+}
+
+} // namespace
+
+qint64 RunnerPlan::availableMemory()
+{
+    return memoryInfo("MemAvailable:");
+}
+
+qint64 RunnerPlan::totalMemory()
+{
+    return memoryInfo("MemTotal:");
 }
 
 QStringList RunnerPlan::arguments(quint16 port) const

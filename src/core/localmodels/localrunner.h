@@ -43,6 +43,8 @@ struct RunnerPlan {
                                int parallel = 1);
     // The memory this computer has free for a model now (MemAvailable), or 0 when unknown.
     static qint64 availableMemory();
+    // All of this computer's memory (MemTotal), or 0 when unknown.
+    static qint64 totalMemory();
     // llama-server's arguments for PORT on 127.0.0.1 alone: --jinja for tool calls, the context
     // shared by the parallel answers, no web UI.
     QStringList arguments(quint16 port) const;

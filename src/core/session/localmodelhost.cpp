@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QThread>
 
 #include <algorithm>
@@ -66,6 +67,34 @@ LocalModelHost::~LocalModelHost() = default;
 QString LocalModelHost::providerId()
 {
     return QStringLiteral("local");
+}
+
+DownloadOptions LocalModelHost::downloadOptions(const Settings &settings, const QString &token)
+{
+    DownloadOptions options;
+    options.token = token;
+    options.extraHosts = settings.string(QStringLiteral("local/hub_hosts"))
+                             .split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    return options;
+}
+
+QCoro::Task<Result<ModelDownload *>> LocalModelHost::prepareDownload(HubClient *hub, const Settings *settings,
+                                                                     QString repository, QString quantization,
+                                                                     QString token, QObject *parent)
+{
+    QPointer<HubClient> alive(hub);
+    hub->setToken(token);
+    const auto models = co_await hub->models(repository);
+    if (!alive)
+        co_return tr("The download was closed.");
+    if (!models)
+        co_return models.error();
+    QString why;
+    const auto model = HubClient::choose(*models, quantization, &why);
+    if (!model)
+        co_return tr("%1: %2").arg(repository, why);
+    co_return new ModelDownload(hub->endpoint(), repository, *model, settings->localModelsFolder(),
+                                downloadOptions(*settings, token), parent);
 }
 
 QCoro::Task<Result<QUrl>> LocalModelHost::address(QString model)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "localmodels/localrunner.h"
+#include "localmodels/modeldownload.h"
 #include "localmodels/modelshelf.h"
 #include "result.h"
 
@@ -37,6 +38,13 @@ public:
 
     // The id of its provider preset.
     static QString providerId();
+    // How a model is downloaded from the hub with SETTINGS (a mirror's file hosts) and TOKEN.
+    static DownloadOptions downloadOptions(const Settings &settings, const QString &token);
+    // The download of REPOSITORY's QUANTIZATION (Q4_K_M or the smallest when empty) into the
+    // models folder of SETTINGS, made once HUB listed the repository (not started); or why not.
+    static QCoro::Task<Result<ModelDownload *>> prepareDownload(HubClient *hub, const Settings *settings,
+                                                                QString repository, QString quantization, QString token,
+                                                                QObject *parent);
 
     // The /v1 address of the server running MODEL (a name findLocalModel() knows), started or
     // switched to it first; or why not, for the user.
