@@ -8,9 +8,12 @@
 #include "sandboxfiles.h"
 #include "sandboxfixture.h"
 
+#include <sandbox/dockercli.h>
+#include <sandbox/enginestatus.h>
 #include <sandbox/sandboxfolder.h>
 #include <sandbox/sandboxsession.h>
 
+#include <QCoroTask>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
@@ -124,6 +127,25 @@ private Q_SLOTS:
         SandboxSession old(config(QStringLiteral("nochannel")));
         CHECK_STATUS(run(old, QStringLiteral("open('out.txt', 'w').write('x')")), Status::Ok);
         QVERIFY(execs() > 0);
+    }
+
+    // What a run pays on the remote engine is a round trip on the kernel's channel: the engine's
+    // status measures it, and says it.
+    void theEngineStatusGivesTheChannelsRoundTrip()
+    {
+        const auto status = QCoro::waitFor(Sandpiper::EngineStatus::check(Sandpiper::Test::sandboxImage()));
+        QVERIFY2(status.answers, qPrintable(status.error));
+        QVERIFY2(status.channelRoundTripMs >= 0 && status.channelRoundTripMs < 5000,
+                 qPrintable(QString::number(status.channelRoundTripMs)));
+        QVERIFY2(status.summary().endsWith(
+                     QStringLiteral("; a run in a running sandbox there pays %1 ms on its kernel's channel")
+                         .arg(status.channelRoundTripMs)),
+                 qPrintable(status.summary()));
+        // No container of it is left.
+        const auto left = QCoro::waitFor(
+            Sandpiper::DockerCli::run({QStringLiteral("ps"), QStringLiteral("-aq"), QStringLiteral("--filter"),
+                                       QStringLiteral("name=sandpiper-check")}));
+        QCOMPARE(left.standardOutput.trimmed(), QByteArray());
     }
 
     // 20 MiB back whole, as written.

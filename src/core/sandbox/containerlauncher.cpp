@@ -25,14 +25,6 @@ constexpr auto conversationLabel = "sandpiper.conversation";
 // The uid:gid a root desktop user's kernel runs as: root stays outside the sandbox.
 constexpr uid_t unprivilegedId = 65534;
 
-QString kernelSource()
-{
-    QFile file(QStringLiteral(":/sandbox/kernel.py"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("the sandbox kernel is missing from the resources");
-    return QString::fromUtf8(file.readAll());
-}
-
 QString ownerId()
 {
     return QHostInfo::localHostName() + QLatin1Char(':') + QString::number(QCoreApplication::applicationPid());
@@ -86,6 +78,14 @@ QCoro::Task<int> removeContainers(bool onlyLeftovers)
 }
 
 } // namespace
+
+QString ContainerLauncher::kernelSource()
+{
+    QFile file(QStringLiteral(":/sandbox/kernel.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("the sandbox kernel is missing from the resources");
+    return QString::fromUtf8(file.readAll());
+}
 
 QString ContainerLauncher::containerName(const QString &conversationId)
 {
