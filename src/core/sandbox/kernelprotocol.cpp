@@ -85,7 +85,7 @@ bool KernelProtocol::takeFileData(QByteArrayView line)
     const QByteArrayView data = line.sliced(head.size(), line.size() - head.size() - 2);
     if (data.contains('"') || data.contains('\\'))
         return false;
-    Q_EMIT fileData(QByteArray::fromRawData(data.data(), data.size()));
+    Q_EMIT fileData(data.toByteArray());
     return true;
 }
 
