@@ -150,6 +150,10 @@ QStringList ContainerLauncher::runArguments(const SandboxConfig &config, const Q
               << QStringLiteral("-e")
               // The kernel tells the model at once that pip needs the network, instead of pip retrying.
               << QStringLiteral("SANDPIPER_NETWORK=%1").arg(config.network ? 1 : 0);
+    // A remote engine's files come back on the kernel's output (RemoteFileSync): the engine's log
+    // of it would hold a copy of each, for nobody.
+    if (remote)
+        arguments << QStringLiteral("--log-driver") << QStringLiteral("none");
     return arguments + dataMountArguments(config, remote) +
            QStringList{
                QStringLiteral("-w"),       QStringLiteral("/mnt/data"), config.image,   QStringLiteral("python3"),
