@@ -259,13 +259,16 @@ void RemoteFileSync::leaveOnEngine(const QString &name, qint64 size)
         removeHostCopy(name);
 }
 
-QCoro::Task<ContainerFiles::Fetched> RemoteFileSync::fetch(QStringList names, QString id)
+QCoro::Task<ContainerFiles::Fetched> RemoteFileSync::fetch(QStringList names, QString id, QJsonObject sizes)
 {
     QPointer<RemoteFileSync> self(this);
     if (names.isEmpty())
         co_return {};
+    qint64 claimed = 0;
+    for (const QString &name : std::as_const(names))
+        claimed += std::clamp<qint64>(sizes.value(name).toInteger(), 0, channelFetchBytes + 1);
     ContainerFiles::Fetched fetched;
-    if (hasChannel() && !id.isEmpty()) {
+    if (hasChannel() && !id.isEmpty() && claimed <= channelFetchBytes) {
         fetched = co_await fetchOnChannel(id, names, ContainerFiles::room(m_folder, names, m_diskLimitBytes));
         if (!self)
             co_return fetched;

@@ -29,13 +29,13 @@ class TarReader;
 //
 // The channel. Files travel on the kernel's own stdin and stdout, open for the container's life,
 // so a run costs no new process on the engine (a `docker exec` is a new session there, over SSH a
-// new connection). Uploads: one receive_files request, its files' bytes right behind it, sent
-// before the run's request; the kernel says which it could not write. Back: after the result, a
-// send_files request for the names wanted (the result's files and the run's figures, less those
-// its sizes say are large); the kernel answers with a tar stream in base64 pieces (file_data
-// events, 1 MiB each) and files_sent. The stream feeds the TarReader the `docker exec tar` path
-// uses, so it meets the same checks: only the names asked for, each once; regular files only,
-// never through a link; at most the room the disk limit leaves; written whole or not at all.
+// new connection) in the common case: figures and files of a few MiB (channelFetchBytes) together;
+// more comes by `docker exec tar`, faster for it. Uploads: one receive_files request, its files' bytes right behind it,
+// sent before the run's request; the kernel says which it could not write. Back: after the result, a send_files request
+// for the names wanted (the result's files and the run's figures, less those its sizes say are large); the kernel
+// answers with a tar stream in base64 pieces (file_data events, 1 MiB each) and files_sent. The stream feeds the
+// TarReader the `docker exec tar` path uses, so it meets the same checks: only the names asked for, each once; regular
+// files only, never through a link; at most the room the disk limit leaves; written whole or not at all.
 //
 // The code runs in the kernel's interpreter and can write into that channel (it can find the
 // descriptor), so every frame is forged input: frames outside a fetch of the running run are
@@ -75,8 +75,12 @@ public:
     QCoro::Task<QMap<QString, qint64>> largeFiles(QStringList names, QJsonObject sizes = {});
     // NAME (SIZE bytes) stays in the container until the user asks for it; a copy here is older.
     void leaveOnEngine(const QString &name, qint64 size);
-    // Copies NAMES here, for run ID, as far as the disk limit leaves room.
-    QCoro::Task<ContainerFiles::Fetched> fetch(QStringList names, QString id = {});
+    // Files together larger than this come by `docker exec tar`: the channel's base64 through the
+    // engine's attach stream is slower than a new process beyond a few MiB.
+    static constexpr qint64 channelFetchBytes = qint64(4) << 20;
+    // Copies NAMES here, for run ID, as far as the disk limit leaves room; SIZES are the kernel's
+    // word for their sizes (figures have none: they are small).
+    QCoro::Task<ContainerFiles::Fetched> fetch(QStringList names, QString id = {}, QJsonObject sizes = {});
     // What the kernel says on the channel (see KernelProtocol's signals of the same names).
     void fileData(const QByteArray &base64);
     void filesSent();

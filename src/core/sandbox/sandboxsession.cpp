@@ -444,7 +444,7 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files, Q
     }
     QStringList names = reported.figures + reported.files;
     names.removeDuplicates();
-    const ContainerFiles::Fetched fetched = co_await m_sync.fetch(names, id);
+    const ContainerFiles::Fetched fetched = co_await m_sync.fetch(names, id, sizes);
     if (!self || m_protocol.runningId() != id)
         co_return; // the kernel went meanwhile: that was the result
     for (const QString &sentence : fetched.refused)
