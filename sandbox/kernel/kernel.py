@@ -10,6 +10,9 @@ or its subprocesses do can corrupt the protocol.
   -> {"id", "op": "preload", "modules": [...]}
   -> {"id", "op": "export_table", "table", "format": "csv"|"xlsx", "path"}   (a table shown earlier)
   -> {"id", "op": "describe", "files": [...], "timeout"?}     (attachments: value is a preview)
+  -> {"id", "op": "send_files", "files": [...]}   (a remote engine's host fetches what a run wrote)
+  -> {"id", "op": "receive_files", "files": [{"name", "size", "mtime"}], "remove": [...]}
+     followed at once by the files' bytes, one after another, SIZE bytes each (uploads)
   -> {"op": "shutdown"}                      (EOF on stdin does the same)
   <- {"event": "ready", "python", "pid"}
   <- {"id", "event": "stream", "name": "stdout"|"stderr", "text"}
@@ -20,8 +23,11 @@ or its subprocesses do can corrupt the protocol.
        "total_columns", "exportable"}}
      Displays of the cell's last value (its table, figure, Markdown) carry "of_value": true, so
      that a notebook shows them with the value's text as one result, as Jupyter does.
+  <- {"id", "event": "file_data", "data"}    (send_files: a tar stream, base64, in pieces)
+  <- {"id", "event": "files_sent"}           (send_files: the stream is whole)
+  <- {"id", "event": "files_received", "failed": [...], "errors": [...]}   (receive_files)
   <- {"id", "event": "result", "status": "ok"|"error"|"interrupted", "value", "error",
-      "duration_ms", "files", "removed", "dropped": {"stdout", "stderr"}, "figures_dropped",
+      "duration_ms", "files", "sizes", "removed", "dropped": {"stdout", "stderr"}, "figures_dropped",
       "reason"?}
 
 The host trusts none of it: user code runs in this interpreter and can write any line here.
@@ -38,6 +44,7 @@ import os
 import re
 import select
 import signal
+import stat
 import struct
 import sys
 import termios
@@ -50,6 +57,7 @@ DEFAULT_OUTPUT_LIMIT = 1 << 20  # bytes per stream per execution
 BATCH_BYTES = 64 * 1024
 BATCH_SECONDS = 0.05
 READ_CHUNK = 64 * 1024
+FRAME_BYTES = 1 << 20  # of a tar stream sent to the host, per file_data event (before base64)
 TRICKLE_PAUSE = 0.01
 MAX_SNAPSHOT_ENTRIES = 5000
 FIGURE_DPI = 110
@@ -406,7 +414,11 @@ class Kernel:
 
     def emit(self, event):
         data = (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
-        view = memoryview(data.encode("utf-8", "replace"))  # lone surrogates become '?'
+        self.emit_line(data.encode("utf-8", "replace"))  # lone surrogates become '?'
+
+    def emit_line(self, line):
+        """Write LINE, a whole protocol line in bytes, as emit() would."""
+        view = memoryview(line)
         with self._emit_lock:
             try:
                 while view:
@@ -443,6 +455,10 @@ class Kernel:
                 self._export_table(rid, request)
             elif op == "describe":
                 self._describe(rid, request)
+            elif op == "send_files":
+                self._send_files(rid, request)
+            elif op == "receive_files":
+                self._receive_files(rid, request)
             elif op == "shutdown":
                 self._shutdown()
             else:
@@ -521,11 +537,12 @@ class Kernel:
         self._show_figures()
         self._sync_output()
         after = self._snapshot()
+        changed = sorted(p for p, sig in after.items() if before.get(p) != sig)
         # Removed files, for a host that keeps copies (a remote engine); unknown past the cap.
         complete = max(len(before), len(after)) < MAX_SNAPSHOT_ENTRIES
         result = {"id": rid, "event": "result", "status": status, "value": self._value,
                   "error": error, "duration_ms": int((time.monotonic() - started) * 1000),
-                  "files": sorted(p for p, sig in after.items() if before.get(p) != sig),
+                  "files": changed, "sizes": {p: after[p][1] for p in changed},
                   "removed": sorted(p for p in before if p not in after) if complete else [],
                   "dropped": {p.stream: p.dropped for p in self._pumps},
                   "figures_dropped": self._figures_dropped}
@@ -816,6 +833,122 @@ class Kernel:
                 continue  # vanished or unreadable: not worth failing the cell for
         return state
 
+    # A remote engine's host has no share of the data folder: files travel on this channel (the
+    # design is in src/core/sandbox/remotefilesync.h). The host checks what arrives as it checks
+    # everything here: user code can write into the channel too.
+
+    def _send_files(self, rid, request):
+        """Send NAMES (relative to the data dir) as a tar stream in file_data events: regular
+        files with their bytes, anything else as what it is (the host refuses links and the like)."""
+        import tarfile
+
+        names = request.get("files")
+        if not isinstance(names, list):
+            raise ProtocolError("send_files needs 'files', a list of file names")
+        frames = _FrameWriter(self, rid)
+        with tarfile.open(fileobj=frames, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+            for name in names:
+                if isinstance(name, str) and name:
+                    self._add_to_tar(tar, name)
+        frames.flush()
+        self.emit({"id": rid, "event": "files_sent"})
+
+    def _add_to_tar(self, tar, name):
+        path = os.path.join(self.data_dir, name)
+        try:
+            info = tar.gettarinfo(path, arcname=name)  # lstat: a link is sent as a link
+        except (OSError, ValueError):
+            return  # gone meanwhile: the host finds it missing
+        if info is None:
+            return  # a socket: nothing tar can say
+        if not info.isreg():
+            info.size = 0
+            tar.addfile(info)
+            return
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return
+        with os.fdopen(fd, "rb") as handle:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return  # swapped for something else since the lstat
+            info.size = st.st_size
+            tar.addfile(info, _Exactly(handle, st.st_size))
+
+    def _receive_files(self, rid, request):
+        """Uploads: the files' bytes follow the request on stdin; each is written whole (to a
+        temporary name, then renamed) or not at all. REMOVE goes first."""
+        files = request.get("files", [])
+        removals = request.get("remove", [])
+        if not isinstance(files, list) or not isinstance(removals, list):
+            raise ProtocolError("receive_files needs 'files' and 'remove', lists")
+        failed, errors = [], []
+        for name in removals:
+            if isinstance(name, str) and _plain_name(name):
+                try:
+                    os.unlink(os.path.join(self.data_dir, name))
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    failed.append(name)
+                    errors.append("%s: %s" % (name, exc.strerror))
+        for entry in files:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            size = entry.get("size") if isinstance(entry, dict) else None
+            if not (_is_number(size) and size >= 0):
+                raise ProtocolError("receive_files: every file needs a size")  # the stream is lost
+            error = self._receive_file(name, int(size), entry.get("mtime"))
+            if error:
+                failed.append(name)
+                errors.append("%s: %s" % (name, error))
+        self.emit({"id": rid, "event": "files_received", "failed": failed, "errors": errors})
+
+    def _receive_file(self, name, size, mtime):
+        """Write the next SIZE bytes of stdin as NAME; why not, or None. The bytes are read
+        whatever happens, so that the next request is where it should be."""
+        out, tmp, error = None, None, None
+        if not (isinstance(name, str) and _plain_name(name)):
+            error = "not a name in the folder"
+        else:
+            path = os.path.join(self.data_dir, name)
+            tmp = os.path.join(os.path.dirname(path), ".%s.upload-%s" % (os.path.basename(path),
+                                                                          os.urandom(4).hex()))
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            except OSError as exc:
+                error, tmp = exc.strerror, None
+        left = size
+        while left > 0:
+            chunk = self._requests.read(min(left, READ_CHUNK))
+            if not chunk:
+                self._shutdown()  # the host is gone
+            left -= len(chunk)
+            if out is not None and error is None:
+                try:
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(out, view):]
+                except OSError as exc:
+                    error = exc.strerror
+        if out is not None:
+            os.close(out)
+        try:
+            if error is None:
+                if _is_number(mtime):
+                    os.utime(tmp, (mtime, mtime))
+                os.replace(tmp, path)
+                tmp = None
+        except OSError as exc:
+            error = exc.strerror
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return error
+
     # ----- rich display: display(), tables, Markdown, SVG, HTML, JSON ------------
 
     def _install_display(self):
@@ -1081,6 +1214,54 @@ OFFLINE_PIP_MESSAGE = (
     "can allow it with the \"Network in sandbox\" switch below the message box (the sandbox then "
     "restarts: variables are lost, installed packages stay). A wheel file in /mnt/data installs "
     "without network: %pip install /mnt/data/NAME.whl")
+
+
+class _FrameWriter:
+    """A file for tarfile that sends what is written to it as file_data events."""
+
+    def __init__(self, kernel, rid):
+        self._kernel, self._pending = kernel, bytearray()
+        self._id = json.dumps(rid, ensure_ascii=False).encode("utf-8", "replace")
+
+    def write(self, data):
+        self._pending += data
+        while len(self._pending) >= FRAME_BYTES:
+            self._send(bytes(self._pending[:FRAME_BYTES]))
+            del self._pending[:FRAME_BYTES]
+        return len(data)
+
+    def flush(self):
+        if self._pending:
+            self._send(bytes(self._pending))
+            self._pending.clear()
+
+    def _send(self, data):
+        import base64
+
+        # The line json.dumps would write, without its scan of a megabyte that needs no escape.
+        self._kernel.emit_line(b'{"event":"file_data","id":%s,"data":"%s"}\n'
+                               % (self._id, base64.b64encode(data)))
+
+
+class _Exactly:
+    """SIZE bytes of a file that may shrink or grow meanwhile: zeros make up for what is gone."""
+
+    def __init__(self, handle, size):
+        self._handle, self._left = handle, size
+
+    def read(self, n=-1):
+        n = self._left if n is None or n < 0 else min(n, self._left)
+        data = self._handle.read(n) if n else b""
+        data += bytes(n - len(data))
+        self._left -= n
+        return data
+
+
+def _plain_name(name):
+    """Whether NAME (from the host) names something inside the data folder."""
+    parts = name.split("/")
+    return (not name.startswith("/") and "\0" not in name
+            and all(part not in ("", ".", "..") for part in parts))
 
 
 def _capped(text, limit):

@@ -68,8 +68,13 @@ void SandboxStatus::showKernel(bool alive)
 QString SandboxStatus::readyText(bool kernelAlive) const
 {
     const QString text = kernelAlive ? tr("Python: running") : tr("Docker: ready");
-    // A remote engine says so, with its round trip: every execution pays it.
-    return m_remoteEngine ? tr("%1 (remote, %2 ms)").arg(text).arg(m_remoteEngine->roundTripMs) : text;
+    // A remote engine says so, with what every execution pays there: a round trip on the kernel's
+    // channel when it was measured, else the docker command's.
+    if (!m_remoteEngine)
+        return text;
+    const qint64 roundTrip =
+        m_remoteEngine->channelRoundTripMs >= 0 ? m_remoteEngine->channelRoundTripMs : m_remoteEngine->roundTripMs;
+    return tr("%1 (remote, %2 ms)").arg(text).arg(roundTrip);
 }
 
 void SandboxStatus::checkEngine()

@@ -318,6 +318,8 @@ private Q_SLOTS:
         qunsetenv("DOCKER_HOST");
         QVERIFY2(status->text().startsWith(remote + QStringLiteral(": remote, answers in ")),
                  qPrintable(status->text()));
+        // With what a run pays there, on the kernel's channel.
+        QVERIFY2(status->text().contains(QLatin1String("ms on its kernel's channel")), qPrintable(status->text()));
         // Chosen in the dialog instead: checked before it is saved.
         auto *engine = findNamed<QComboBox>(&dialog, QStringLiteral("Docker engine"));
         QVERIFY(engine);

@@ -110,6 +110,11 @@ private Q_SLOTS:
         const QString user = ContainerLauncher::sandboxUser();
         QVERIFY(arguments.contains(QStringLiteral("/mnt/data:exec,uid=%1,gid=%2,size=4096")
                                        .arg(user.section(QLatin1Char(':'), 0, 0), user.section(QLatin1Char(':'), 1))));
+
+        // Its files come back on the kernel's output: the engine keeps no log of it. Locally it does.
+        QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--log-driver")) + 1), QStringLiteral("none"));
+        QVERIFY(!ContainerLauncher::runArguments(config(), QStringLiteral("c"), rootlessPodman(), false)
+                     .contains(QStringLiteral("--log-driver")));
     }
 
     void namesContainersSafely()

@@ -69,6 +69,46 @@ private Q_SLOTS:
         QVERIFY(::symlink("/etc/passwd", QFile::encodeName(m_dir.filePath(QStringLiteral("passwd"))).constData()) == 0);
     }
 
+    // The file channel's pieces reach their fetch only for the running run, written as the kernel
+    // writes them (read without the JSON parser) or otherwise; a long line in many pieces is whole.
+    void fileDataIsTheRunningRunsOnly()
+    {
+        KernelProtocol protocol{SandboxFolder(m_dir.path())};
+        QSignalSpy data(&protocol, &KernelProtocol::fileData);
+        QSignalSpy sent(&protocol, &KernelProtocol::filesSent);
+        const QByteArray piece = QByteArray(300000, 'A');
+        const QByteArray line = "{\"event\":\"file_data\",\"id\":\"1\",\"data\":\"" + piece + "\"}\n";
+        protocol.read(line); // no run yet
+        protocol.begin(QStringLiteral("1"), limits());
+        for (qsizetype i = 0; i < line.size(); i += 4096)
+            protocol.read(line.sliced(i, std::min<qsizetype>(4096, line.size() - i)));
+        protocol.read("{\"event\": \"file_data\", \"id\": \"1\", \"data\": \"QUJD\"}\n"
+                      "{\"event\":\"file_data\",\"id\":\"2\",\"data\":\"QUJD\"}\n"
+                      "{\"event\":\"file_data\",\"id\":\"1\",\"data\":\"QU\\\"JD\"}\n"
+                      "{\"id\": \"1\", \"event\": \"files_sent\"}\n");
+        QCOMPARE(data.count(), 3);
+        QCOMPARE(data.at(0).at(0).toByteArray(), piece);
+        QCOMPARE(data.at(1).at(0).toByteArray(), QByteArray("QUJD"));
+        QCOMPARE(data.at(2).at(0).toByteArray(), QByteArray("QU\"JD")); // the parser's reading
+        QCOMPARE(sent.count(), 1);
+        protocol.finish();
+        protocol.read(line);
+        QCOMPARE(data.count(), 3);
+    }
+
+    // A run's first result is its result; a second one, forged or late, is stray.
+    void aSecondResultIsStray()
+    {
+        KernelProtocol protocol{SandboxFolder(m_dir.path())};
+        QSignalSpy reported(&protocol, &KernelProtocol::resultReported);
+        protocol.begin(QStringLiteral("1"), limits());
+        protocol.read(QByteArray(resultLine("1", ", \"sizes\": {\"out.csv\": 8}") + resultLine("1")));
+        QCOMPARE(reported.count(), 1);
+        QCOMPARE(reported.at(0).at(3).toJsonObject().value(QLatin1String("out.csv")).toInteger(), 8);
+        protocol.finish();
+        QVERIFY(anyContains(protocol.take().refused, QStringLiteral("not running were ignored: 1")));
+    }
+
     void readsARunAsTheKernelWritesIt()
     {
         KernelProtocol protocol{SandboxFolder(m_dir.path())};

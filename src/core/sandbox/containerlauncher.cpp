@@ -25,14 +25,6 @@ constexpr auto conversationLabel = "sandpiper.conversation";
 // The uid:gid a root desktop user's kernel runs as: root stays outside the sandbox.
 constexpr uid_t unprivilegedId = 65534;
 
-QString kernelSource()
-{
-    QFile file(QStringLiteral(":/sandbox/kernel.py"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("the sandbox kernel is missing from the resources");
-    return QString::fromUtf8(file.readAll());
-}
-
 QString ownerId()
 {
     return QHostInfo::localHostName() + QLatin1Char(':') + QString::number(QCoreApplication::applicationPid());
@@ -86,6 +78,14 @@ QCoro::Task<int> removeContainers(bool onlyLeftovers)
 }
 
 } // namespace
+
+QString ContainerLauncher::kernelSource()
+{
+    QFile file(QStringLiteral(":/sandbox/kernel.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("the sandbox kernel is missing from the resources");
+    return QString::fromUtf8(file.readAll());
+}
 
 QString ContainerLauncher::containerName(const QString &conversationId)
 {
@@ -150,6 +150,10 @@ QStringList ContainerLauncher::runArguments(const SandboxConfig &config, const Q
               << QStringLiteral("-e")
               // The kernel tells the model at once that pip needs the network, instead of pip retrying.
               << QStringLiteral("SANDPIPER_NETWORK=%1").arg(config.network ? 1 : 0);
+    // A remote engine's files come back on the kernel's output (RemoteFileSync): the engine's log
+    // of it would hold a copy of each, for nobody.
+    if (remote)
+        arguments << QStringLiteral("--log-driver") << QStringLiteral("none");
     return arguments + dataMountArguments(config, remote) +
            QStringList{
                QStringLiteral("-w"),       QStringLiteral("/mnt/data"), config.image,   QStringLiteral("python3"),

@@ -22,6 +22,8 @@ class ContainerLauncher
 public:
     // A new container's name for CONVERSATIONID: what the engine accepts of it, and a random part.
     static QString containerName(const QString &conversationId);
+    // The kernel's source (sandbox/kernel/kernel.py), which the container runs with `python3 -c`.
+    static QString kernelSource();
     // The uid:gid the kernel runs as: the desktop user's, or an unprivileged one for root.
     static QString sandboxUser();
     // The flags every Sandpiper container gets, whatever runs in it: the label of this process

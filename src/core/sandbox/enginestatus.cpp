@@ -1,8 +1,17 @@
 #include "sandbox/enginestatus.h"
 
+#include "sandbox/containerlauncher.h"
 #include "sandbox/dockercli.h"
 
+#include <QCoroProcess>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
+
+#include <algorithm>
 
 using namespace std::chrono_literals;
 
@@ -40,6 +49,9 @@ QCoro::Task<EngineStatus> EngineStatus::check(QString image, DockerCli::Engine e
     status.answers = true;
     status.locality = co_await EngineLocality::of(image, engine);
     status.features = co_await EngineFeatures::of(engine);
+    // What a run pays there is a round trip on its kernel's channel, not a docker command.
+    if (status.locality == EngineLocality::Kind::Remote)
+        status.channelRoundTripMs = co_await measureChannelRoundTrip(image, engine);
     co_return status;
 }
 
@@ -55,6 +67,58 @@ QCoro::Task<qint64> EngineStatus::trivialExecutionMs(QString image, DockerCli::E
     co_return result.ok() ? timer.elapsed() : -1;
 }
 
+QCoro::Task<qint64> EngineStatus::measureChannelRoundTrip(QString image, DockerCli::Engine engine)
+{
+    constexpr int rounds = 5;
+    const QString name = ContainerLauncher::containerName(QStringLiteral("check"));
+    QProcess kernel;
+    engine.applyTo(kernel);
+    kernel.start(DockerCli::program(),
+                 {QStringLiteral("run"), QStringLiteral("-i"), QStringLiteral("--rm"), QStringLiteral("--pull"),
+                  QStringLiteral("never"), QStringLiteral("--network"), QStringLiteral("none"),
+                  QStringLiteral("--name"), name, image, QStringLiteral("python3"), QStringLiteral("-u"),
+                  QStringLiteral("-c"), ContainerLauncher::kernelSource(), QStringLiteral("--data"),
+                  QStringLiteral("/tmp/data")});
+    const QDeadlineTimer deadline(60s);
+    QByteArray buffer;
+    QList<qint64> times;
+    QElapsedTimer timer;
+    int sent = 0;
+    while (times.size() < rounds && !deadline.hasExpired()) {
+        const qsizetype end = buffer.indexOf('\n');
+        if (end < 0) {
+            if (kernel.state() == QProcess::NotRunning && kernel.bytesAvailable() == 0)
+                break;
+            co_await qCoro(kernel).waitForReadyRead(std::max(1ms, std::chrono::milliseconds(deadline.remainingTime())));
+            buffer += kernel.readAllStandardOutput();
+            continue;
+        }
+        const QJsonObject event = QJsonDocument::fromJson(buffer.left(end)).object();
+        buffer.remove(0, end + 1);
+        const QString kind = event.value(QLatin1String("event")).toString();
+        if (kind == QLatin1String("result") && event.value(QLatin1String("id")).toString() == QString::number(sent))
+            times << timer.elapsed();
+        else if (kind != QLatin1String("ready"))
+            continue;
+        timer.start();
+        const QJsonObject request{{QStringLiteral("id"), QString::number(++sent)},
+                                  {QStringLiteral("op"), QStringLiteral("execute")},
+                                  {QStringLiteral("code"), QStringLiteral("pass")}};
+        kernel.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    }
+    // Its input closed, the kernel ends and the container goes (--rm).
+    kernel.closeWriteChannel();
+    if (kernel.state() != QProcess::NotRunning && !co_await qCoro(kernel).waitForFinished(10s)) {
+        ContainerLauncher::remove(name, engine);
+        kernel.kill();
+        co_await qCoro(kernel).waitForFinished(5s);
+    }
+    if (times.size() < rounds)
+        co_return -1;
+    std::sort(times.begin(), times.end());
+    co_return times.at(rounds / 2);
+}
+
 QString EngineStatus::summary() const
 {
     if (!answers)
@@ -65,6 +129,10 @@ QString EngineStatus::summary() const
     QString line = tr("%1: %2, answers in %3 ms").arg(engine, where).arg(roundTripMs);
     if (const QString what = features.summary(); !what.isEmpty())
         line = tr("%1 (%2)").arg(line, what);
+    if (channelRoundTripMs >= 0)
+        line = tr("%1; a run in a running sandbox there pays %2 ms on its kernel's channel")
+                   .arg(line)
+                   .arg(channelRoundTripMs);
     return line;
 }
 

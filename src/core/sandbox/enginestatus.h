@@ -21,6 +21,9 @@ public:
     bool answers = false;
     QString error;           // why it does not answer
     qint64 roundTripMs = -1; // `docker version`: the client's round trip to the engine
+    // A remote engine's: what a run pays there, a request and its answer on a running kernel's
+    // channel (median of a few); -1 when not measured. What the status bar shows for it.
+    qint64 channelRoundTripMs = -1;
     EngineFeatures features; // Docker or podman, rootless, the limits it enforces
 
     // ENGINE (by default the one chosen now), for the user.
@@ -33,6 +36,10 @@ public:
     // `pass`, from start to end; -1 when it failed.
     static QCoro::Task<qint64> trivialExecutionMs(QString image,
                                                   DockerCli::Engine engine = DockerCli::Engine::chosen());
+    // The channel's round trip on ENGINE: a kernel of IMAGE started there, a few trivial requests
+    // timed from request to answer, their median; -1 when it could not be measured.
+    static QCoro::Task<qint64> measureChannelRoundTrip(QString image,
+                                                       DockerCli::Engine engine = DockerCli::Engine::chosen());
     // A line for the user: the engine, local or remote, its health and round trip, what it is
     // and which limits it does not enforce.
     QString summary() const;

@@ -38,6 +38,15 @@ void KernelProtocol::read(QByteArrayView data)
         lineTooLong(std::exchange(m_skippedLineBytes, 0));
         rest = rest.sliced(end + 1);
     }
+    // A long line (the file channel's) comes in many pieces: only the new ones are searched.
+    if (!rest.contains('\n')) {
+        m_lineBuffer += rest;
+        if (m_lineBuffer.size() > maxLineBytes) {
+            m_skippedLineBytes = m_lineBuffer.size();
+            m_lineBuffer.clear();
+        }
+        return;
+    }
     m_lineBuffer += rest;
     qsizetype start = 0;
     while (true) {
@@ -64,8 +73,26 @@ void KernelProtocol::begin(const QString &id, Limits limits)
     m_run->elapsed.start();
 }
 
+bool KernelProtocol::takeFileData(QByteArrayView line)
+{
+    // {"event":"file_data","id":"ID","data":"BASE64"}: the only long line there is, parsed by hand
+    // for speed. Anything else, the same event written differently too, takes the JSON parser.
+    if (!isRunning() || !line.startsWith("{\"event\":\"file_data\",\"id\":\"") || !line.endsWith("\"}"))
+        return false;
+    const QByteArray head = "{\"event\":\"file_data\",\"id\":\"" + m_run->id.toUtf8() + "\",\"data\":\"";
+    if (!line.startsWith(head))
+        return false;
+    const QByteArrayView data = line.sliced(head.size(), line.size() - head.size() - 2);
+    if (data.contains('"') || data.contains('\\'))
+        return false;
+    Q_EMIT fileData(data.toByteArray());
+    return true;
+}
+
 void KernelProtocol::handleLine(QByteArrayView line)
 {
+    if (takeFileData(line))
+        return;
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
     if (document.isObject()) {
@@ -212,7 +239,14 @@ void KernelProtocol::handleEvent(const QJsonObject &event)
             ++m_run->strayEvents;
         return;
     }
-    if (kind == QLatin1String("stream"))
+    if (kind == QLatin1String("file_data"))
+        Q_EMIT fileData(event.value(QLatin1String("data")).toString().toLatin1());
+    else if (kind == QLatin1String("files_sent"))
+        Q_EMIT filesSent();
+    else if (kind == QLatin1String("files_received"))
+        Q_EMIT filesReceived(event.value(QLatin1String("failed")).toArray(),
+                             event.value(QLatin1String("errors")).toArray());
+    else if (kind == QLatin1String("stream"))
         appendStream(event.value(QLatin1String("name")).toString(), event.value(QLatin1String("text")).toString());
     else if (kind == QLatin1String("display"))
         acceptDisplay(event);
@@ -222,6 +256,11 @@ void KernelProtocol::handleEvent(const QJsonObject &event)
 
 void KernelProtocol::takeResult(const QJsonObject &event)
 {
+    if (m_run->resultTaken) {
+        ++m_run->strayEvents;
+        return;
+    }
+    m_run->resultTaken = true;
     ExecutionResult &result = m_run->result;
     const QString status = event.value(QLatin1String("status")).toString();
     result.status = status == QLatin1String("ok")            ? ExecutionResult::Status::Ok
@@ -247,7 +286,8 @@ void KernelProtocol::takeResult(const QJsonObject &event)
                       (result.status == ExecutionResult::Status::Interrupted && m_run->interruptedByTimeout);
     // Last: whoever hears it may end the run and begin the next one.
     Q_EMIT resultReported(m_run->id, event.value(QLatin1String("files")).toArray(),
-                          event.value(QLatin1String("removed")).toArray());
+                          event.value(QLatin1String("removed")).toArray(),
+                          event.value(QLatin1String("sizes")).toObject());
 }
 
 void KernelProtocol::appendStream(const QString &name, const QString &text)

@@ -102,9 +102,17 @@ Q_SIGNALS:
     void preloaded();
     // Live output of the run; stream is "stdout" or "stderr".
     void output(const QString &stream, const QString &text);
-    // The run ID reported its result, with the FILES it wrote and (a remote engine's kernel) the
-    // names REMOVED it deleted, neither checked yet. The run goes on until finish().
-    void resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed);
+    // The run ID reported its result, with the FILES it wrote, their SIZES and (a remote engine's
+    // kernel) the names REMOVED it deleted, none checked yet. The run goes on until finish(); a
+    // second result of the same run is stray.
+    void resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed,
+                        const QJsonObject &sizes);
+    // The running run's file channel (a remote engine, see RemoteFileSync): a piece of the tar
+    // stream the kernel sends, as it sent it (base64, unchecked); the stream's end; what the
+    // kernel says it could not write of an upload.
+    void fileData(const QByteArray &base64);
+    void filesSent();
+    void filesReceived(const QJsonArray &failed, const QJsonArray &errors);
 
 private:
     struct Run {
@@ -116,6 +124,7 @@ private:
         qint64 stderrBytes = 0;
         bool interruptedByTimeout = false;
         bool durationReported = false;
+        bool resultTaken = false; // a later result is stray
         // What went wrong on the protocol, told once at the end.
         int invalidLines = 0;
         int strayEvents = 0;
@@ -130,6 +139,8 @@ private:
     using DisplayCounts = std::array<qsizetype, 4>;
 
     void handleLine(QByteArrayView line);
+    // A file_data line as the kernel writes it, read without a JSON parser; false when LINE is not one.
+    bool takeFileData(QByteArrayView line);
     void lineTooLong(qint64 bytes);
     void handleEvent(const QJsonObject &event);
     void takeResult(const QJsonObject &event);

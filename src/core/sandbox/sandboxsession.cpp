@@ -40,6 +40,16 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     connect(&m_protocol, &KernelProtocol::preloaded, this, &SandboxSession::prewarmed);
     connect(&m_protocol, &KernelProtocol::output, this, &SandboxSession::output);
     connect(&m_protocol, &KernelProtocol::resultReported, this, &SandboxSession::resultReported);
+    // A remote engine's files travel on the kernel's channel (RemoteFileSync says how).
+    connect(&m_protocol, &KernelProtocol::fileData, &m_sync, &RemoteFileSync::fileData);
+    connect(&m_protocol, &KernelProtocol::filesSent, &m_sync, &RemoteFileSync::filesSent);
+    connect(&m_protocol, &KernelProtocol::filesReceived, this,
+            [this](const QJsonArray &failed, const QJsonArray &errors) {
+                const QStringList notes = m_sync.filesReceived(failed, errors);
+                if (m_protocol.hasRun())
+                    m_protocol.result().notes += notes;
+            });
+    connect(&m_sync, &RemoteFileSync::channelBroken, this, [this](const QString &reason) { discardKernel(reason); });
     if (m_config.diskLimitBytes > 0 || m_config.minFreeDiskBytes > 0) {
         m_diskWatch = new DiskWatch(m_folder, {m_config.diskLimitBytes, m_config.minFreeDiskBytes},
                                     DiskWatch::Method::Inotify, this);
@@ -102,11 +112,11 @@ QCoro::Task<bool> SandboxSession::start()
     m_features = co_await EngineFeatures::of(m_engine);
     if (!self)
         co_return false;
-    m_sync.reset(runningContainer());
     ContainerLauncher::prepareDataDirectory(m_config, m_remote);
 
     auto *process = new QProcess(this);
     m_process = process;
+    m_sync.reset(runningContainer(), process);
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         if (process == m_process)
             m_protocol.read(process->readAllStandardOutput());
@@ -215,7 +225,7 @@ QCoro::Task<ExecutionResult> SandboxSession::execute(QString code, ExecuteOption
     if (DiskWatch *watch = localDiskWatch())
         watch->rebase(true);
     if (m_remote) {
-        const QStringList errors = co_await m_sync.sendChanges();
+        const QStringList errors = co_await m_sync.sendChanges(id);
         if (!self)
             co_return {};
         if (m_protocol.hasRun())
@@ -394,7 +404,8 @@ void SandboxSession::kernelReady()
     Q_EMIT startFinished(true);
 }
 
-void SandboxSession::resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed)
+void SandboxSession::resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed,
+                                    const QJsonObject &sizes)
 {
     if (!m_remote) {
         completeExecution(files);
@@ -402,7 +413,7 @@ void SandboxSession::resultReported(const QString &id, const QJsonArray &files, 
     }
     m_watchdog.stop(); // the kernel answered; the copy has its own timeout
     m_sync.removeHostCopies(removed);
-    QCoro::connect(fetchFromContainer(id, files), this, [] {});
+    QCoro::connect(fetchFromContainer(id, files, sizes), this, [] {});
 }
 
 void SandboxSession::completeExecution(const QJsonArray &files)
@@ -416,13 +427,13 @@ void SandboxSession::completeExecution(const QJsonArray &files)
     m_idleTimer.start(m_config.idleStop);
 }
 
-QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
+QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files, QJsonObject sizes)
 {
     QPointer<SandboxSession> self(this);
     KernelProtocol::RemoteNames reported = m_protocol.remoteNames(files);
     // Large files stay there, listed with their size, until the user opens one.
     if (m_fetchLater) {
-        const QMap<QString, qint64> large = co_await m_sync.largeFiles(reported.files);
+        const QMap<QString, qint64> large = co_await m_sync.largeFiles(reported.files, sizes);
         if (!self || m_protocol.runningId() != id)
             co_return; // the kernel went meanwhile: that was the result
         for (auto file = large.cbegin(); file != large.cend(); ++file) {
@@ -433,7 +444,7 @@ QCoro::Task<> SandboxSession::fetchFromContainer(QString id, QJsonArray files)
     }
     QStringList names = reported.figures + reported.files;
     names.removeDuplicates();
-    const ContainerFiles::Fetched fetched = co_await m_sync.fetch(names);
+    const ContainerFiles::Fetched fetched = co_await m_sync.fetch(names, id, sizes);
     if (!self || m_protocol.runningId() != id)
         co_return; // the kernel went meanwhile: that was the result
     for (const QString &sentence : fetched.refused)

@@ -17,6 +17,7 @@
 #include <QCoroTask>
 
 class QJsonArray;
+class QJsonObject;
 class QProcess;
 
 namespace Sandpiper {
@@ -108,10 +109,11 @@ private:
     DiskWatch *localDiskWatch() const { return m_remote ? nullptr : m_diskWatch; }
     void kernelReady();
     // The kernel reported the result of run ID: a local run ends, a remote one once its files came.
-    void resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed);
+    void resultReported(const QString &id, const QJsonArray &files, const QJsonArray &removed,
+                        const QJsonObject &sizes);
     // Accepts the result's files, ends the execution and makes the kernel idle.
     void completeExecution(const QJsonArray &files);
-    QCoro::Task<> fetchFromContainer(QString id, QJsonArray files);
+    QCoro::Task<> fetchFromContainer(QString id, QJsonArray files, QJsonObject sizes);
     void setState(State state);
     void writeRequest(const QJsonObject &request);
     void handleDiskBreach(DiskWatch::Breach breach);

@@ -2,7 +2,8 @@
 // docker exec measured in the same run on the same machine; what the disk watch costs an
 // execution (on against off, interleaved) and the processor while nothing runs; and, when
 // scripts/bench started one (SANDPIPER_REMOTE_DOCKER_HOST), the same print and plot on an engine
-// that does not share this machine's filesystem, the figure copied back into the folder; and,
+// that does not share this machine's filesystem, the figure copied back into the folder, and a
+// 20 MiB file beside `docker cp`, with the file channel and without it (docker exec); and,
 // when scripts/bench set up rootless podman (SANDPIPER_PODMAN_USER), the same print and plot on
 // it, measured by this program run again as that user (--podman), which prints its samples.
 #include "benchstats.h"
@@ -248,18 +249,52 @@ int main(int argc, char *argv[])
             qFatal("prewarmed execution failed");
     }
 
-    // The remote engine: uploads and figures travel through `docker exec tar`.
-    QList<double> remotePrint, remotePlot;
+    // The remote engine: uploads, figures and files travel on the kernel's channel; the same
+    // through `docker exec tar` (the channel switched off, as before it) for comparison, and a
+    // 20 MiB file the code writes brought back here, beside `docker cp` of one from the same engine.
+    QList<double> remotePrint, remotePlot, execPrint, execPlot, remoteLarge, execLarge, dockerCp;
     if (const QByteArray remote = qgetenv("SANDPIPER_REMOTE_DOCKER_HOST"); !remote.isEmpty()) {
         qputenv("DOCKER_HOST", remote);
-        {
-            SandboxSession far(configIn(dir, QStringLiteral("remote")));
-            QCoro::waitFor(far.execute(QStringLiteral("import matplotlib.pyplot as plt, numpy as np")));
+        const auto measureRemote = [&](const QString &name, QList<double> &print, QList<double> &plot,
+                                       QList<double> &large, int runs) {
+            SandboxSession far(configIn(dir, name));
+            QCoro::waitFor(far.execute(QStringLiteral("import matplotlib.pyplot as plt, numpy as np, os")));
             if (!far.isRemote())
                 qFatal("the remote engine was not found remote");
-            remotePrint = sample(50, [&] { return printIn(far); });
-            remotePlot = sample(20, [&] { return plotIn(far); });
-        }
+            print = sample(50, [&] { return printIn(far); });
+            plot = sample(20, [&] { return plotIn(far); });
+            SandboxConfig unlimited = configIn(dir, name + QStringLiteral("-large"));
+            unlimited.remoteFetchLimitBytes = 0;
+            SandboxSession largeSession(unlimited);
+            QCoro::waitFor(largeSession.execute(QStringLiteral("import os\ndata = bytearray(os.urandom(20 << 20))")));
+            int round = 0;
+            large = sample(runs, [&] {
+                const auto r = QCoro::waitFor(largeSession.execute(
+                    QStringLiteral("data[0] = %1\nopen('big.bin', 'wb').write(data);").arg(++round % 256)));
+                return expect(r, QFileInfo(unlimited.dataDirectory + QStringLiteral("/big.bin")).size() == 20 << 20);
+            });
+        };
+        measureRemote(QStringLiteral("remote"), remotePrint, remotePlot, remoteLarge, 10);
+        qputenv("SANDPIPER_REMOTE_CHANNEL", "0");
+        measureRemote(QStringLiteral("remote-exec"), execPrint, execPlot, execLarge, 10);
+        qunsetenv("SANDPIPER_REMOTE_CHANNEL");
+        // docker cp of a 20 MiB file in a container's own filesystem (it does not see a tmpfs).
+        const auto holder = QCoro::waitFor(DockerCli::run(
+            {QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--rm"), image, QStringLiteral("sh"),
+             QStringLiteral("-c"), QStringLiteral("head -c 20971520 /dev/urandom > /tmp/big.bin && sleep 600")}));
+        const QString cpContainer = QString::fromUtf8(holder.standardOutput.trimmed());
+        QCoro::waitFor(DockerCli::run({QStringLiteral("exec"), cpContainer, QStringLiteral("sh"), QStringLiteral("-c"),
+                                       QStringLiteral("while [ ! -s /tmp/big.bin ]; do sleep 0.1; done; sync")}));
+        const QString cpTarget = dir.path() + QStringLiteral("/cp.bin");
+        dockerCp = sample(10, [&] {
+            QFile::remove(cpTarget);
+            return QCoro::waitFor(
+                       DockerCli::run({QStringLiteral("cp"), cpContainer + QStringLiteral(":/tmp/big.bin"), cpTarget},
+                                      {}, 120s))
+                       .ok() &&
+                   QFileInfo(cpTarget).size() == 20 << 20;
+        });
+        QCoro::waitFor(DockerCli::run({QStringLiteral("rm"), QStringLiteral("-f"), cpContainer}));
         qunsetenv("DOCKER_HOST");
     }
     // Rootless podman, as its user.
@@ -303,7 +338,16 @@ int main(int argc, char *argv[])
     if (!remotePrint.isEmpty()) {
         row("remote print(2+2)", remotePrint);
         row("remote sine plot", remotePlot);
-        std::printf("target: the sine plot on the remote engine, figure back here, <= 250 ms (median)\n");
+        row("remote 20 MiB back", remoteLarge);
+        row("  docker cp 20 MiB", dockerCp);
+        row("remote print, exec", execPrint);
+        row("remote plot, exec", execPlot);
+        row("remote 20 MiB, exec", execLarge);
+        std::printf("target: remote print and plot <= 1.5x local (now %.2fx, %.2fx); 20 MiB back <= 2x docker cp "
+                    "(now %.2fx); \"exec\" rows: the channel off (SANDPIPER_REMOTE_CHANNEL=0), files by docker exec\n",
+                    percentile(remotePrint, 0.5) / percentile(warmPrint, 0.5),
+                    percentile(remotePlot, 0.5) / percentile(warmPlot, 0.5),
+                    percentile(remoteLarge, 0.5) / percentile(dockerCp, 0.5));
     } else {
         std::printf("remote engine: not measured (SANDPIPER_REMOTE_DOCKER_HOST is not set; scripts/bench sets it)\n");
     }
@@ -345,6 +389,11 @@ int main(int argc, char *argv[])
         {QStringLiteral("remote_print_p50_ms"), remotePrint.isEmpty() ? -1 : percentile(remotePrint, 0.5)},
         {QStringLiteral("remote_plot_p50_ms"), remotePlot.isEmpty() ? -1 : percentile(remotePlot, 0.5)},
         {QStringLiteral("remote_plot_target_ms"), 250},
+        {QStringLiteral("remote_large_p50_ms"), remoteLarge.isEmpty() ? -1 : percentile(remoteLarge, 0.5)},
+        {QStringLiteral("docker_cp_large_p50_ms"), dockerCp.isEmpty() ? -1 : percentile(dockerCp, 0.5)},
+        {QStringLiteral("remote_exec_print_p50_ms"), execPrint.isEmpty() ? -1 : percentile(execPrint, 0.5)},
+        {QStringLiteral("remote_exec_plot_p50_ms"), execPlot.isEmpty() ? -1 : percentile(execPlot, 0.5)},
+        {QStringLiteral("remote_exec_large_p50_ms"), execLarge.isEmpty() ? -1 : percentile(execLarge, 0.5)},
         {QStringLiteral("podman_print_p50_ms"), podmanPrint.isEmpty() ? -1 : percentile(podmanPrint, 0.5)},
         {QStringLiteral("podman_plot_p50_ms"), podmanPlot.isEmpty() ? -1 : percentile(podmanPlot, 0.5)}};
     std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());

@@ -295,7 +295,7 @@ class DisplayTest(KernelTestCase):
         reply = self.run_ok("print('hi')\n1")
         result = reply.result
         self.assertEqual(set(result), {"id", "event", "status", "value", "error", "duration_ms",
-                                       "files", "removed", "dropped", "figures_dropped"})
+                                       "files", "sizes", "removed", "dropped", "figures_dropped"})
         self.assertIsInstance(result["duration_ms"], int)
         self.assertEqual(result["dropped"], {"stdout": 0, "stderr": 0})
         self.assertEqual(result["figures_dropped"], 0)
@@ -630,6 +630,57 @@ class FilesTest(KernelTestCase):
     def test_cwd_is_data_dir(self):
         value = self.run_ok("import os\nos.getcwd()").value
         self.assertEqual(os.path.realpath(eval(value)), os.path.realpath(self.kernel.data_dir))
+
+
+class ChannelTest(KernelTestCase):
+    """A remote engine's files on the kernel's channel: send_files and receive_files."""
+
+    def events_until(self, rid, kind):
+        events = []
+        while True:
+            event = self.kernel.next_event()
+            if event.get("id") == rid:
+                events.append(event)
+                if event["event"] == kind:
+                    return events
+
+    def test_sizes_with_the_result(self):
+        reply = self.run_ok("open('sized.bin', 'wb').write(bytes(1234))")
+        self.assertEqual(reply.result["sizes"], {"sized.bin": 1234})
+
+    def test_send_files_as_a_tar_stream(self):
+        import base64
+        import io
+        import tarfile
+        self.run_ok("import os\nos.makedirs('out', exist_ok=True)\n"
+                    "open('out/big.bin', 'wb').write(bytes(range(256)) * 8192)\n"
+                    "os.symlink('/etc/passwd', 'link.txt')\nos.mkfifo('pipe')")
+        rid = self.kernel.request("send_files", files=["out/big.bin", "link.txt", "pipe", "missing", "../up"])
+        events = self.events_until(rid, "files_sent")
+        pieces = [e for e in events if e["event"] == "file_data"]
+        self.assertGreater(len(pieces), 1)  # 2 MiB come in pieces
+        data = b"".join(base64.b64decode(e["data"]) for e in pieces)
+        members = {m.name: m for m in tarfile.open(fileobj=io.BytesIO(data)).getmembers()}
+        self.assertEqual(set(members), {"out/big.bin", "link.txt", "pipe"})
+        self.assertTrue(members["out/big.bin"].isreg())
+        self.assertEqual(members["out/big.bin"].size, 256 * 8192)
+        self.assertTrue(members["link.txt"].issym())
+        self.assertTrue(members["pipe"].isfifo())
+        self.assertEqual(self.run_ok("'next'").value, "'next'")
+
+    def test_receive_files_writes_them_whole(self):
+        self.run_ok("open('old.txt', 'w').write('old')")
+        request = {"id": "up1", "op": "receive_files", "remove": ["old.txt", "../../etc/x"],
+                   "files": [{"name": "in/a.csv", "size": 4, "mtime": 1000000000},
+                             {"name": "../escape.txt", "size": 3},
+                             {"name": "b.txt", "size": 2}]}
+        self.kernel.send_raw(json.dumps(request).encode() + b"\n" + b"a,b\n" + b"out" + b"ok")
+        received = self.events_until("up1", "files_received")[-1]
+        self.assertEqual(received["failed"], ["../escape.txt"])
+        value = self.run_ok("import os\n(open('in/a.csv').read(), open('b.txt').read(), "
+                            "os.path.exists('old.txt'), os.path.getmtime('in/a.csv'))").value
+        self.assertEqual(value, "('a,b\\n', 'ok', False, 1000000000.0)")
+        self.assertFalse(os.path.exists(os.path.join(self.kernel.data_dir, "..", "escape.txt")))
 
 class RichDisplayTest(KernelTestCase):
     def test_repr_png_object_without_matplotlib(self):
