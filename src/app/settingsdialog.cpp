@@ -10,6 +10,8 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPointer>
+#include <QScreen>
+#include <QScrollArea>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -30,13 +32,13 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     setWindowTitle(tr("Settings"));
     m_tabs->setAccessibleName(tr("Settings sections"));
     m_tabs->tabBar()->setAccessibleName(tr("Settings sections"));
-    m_tabs->addTab(m_providers, tr("&Providers"));
-    m_tabs->addTab(m_models, tr("Mode&ls"));
-    m_tabs->addTab(m_sandbox, tr("&Sandbox"));
-    m_tabs->addTab(m_tools, tr("&Tools"));
-    m_tabs->addTab(m_mcpPage, tr("&MCP"));
-    m_tabs->addTab(m_appearance, tr("&Appearance"));
-    m_tabs->addTab(m_systemPrompt, tr("System p&rompt"));
+    addPage(m_providers, tr("&Providers"));
+    addPage(m_models, tr("Mode&ls"));
+    addPage(m_sandbox, tr("&Sandbox"));
+    addPage(m_tools, tr("&Tools"));
+    addPage(m_mcpPage, tr("&MCP"));
+    addPage(m_appearance, tr("&Appearance"));
+    addPage(m_systemPrompt, tr("System p&rompt"));
     showWhenAsked(m_providers);
     showWhenAsked(m_sandbox);
     connect(m_providers, &ProviderSettingsPage::apiKeyEntered, this, &SettingsDialog::apiKeyEntered);
@@ -44,7 +46,7 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     // A model chosen on this computer becomes the provider "This computer" with that model.
     connect(m_models, &ModelSettingsPage::modelChosen, this, [this](const QString &name) {
         m_providers->chooseLocalModel(name);
-        m_tabs->setCurrentWidget(m_providers);
+        showPage(m_providers);
     });
 
     auto *note = new QLabel(tr("Changes apply to new conversations; the theme changes at once."));
@@ -57,14 +59,42 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerReg
     layout->addWidget(m_tabs, 1);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    resize(680, 560);
+    // Room for the Models tab's two lists, within a small screen (the pages scroll there).
+    const QSize available = screen() ? screen()->availableSize() : QSize(1280, 800);
+    resize(QSize(760, 700).boundedTo(available * 9 / 10));
 }
 
 SettingsDialog::~SettingsDialog() = default;
 
+void SettingsDialog::addPage(QWidget *page, const QString &title)
+{
+    // A page taller than a small screen scrolls, so that OK and Cancel stay on it.
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(page);
+    scroll->setAccessibleName(QString(title).remove(QLatin1Char('&')));
+    m_tabs->addTab(scroll, title);
+}
+
+QWidget *SettingsDialog::currentPage() const
+{
+    auto *scroll = qobject_cast<QScrollArea *>(m_tabs->currentWidget());
+    return scroll ? scroll->widget() : nullptr;
+}
+
+void SettingsDialog::showPage(QWidget *page)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto *scroll = qobject_cast<QScrollArea *>(m_tabs->widget(i)); scroll && scroll->widget() == page)
+            m_tabs->setCurrentIndex(i);
+    }
+}
+
 template<typename Page> void SettingsDialog::showWhenAsked(Page *page)
 {
-    connect(page, &Page::needsAttention, this, [this, page] { m_tabs->setCurrentWidget(page); });
+    connect(page, &Page::needsAttention, this, [this, page] { showPage(page); });
 }
 
 void SettingsDialog::testConnection()
@@ -76,7 +106,7 @@ bool SettingsDialog::save()
 {
     // mcp.json first: it is a file of its own, which may refuse to be written.
     if (!m_mcpPage->save()) {
-        m_tabs->setCurrentWidget(m_mcpPage);
+        showPage(m_mcpPage);
         return false;
     }
     // Nothing goes to the settings while a field is wrong.

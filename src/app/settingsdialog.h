@@ -33,6 +33,9 @@ public:
     ~SettingsDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }
+    // Brings PAGE's tab to the front (each page is in a scroll area of its tab).
+    void showPage(QWidget *page);
+    QWidget *currentPage() const;
     // The fields of the Providers page.
     QComboBox *presetPicker() const { return m_providers->presetPicker(); }
     QLineEdit *baseUrlField() const { return m_providers->baseUrlField(); }
@@ -56,6 +59,7 @@ Q_SIGNALS:
     void connectionTested(bool ok);
 
 private:
+    void addPage(QWidget *page, const QString &title);
     // Shows PAGE when it says something needs the user.
     template<typename Page> void showWhenAsked(Page *page);
     bool save();

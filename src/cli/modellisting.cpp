@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 #include <cstdio>
 
@@ -56,9 +57,10 @@ int listModels(const Settings &settings, bool json)
                                                                  : QStringLiteral("?"),
                                   model.info->templateTakesTools ? QStringLiteral("tools") : QStringLiteral("no tools"))
                        : QStringLiteral("?\t?\t?\t?");
-        std::printf("%s\t%s\t%.1f GB\t%s\t%s\n", qPrintable(TerminalFilter::clean(name)), qPrintable(facts),
-                    double(model.bytes) / 1e9, qPrintable(ModelShelf::sourceName(model.source)),
-                    qPrintable(TerminalFilter::clean(model.path)));
+        // Sizes in the units people read (a small model is not "0.0 GB"), the same in every locale.
+        std::printf("%s\t%s\t%s\t%s\t%s\n", qPrintable(TerminalFilter::clean(name)), qPrintable(facts),
+                    qPrintable(QLocale::c().formattedDataSize(model.bytes, 1, QLocale::DataSizeSIFormat)),
+                    qPrintable(ModelShelf::sourceName(model.source)), qPrintable(TerminalFilter::clean(model.path)));
         if (!model.problem.isEmpty())
             std::fprintf(stderr, "sandpiper-cli: %s: %s\n", qPrintable(TerminalFilter::clean(model.path)),
                          qPrintable(model.problem));

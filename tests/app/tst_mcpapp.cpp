@@ -230,7 +230,7 @@ private Q_SLOTS:
             30000));
         SettingsDialog dialog(m_fixture.settings(), nullptr, &registry);
         dialog.resize(860, 720);
-        dialog.tabs()->setCurrentWidget(dialog.mcpPage());
+        dialog.showPage(dialog.mcpPage());
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         McpSettingsPage *page = dialog.mcpPage();
@@ -283,7 +283,7 @@ private Q_SLOTS:
         {
             SettingsDialog dialog(m_fixture.settings());
             McpSettingsPage *page = dialog.mcpPage();
-            dialog.tabs()->setCurrentWidget(page);
+            dialog.showPage(page);
             dialog.show();
             QPushButton *import = buttonNamed(page, QStringLiteral("&Import them"));
             QVERIFY(import);
@@ -302,7 +302,7 @@ private Q_SLOTS:
         file.close();
         SettingsDialog dialog(m_fixture.settings());
         McpSettingsPage *page = dialog.mcpPage();
-        dialog.tabs()->setCurrentWidget(page);
+        dialog.showPage(page);
         dialog.show();
         QVERIFY2(page->fileNote()->text().contains(QLatin1String("line 3, column")),
                  qPrintable(page->fileNote()->text()));
@@ -317,7 +317,7 @@ private Q_SLOTS:
     {
         McpServerRegistry registry({m_fixture.settings()->mcpConfigFile(), m_fixture.settings()->mcpLogFolder(), 30s});
         SettingsDialog dialog(m_fixture.settings(), nullptr, &registry);
-        dialog.tabs()->setCurrentWidget(dialog.mcpPage());
+        dialog.showPage(dialog.mcpPage());
         dialog.show();
         McpSettingsPage *page = dialog.mcpPage();
         page->serverList()->setCurrentItem(page->serverList()->topLevelItem(0));

@@ -2,12 +2,17 @@
 // a file added, how llama-server runs the one chosen, and "Use" handing it to Providers.
 #include "fakehub.h"
 #include "llamaserver.h"
+#include "screenshot.h"
 #include "settingsprofile.h"
 #include "widgetlookup.h"
 
 #include <settingsdialog.h>
 #include <settingspages/modeldownloadpanel.h>
 #include <settingspages/modelsettingspage.h>
+#include <welcomepage.h>
+
+#include <localmodels/localrunner.h>
+#include <localmodels/recommendedmodels.h>
 
 #include <QComboBox>
 #include <QDir>
@@ -192,6 +197,86 @@ private Q_SLOTS:
         qunsetenv("HF_ENDPOINT");
     }
 
+    // With no model here and a llama-server to run one, the welcome page offers the model that
+    // suits this computer: one click downloads it (progress on the page) and makes it the provider.
+    void theWelcomePageDownloadsAndRuns()
+    {
+        const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(best.repository);
+        const QString file = QStringLiteral("model-%1.gguf").arg(best.quantization);
+        hub.addFile(best.repository, {file, m_tiny, {}, 1, 200000}); // one drop half way: it goes on
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        SettingsProfile profile;
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty());
+        WelcomePage page(profile.settings());
+        page.setCandidates({});
+        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        QSignalSpy chosen(&page, &WelcomePage::providerChosen);
+        page.start(QStringLiteral("No provider is set up."));
+        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
+        QCOMPARE(page.useButtons().size(), 1);
+        QPushButton *offer = page.useButtons().constFirst();
+        QVERIFY2(offer->text().startsWith(QLatin1String("Download ")), qPrintable(offer->text()));
+        QTest::mouseClick(offer, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(page.downloadProgress()->isVisibleTo(&page), 10000);
+        QVERIFY(chosen.wait(30000));
+        QCOMPARE(profile.settings()->string(QStringLiteral("provider")), QStringLiteral("local"));
+        QCOMPARE(profile.settings()->string(QStringLiteral("providers/local/model")),
+                 QStringLiteral("model-%1").arg(best.quantization));
+        QVERIFY(QFile::exists(profile.settings()->localModelsFolder() + QLatin1Char('/') + best.repository +
+                              QLatin1Char('/') + file));
+        qunsetenv("HF_ENDPOINT");
+    }
+
+    // The Models tab with a download under way, and the welcome page's offer, in each theme.
+    void screenshots_data() { addThemeRows(); }
+    void screenshots()
+    {
+        QFETCH(QString, theme);
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("Qwen/Qwen2.5-3B-Instruct-GGUF"));
+        // Dropped half way, the download waits a moment before it goes on: the picture's moment.
+        hub.addFile(QStringLiteral("Qwen/Qwen2.5-3B-Instruct-GGUF"),
+                    {QStringLiteral("qwen2.5-3b-instruct-q4_k_m.gguf"), m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        SettingsProfile profile;
+        fillShelf(profile);
+        applyTheme(*profile.settings(), theme);
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        {
+            SettingsDialog dialog(profile.settings());
+            dialog.resize(780, 760);
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.showPage(dialog.modelsPage());
+            ModelDownloadPanel *panel = dialog.modelsPage()->downloads();
+            panel->findField()->setText(QStringLiteral("Qwen/Qwen2.5-3B-Instruct-GGUF"));
+            QTest::keyClick(panel->findField(), Qt::Key_Return);
+            QTRY_VERIFY(panel->status()->text().contains(QLatin1String("choose a quantization")));
+            QTest::mouseClick(panel->downloadButton(), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(panel->progress()->value() > 0 && panel->progress()->value() < 1000, 10000);
+            saveScreenshot(&dialog, QStringLiteral("models-%1.png").arg(theme));
+        }
+        QDir(profile.settings()->localModelsFolder()).removeRecursively();
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty());
+        WelcomePage page(profile.settings());
+        page.setCandidates({});
+        page.resize(800, 600);
+        page.show();
+        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        page.start(QStringLiteral("No provider is set up yet."));
+        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("welcome-local-%1.png").arg(theme));
+        qunsetenv("HF_ENDPOINT");
+    }
+
     // "Use" in the dialog: Providers shows "This computer" with that model, and OK keeps it.
     void useHandsTheModelToProviders()
     {
@@ -199,7 +284,7 @@ private Q_SLOTS:
         fillShelf(profile);
         SettingsDialog dialog(profile.settings());
         ModelSettingsPage *page = dialog.modelsPage();
-        dialog.tabs()->setCurrentWidget(page);
+        dialog.showPage(page);
         page->modelList()->setCurrentItem(row(page->modelList(), QStringLiteral("tiny")));
         QTest::mouseClick(page->useButton(), Qt::LeftButton);
         QCOMPARE(dialog.tabs()->currentIndex(), 0);

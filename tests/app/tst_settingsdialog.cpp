@@ -302,6 +302,7 @@ private Q_SLOTS:
         auto *check = findNamed<QPushButton>(&dialog, QStringLiteral("Check the Docker engine"));
         auto *status = findNamed<QLabel>(&dialog, QStringLiteral("Docker engine status"));
         QVERIFY(check && status);
+        dialog.showPage(check->parentWidget()); // where the person who clicks it looks
         check->click();
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QLatin1String("trivial execution")), 60000);
         QVERIFY2(status->text().startsWith(QLatin1String("the default engine: on this machine, answers in ")),
@@ -344,7 +345,7 @@ private Q_SLOTS:
         // The docker command's contexts come in a moment later (it always has "default").
         QTRY_VERIFY_WITH_TIMEOUT(engine->findData(QStringLiteral("default")) > 0, 10000);
         QCOMPARE(engine->currentIndex(), 0);
-        dialog.tabs()->setCurrentWidget(engine->parentWidget());
+        dialog.showPage(engine->parentWidget());
         dialog.resize(640, 640);
         saveScreenshot(&dialog, QStringLiteral("settings-sandbox.png"));
 
@@ -356,7 +357,7 @@ private Q_SLOTS:
             return label->isVisible() && label->text().contains(QStringLiteral("“not a context!”"));
         }));
         QCOMPARE(m_settings->string(QStringLiteral("sandbox/engine")), QString());
-        QCOMPARE(dialog.tabs()->currentWidget(), engine->parentWidget()); // shown where the field is
+        QCOMPARE(dialog.currentPage(), engine->parentWidget()); // shown where the field is
 
         engine->setEditText(QStringLiteral("ssh://me@box.example"));
         dialog.accept();

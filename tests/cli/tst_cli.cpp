@@ -853,12 +853,12 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
-        const QString facts = QStringLiteral("tiny-random-qwen2-toolcall\tF32\t117K\t32768\ttools\t0.0 GB\t");
+        const QString facts = QStringLiteral("tiny-random-qwen2-toolcall\tF32\t117K\t32768\ttools\t475.4 kB\t");
         QCOMPARE(lines.at(0),
                  facts + QStringLiteral("Sandpiper\t") + m_profile->path() + QStringLiteral("/data/models/tiny.gguf"));
         QCOMPARE(lines.at(1), facts + QStringLiteral("LM Studio\t") + home.path() +
                                   QStringLiteral("/.lmstudio/models/test/tiny-GGUF/tiny-f32.gguf"));
-        QCOMPARE(lines.at(2), QStringLiteral("cut\t?\t?\t?\t?\t0.0 GB\tllama.cpp\t") + home.path() +
+        QCOMPARE(lines.at(2), QStringLiteral("cut\t?\t?\t?\t?\t5.0 kB\tllama.cpp\t") + home.path() +
                                   QStringLiteral("/.cache/llama.cpp/cut.gguf"));
         QCOMPARE(lines.at(3),
                  facts + QStringLiteral("Hugging Face\t") + hub + QStringLiteral("/snapshots/0123abcd/tiny.gguf"));

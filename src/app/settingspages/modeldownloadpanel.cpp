@@ -38,14 +38,14 @@ ModelDownloadPanel::ModelDownloadPanel(Settings *settings, QWidget *parent)
     , m_settings(settings)
     , m_hub(new HubClient(HubClient::defaultEndpoint(), this))
     , m_find(new QLineEdit)
-    , m_findButton(new QPushButton(tr("F&ind")))
+    , m_findButton(new QPushButton(tr("Fi&nd")))
     , m_choices(new QTreeWidget)
     , m_download(new QPushButton(tr("Do&wnload")))
     , m_token(new QLineEdit)
     , m_progress(new QProgressBar)
     , m_rate(new QLabel)
-    , m_pause(new QPushButton(tr("&Pause")))
-    , m_cancel(new QPushButton(tr("Cancel do&wnload")))
+    , m_pause(new QPushButton(tr("Paus&e")))
+    , m_cancel(new QPushButton(tr("&Cancel download")))
     , m_status(new QLabel)
 {
     m_find->setPlaceholderText(tr("A repository (owner/name) or words to search the Hugging Face hub"));
@@ -211,7 +211,7 @@ QCoro::Task<> ModelDownloadPanel::listRepository(QString repository)
         if (model.projector)
             continue;
         auto *item = new QTreeWidgetItem(m_choices);
-        item->setText(0, QStringLiteral("%1 · %2").arg(model.name, model.quantization));
+        item->setText(0, model.name);
         item->setText(1, sizeText(model.bytes()));
         item->setText(2, model.complete()
                              ? QString::number(model.files.size())
@@ -309,7 +309,7 @@ void ModelDownloadPanel::showState(ModelDownload::State state, const QString &me
 {
     using State = ModelDownload::State;
     const bool going = state == State::Checking || state == State::Downloading;
-    m_pause->setText(going ? tr("&Pause") : tr("&Resume"));
+    m_pause->setText(going ? tr("Paus&e") : tr("Resum&e"));
     m_pause->setEnabled(state != State::Finished && state != State::Canceled);
     m_cancel->setEnabled(state != State::Finished && state != State::Canceled);
     say(message, state == State::Failed);

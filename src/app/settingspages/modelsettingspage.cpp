@@ -168,7 +168,7 @@ void ModelSettingsPage::refresh()
     for (const ModelFile &model : std::as_const(m_models)) {
         auto *item = new QTreeWidgetItem(m_list);
         item->setText(Name, modelName(model));
-        item->setText(Size, locale.formattedDataSize(model.bytes, 1));
+        item->setText(Size, locale.formattedDataSize(model.bytes, 1, QLocale::DataSizeSIFormat));
         item->setText(Source, ModelShelf::sourceName(model.source));
         if (model.info) {
             item->setText(Quantization, model.info->quantization);

@@ -35,8 +35,9 @@ QList<RecommendedModel> RecommendedModels::fitting(qint64 memoryBytes)
 
 RecommendedModel RecommendedModels::best(qint64 memoryBytes)
 {
-    // Room for the system and the app beside the model: a quarter of the memory.
-    const QList<RecommendedModel> fit = fitting(memoryBytes * 3 / 4);
+    // Half the memory: room for the system, the app and the sandbox beside the model, and a first
+    // download that does not take an evening.
+    const QList<RecommendedModel> fit = fitting(memoryBytes / 2);
     return fit.isEmpty() ? all().constFirst() : fit.constLast();
 }
 

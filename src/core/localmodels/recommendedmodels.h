@@ -24,7 +24,7 @@ public:
     static QList<RecommendedModel> all();
     // Those that fit MEMORYBYTES (this computer's memory; 0: unknown, all of them).
     static QList<RecommendedModel> fitting(qint64 memoryBytes);
-    // The one to offer first: the largest that fits with room to spare, else the smallest.
+    // The one to offer first: the largest that fits in half of MEMORYBYTES, else the smallest.
     static RecommendedModel best(qint64 memoryBytes);
 };
 

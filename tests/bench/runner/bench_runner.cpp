@@ -1,12 +1,26 @@
-// scripts/bench runner: the local model's figures (issue 26). For now the download: a model file
-// (200 MB, made here) fetched by ModelDownload from the fake hub on loopback (302 to its file
-// host, the SHA-256 checked while it comes), beside curl fetching the same file the same way in
-// the same run, interleaved; the target is at least 0.9 of curl's speed. One function per
-// measure, so the runner's cold and warm starts can join the table.
+// scripts/bench runner: the local model's figures (issue 26).
+// - The runner: from Send to the first token through a conversation of the provider "This
+//   computer" with tests/llama's tiny model, cold (the runner stopped: it starts, loads, answers)
+//   and warm (it runs), beside llama-server started by hand with the same flags on the same model
+//   in the same run (its own start to /health, and a request's first token); targets: warm at
+//   most 1.05 of the hand-started server's, cold no slower than its start plus 300 ms. And this
+//   process's memory with the model loaded beside without (target: within 20 MB; the model lives
+//   in the runner).
+// - The download: a model file (200 MB, made here) fetched by ModelDownload from the fake hub on
+//   loopback (302 to its file host, the SHA-256 checked while it comes), beside curl fetching the
+//   same file the same way in the same run, interleaved; the target is at least 0.9 of curl's
+//   speed.
 #include "benchstats.h"
 #include "fakehub.h"
+#include "llamaserver.h"
+#include "testprofile.h"
 
+#include <localmodels/ggufheader.h>
+#include <localmodels/localrunner.h>
 #include <localmodels/modeldownload.h>
+#include <session/conversationsession.h>
+#include <session/sessionmanager.h>
+#include <settings/settings.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -20,6 +34,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -154,6 +169,205 @@ double curlOnce(const HubThread &hub, const QString &folder)
     return ms;
 }
 
+// This process's resident memory in bytes (VmRSS).
+qint64 residentBytes()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+    }
+    return 0;
+}
+
+// The first token of a streamed chat request to the llama-server at BASEURL, in milliseconds.
+double firstTokenByHand(const QUrl &baseUrl)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(baseUrl.toString() + QStringLiteral("/chat/completions")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    const QByteArray body = R"({"model":"tiny","stream":true,"max_tokens":16,)"
+                            R"("messages":[{"role":"user","content":"Say hello."}]})";
+    QElapsedTimer timer;
+    timer.start();
+    QNetworkReply *reply = network.post(request, body);
+    double ms = -1;
+    QByteArray seen;
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [&] {
+        seen += reply->readAll();
+        if (ms < 0 && (seen.contains("\"content\":\"") || seen.contains("\"reasoning_content\":\""))) {
+            ms = elapsedMs(timer);
+            loop.quit();
+        }
+    });
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    if (ms < 0)
+        qFatal("the hand-started server sent no token: %s", seen.left(300).constData());
+    reply->abort();
+    delete reply;
+    return ms;
+}
+
+// llama-server started by hand with the runner's flags: its start until /health answers, in
+// milliseconds, and the server (to ask, then to stop).
+struct HandServer {
+    QProcess process;
+    quint16 port = 0;
+    double startMs = 0;
+
+    HandServer()
+    {
+        QString why;
+        const auto command = Test::LlamaServer::command(&why);
+        if (!command)
+            qFatal("no llama-server: %s", qPrintable(why));
+        const QString model = Test::LlamaServer::modelPath();
+        const auto info = GgufHeader::read(model);
+        RunnerPlan plan =
+            RunnerPlan::forModel(model, *info, RunnerPlan::availableMemory(), QThread::idealThreadCount(), 2);
+        plan.alias = QStringLiteral("tiny");
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost, 0);
+        port = probe.serverPort();
+        probe.close();
+        process.setProcessEnvironment(command->environment);
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process.setStandardOutputFile(QProcess::nullDevice());
+        process.setStandardErrorFile(QProcess::nullDevice());
+        QElapsedTimer timer;
+        timer.start();
+        process.start(command->program, command->leading + plan.arguments(port));
+        QNetworkAccessManager network;
+        for (;;) {
+            QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port)));
+            QNetworkReply *reply = network.get(request);
+            QEventLoop loop;
+            QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+            loop.exec();
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            delete reply;
+            if (status == 200)
+                break;
+            if (process.state() == QProcess::NotRunning || timer.elapsed() > 60000)
+                qFatal("the hand-started llama-server did not come up");
+            QThread::msleep(5);
+        }
+        startMs = elapsedMs(timer);
+    }
+    ~HandServer()
+    {
+        process.terminate();
+        process.waitForFinished(5000);
+    }
+    QUrl baseUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(port)); }
+};
+
+// A profile whose provider is "This computer" with the tiny model on its shelf.
+std::unique_ptr<Test::TestProfile> localProfile()
+{
+    auto profile = std::make_unique<Test::TestProfile>();
+    const QStringList assignments{
+        QStringLiteral("sandbox/enabled=false"),      QStringLiteral("web/enabled=false"),
+        QStringLiteral("charts/enabled=false"),       QStringLiteral("provider=local"),
+        QStringLiteral("providers/local/model=tiny"), QStringLiteral("models/test_first_use=never")};
+    if (const QString refused = profile->open(assignments); !refused.isEmpty())
+        qFatal("profile: %s", qPrintable(refused));
+    const QString launcher = profile->filePath(QStringLiteral("llama-server"));
+    if (const QString why = Test::LlamaServer::writeLauncher(launcher); !why.isEmpty())
+        qFatal("launcher: %s", qPrintable(why));
+    if (const QString refused = profile->set({QStringLiteral("local/server=") + launcher}); !refused.isEmpty())
+        qFatal("profile: %s", qPrintable(refused));
+    QDir().mkpath(profile->settings()->localModelsFolder());
+    QFile::copy(Test::LlamaServer::modelPath(),
+                profile->settings()->localModelsFolder() + QStringLiteral("/tiny.gguf"));
+    return profile;
+}
+
+// From Send to the first token of a new conversation of PROFILE, in milliseconds (the turn is
+// waited for to its end).
+double firstTokenThroughTheApp(Test::TestProfile &profile)
+{
+    const auto created = profile.sessions()->create();
+    if (!created)
+        qFatal("no conversation: %s", qPrintable(created.error().message));
+    ConversationSession *session = *created;
+    QElapsedTimer timer;
+    double ms = -1;
+    QEventLoop loop;
+    QObject::connect(session, &ConversationSession::agentEvent, session, [&](const AgentEvent &event) {
+        if (ms < 0 && (event.kind == AgentEvent::Kind::TextDelta || event.kind == AgentEvent::Kind::ReasoningDelta))
+            ms = elapsedMs(timer);
+    });
+    QObject::connect(session, &ConversationSession::turnFinished, &loop, &QEventLoop::quit);
+    timer.start();
+    session->send(QStringLiteral("Say hello."));
+    loop.exec();
+    if (ms < 0)
+        qFatal("the local model sent no token");
+    return ms;
+}
+
+void runnerRows(QJsonObject *figures)
+{
+    const int coldRuns = 3;
+    const int warmRuns = 7;
+    QList<double> handStart;
+    QList<double> handWarm;
+    QList<double> appCold;
+    QList<double> appWarm;
+    qint64 memoryWithout = 0;
+    qint64 memoryWith = 0;
+    for (int round = 0; round < coldRuns; ++round) {
+        {
+            HandServer hand;
+            handStart << hand.startMs;
+            firstTokenByHand(hand.baseUrl()); // its first request warms what a first request warms
+            if (round == 0) {
+                for (int i = 0; i < warmRuns; ++i)
+                    handWarm << firstTokenByHand(hand.baseUrl());
+            }
+        }
+        auto profile = localProfile();
+        profile->sessions()->create(); // the window has its sessions before any model runs
+        if (round == 0)
+            memoryWithout = residentBytes();
+        appCold << firstTokenThroughTheApp(*profile);
+        if (round == 0) {
+            for (int i = 0; i < warmRuns; ++i)
+                appWarm << firstTokenThroughTheApp(*profile);
+            memoryWith = residentBytes();
+        }
+        if (!profile->close())
+            qFatal("the profile did not close");
+    }
+    std::printf("%-28s %4s %10s %10s\n", "Send to the first token", "n", "median ms", "p95 ms");
+    const auto timeRow = [](const char *name, const QList<double> &samples) {
+        std::printf("%-28s %4lld %10.1f %10.1f\n", name, qlonglong(samples.size()), percentile(samples, 0.5),
+                    percentile(samples, 0.95));
+    };
+    timeRow("llama-server's own start", handStart);
+    timeRow("Sandpiper, runner stopped", appCold);
+    timeRow("hand-started, first token", handWarm);
+    timeRow("Sandpiper, runner running", appWarm);
+    const double coldOver = percentile(appCold, 0.5) - percentile(handStart, 0.5) - percentile(handWarm, 0.5);
+    const double warmRatio = percentile(appWarm, 0.5) / percentile(handWarm, 0.5);
+    std::printf("cold: %.1f ms beyond the server's start and its first token (target <= 300)\n", coldOver);
+    std::printf("warm / hand-started: %.2f (target <= 1.05)\n", warmRatio);
+    const double memoryMb = double(memoryWith - memoryWithout) / 1e6;
+    std::printf("this process with the model loaded: %+.1f MB (target within 20)\n\n", memoryMb);
+    figures->insert(QStringLiteral("server_start_ms"), percentile(handStart, 0.5));
+    figures->insert(QStringLiteral("cold_first_token_ms"), percentile(appCold, 0.5));
+    figures->insert(QStringLiteral("hand_first_token_ms"), percentile(handWarm, 0.5));
+    figures->insert(QStringLiteral("warm_first_token_ms"), percentile(appWarm, 0.5));
+    figures->insert(QStringLiteral("cold_beyond_server_ms"), coldOver);
+    figures->insert(QStringLiteral("warm_over_hand"), warmRatio);
+    figures->insert(QStringLiteral("memory_with_model_mb"), memoryMb);
+}
+
 void row(const char *name, const QList<double> &samples, qint64 bytes)
 {
     const double median = percentile(samples, 0.5);
@@ -166,6 +380,8 @@ void row(const char *name, const QList<double> &samples, qint64 bytes)
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    QJsonObject figures;
+    runnerRows(&figures);
     if (curlProgram().isEmpty()) {
         std::fprintf(stderr, "curl is not installed (SANDPIPER_CURL may name one)\n");
         return 1;
@@ -196,12 +412,12 @@ int main(int argc, char *argv[])
     row("Qt's network alone", network, bytes);
     const double ratio = percentile(curl, 0.5) / percentile(download, 0.5);
     std::printf("download speed / curl's: %.2f (target >= 0.9)\n", ratio);
-    const QJsonObject figures{{QStringLiteral("download_ms"), percentile(download, 0.5)},
-                              {QStringLiteral("curl_ms"), percentile(curl, 0.5)},
-                              {QStringLiteral("download_mb_per_s"), double(bytes) / 1e3 / percentile(download, 0.5)},
-                              {QStringLiteral("curl_mb_per_s"), double(bytes) / 1e3 / percentile(curl, 0.5)},
-                              {QStringLiteral("qt_network_mb_per_s"), double(bytes) / 1e3 / percentile(network, 0.5)},
-                              {QStringLiteral("download_over_curl"), ratio}};
+    figures.insert(QStringLiteral("download_ms"), percentile(download, 0.5));
+    figures.insert(QStringLiteral("curl_ms"), percentile(curl, 0.5));
+    figures.insert(QStringLiteral("download_mb_per_s"), double(bytes) / 1e3 / percentile(download, 0.5));
+    figures.insert(QStringLiteral("curl_mb_per_s"), double(bytes) / 1e3 / percentile(curl, 0.5));
+    figures.insert(QStringLiteral("qt_network_mb_per_s"), double(bytes) / 1e3 / percentile(network, 0.5));
+    figures.insert(QStringLiteral("download_over_curl"), ratio);
     std::printf("%s\n", QJsonDocument(figures).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
