@@ -243,7 +243,9 @@ QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
             lastSaid = seconds;
             setState(State::Loading, tr("Loading %1… %2 s").arg(QFileInfo(m_plan.modelPath).fileName()).arg(seconds));
         }
-        co_await QCoro::sleepFor(std::chrono::milliseconds(250));
+        // Often: a small model is ready within a few tens of milliseconds, and the wait is the
+        // first message's (a /health request costs the server nothing).
+        co_await QCoro::sleepFor(std::chrono::milliseconds(25));
         if (!self)
             co_return QString();
     }
