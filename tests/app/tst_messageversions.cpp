@@ -1,6 +1,7 @@
 // "‹ 2 / 3 ›" beside a message with versions (issue 27): it says which version shows, switches to
 // the one before or after and the chat follows that branch; by mouse and by keyboard, named for a
 // screen reader, and still while an answer runs.
+#include "dialogdriver.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
@@ -167,6 +168,48 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
         answer = messageSaying(window.get(), QStringLiteral("The second answer."));
         QVERIFY(answer->versionButton(-1)->isEnabled());
+    }
+
+    // "Delete this version" asks first, No by default; Yes takes the version shown and the
+    // other one shows, alone now.
+    void deletesAVersionAfterAsking()
+    {
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
+        auto window = m_fixture.openWindow({800, 600}, true);
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("What is a branch?"));
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The first answer.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+        QVERIFY(!lastMessage(window.get())->deleteVersionButton()->isVisible());
+        QVERIFY(window->currentSession()->regenerate());
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The second answer.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+
+        MessageWidget *answer = lastMessage(window.get());
+        QTRY_VERIFY(answer->deleteVersionButton()->isVisible());
+        QCOMPARE(answer->deleteVersionButton()->accessibleName(), QStringLiteral("Delete this version"));
+        QVERIFY(answer->focusChain().contains(answer->deleteVersionButton()));
+        DialogDriver driver;
+        bool noByDefault = false;
+        driver.then<QMessageBox>([&](QMessageBox *box) {
+            noByDefault = box->defaultButton() == box->button(QMessageBox::No);
+            QTest::keyClick(box, Qt::Key_Return); // the default: keep it
+        });
+        QTest::mouseClick(answer->deleteVersionButton(), Qt::LeftButton);
+        QTRY_VERIFY(driver.done());
+        QVERIFY(noByDefault);
+        QVERIFY(messageSaying(window.get(), QStringLiteral("The second answer.")));
+
+        driver.then<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
+        QTest::mouseClick(lastMessage(window.get())->deleteVersionButton(), Qt::LeftButton);
+        QTRY_VERIFY(driver.done());
+        QTRY_VERIFY(messageSaying(window.get(), QStringLiteral("The first answer.")));
+        QVERIFY(!messageSaying(window.get(), QStringLiteral("The second answer.")));
+        QVERIFY(!lastMessage(window.get())->versionLabel()->isVisible());
+        const auto stored = m_fixture.store()->allMessages(window->currentSession()->id());
+        QVERIFY(stored);
+        QCOMPARE(stored->size(), 2);
     }
 };
 

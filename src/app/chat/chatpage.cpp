@@ -229,6 +229,10 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::versionRequested, this, &ChatPage::switchVersion);
+        connect(widget, &MessageWidget::deleteVersionRequested, this, [this](qint64 messageId) {
+            if (auto deleted = m_session->deleteVersion(messageId); !deleted)
+                QMessageBox::warning(this, tr("Delete this version"), deleted.error().message);
+        });
         widget->setVersionSwitchEnabled(!m_session->isBusy());
         return widget;
     }

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -59,6 +60,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     , m_previousVersion(switchButton(tr("‹"), tr("Previous version")))
     , m_versionLabel(new QLabel)
     , m_nextVersion(switchButton(tr("›"), tr("Next version")))
+    , m_deleteVersion(smallButton(tr("Delete version"), tr("Delete this version")))
 {
     const bool isUser = message.role == ChatMessage::Role::User;
     setObjectName(isUser ? QStringLiteral("userMessage") : QStringLiteral("assistantMessage"));
@@ -112,6 +114,7 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     header->addWidget(m_editButton);
     header->addWidget(m_regenerateButton);
     header->addWidget(m_retryButton);
+    header->addWidget(m_deleteVersion);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 6);
@@ -162,6 +165,15 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     connect(m_previousVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, -1); });
     connect(m_nextVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, 1); });
     m_versionLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_deleteVersion->setToolTip(tr("Delete this version and everything that followed it; the other versions stay"));
+    connect(m_deleteVersion, &QPushButton::clicked, this, [this] {
+        QMessageBox ask(QMessageBox::Question, tr("Delete this version"),
+                        tr("Delete this version and everything that followed it? The other versions stay."),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        ask.setDefaultButton(QMessageBox::No);
+        if (ask.exec() == QMessageBox::Yes)
+            Q_EMIT deleteVersionRequested(m_message.id);
+    });
     connect(m_retryButton, &QPushButton::clicked, this, &MessageWidget::retryRequested);
 
     m_regenerateButton->setVisible(false);
@@ -184,6 +196,8 @@ void MessageWidget::updateVersions()
     m_previousVersion->setVisible(several);
     m_versionLabel->setVisible(several);
     m_nextVersion->setVisible(several);
+    m_deleteVersion->setVisible(several);
+    m_deleteVersion->setEnabled(m_versionSwitchEnabled);
     if (!several)
         return;
     m_versionLabel->setText(tr("%1 / %2").arg(m_message.version).arg(m_message.versionCount));
@@ -321,8 +335,8 @@ void MessageWidget::updateState()
 
 QList<QWidget *> MessageWidget::focusChain() const
 {
-    return {m_previousVersion,  m_nextVersion, m_copyButton,     m_editButton,
-            m_regenerateButton, m_retryButton, m_thinkingButton, m_view};
+    return {m_previousVersion, m_nextVersion,   m_copyButton,     m_editButton, m_regenerateButton,
+            m_retryButton,     m_deleteVersion, m_thinkingButton, m_view};
 }
 
 QString MessageWidget::plainText() const

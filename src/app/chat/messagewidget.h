@@ -54,6 +54,7 @@ public:
     // The button of the switcher that goes STEP versions on (-1: previous, 1: next).
     QToolButton *versionButton(int step) const { return step < 0 ? m_previousVersion : m_nextVersion; }
     QLabel *versionLabel() const { return m_versionLabel; }
+    QPushButton *deleteVersionButton() const { return m_deleteVersion; }
     // The widgets that take the focus, in reading order.
     QList<QWidget *> focusChain() const;
     QString plainText() const;
@@ -64,6 +65,8 @@ Q_SIGNALS:
     void retryRequested();
     // "< 2 / 3 >": show the version STEP places after this one (-1: the one before).
     void versionRequested(qint64 messageId, int step);
+    // The user confirmed "Delete this version": MESSAGEID goes with everything below it.
+    void deleteVersionRequested(qint64 messageId);
 
 private:
     void renderComplete();
@@ -89,6 +92,7 @@ private:
     QToolButton *m_previousVersion;
     QLabel *m_versionLabel;
     QToolButton *m_nextVersion;
+    QPushButton *m_deleteVersion;
     bool m_versionSwitchEnabled = true;
 };
 
