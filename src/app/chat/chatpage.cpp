@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace Sandpiper {
@@ -227,6 +228,12 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         connect(widget, &MessageWidget::editRequested, this, &ChatPage::editAndResend);
         connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
+        connect(widget, &MessageWidget::versionRequested, this, &ChatPage::switchVersion);
+        connect(widget, &MessageWidget::deleteVersionRequested, this, [this](qint64 messageId) {
+            if (auto deleted = m_session->deleteVersion(messageId); !deleted)
+                QMessageBox::warning(this, tr("Delete this version"), deleted.error().message);
+        });
+        widget->setVersionSwitchEnabled(!m_session->isBusy());
         return widget;
     }
     case TurnItem::Kind::ToolCall: {
@@ -293,6 +300,8 @@ void ChatPage::updateActions()
         (*it)->setActionsVisible(isAnswer && !lastAnswerSeen && !busy,
                                  (*it)->message().role == ChatMessage::Role::User && (*it)->message().id != 0);
         lastAnswerSeen = lastAnswerSeen || isAnswer;
+        // Another version shows another branch: not under an answer that runs.
+        (*it)->setVersionSwitchEnabled(!busy);
     }
 }
 
@@ -322,6 +331,28 @@ void ChatPage::regenerate()
 {
     if (auto regenerated = m_session->regenerate(); !regenerated)
         QMessageBox::warning(this, tr("Regenerate"), regenerated.error().message);
+}
+
+void ChatPage::switchVersion(qint64 messageId, int step)
+{
+    const auto sibling = m_session->siblingVersion(messageId, step);
+    auto shown = sibling ? m_session->showVersion(*sibling) : StoreResult<void>(sibling.error());
+    if (!shown) {
+        QMessageBox::warning(this, tr("Switch version"), shown.error().message);
+        return;
+    }
+    // The chat was made anew for the branch: the focus goes back to the switcher, on the version
+    // now shown, so that the keyboard can go on switching.
+    for (MessageWidget *widget : messageWidgets()) {
+        if (widget->message().id != *sibling)
+            continue;
+        QWidget *button = widget->versionButton(step);
+        if (!button->isEnabled())
+            button = widget->versionButton(-step);
+        button->setFocus(Qt::OtherFocusReason);
+        m_followBottom = false;
+        revealFocusIn(widget);
+    }
 }
 
 ToolCallCard *ChatPage::card(const CallKey &key) const

@@ -67,6 +67,8 @@ private:
     int endOfItems() const { return 1 + int(m_widgets.size()); }
     void editAndResend(qint64 messageId, const QString &text);
     void regenerate();
+    // "< 2 / 3 >" of message MESSAGEID: shows the version STEP places after it.
+    void switchVersion(qint64 messageId, int step);
 
     ConversationSession *m_session;
     MessageModel *m_model;

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,6 +24,18 @@ QPushButton *smallButton(const QString &text, const QString &accessibleName)
     auto *button = new QPushButton(text);
     button->setFlat(true);
     button->setAccessibleName(accessibleName);
+    button->setCursor(Qt::PointingHandCursor);
+    return button;
+}
+
+QToolButton *switchButton(const QString &text, const QString &accessibleName)
+{
+    auto *button = new QToolButton;
+    button->setText(text);
+    button->setAccessibleName(accessibleName);
+    button->setToolTip(accessibleName);
+    button->setAutoRaise(true);
+    button->setFocusPolicy(Qt::StrongFocus);
     button->setCursor(Qt::PointingHandCursor);
     return button;
 }
@@ -44,6 +57,10 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     , m_editButton(smallButton(tr("Edit"), tr("Edit and resend")))
     , m_regenerateButton(smallButton(tr("Regenerate"), tr("Regenerate answer")))
     , m_retryButton(smallButton(tr("Retry"), tr("Retry after the error")))
+    , m_previousVersion(switchButton(tr("‹"), tr("Previous version")))
+    , m_versionLabel(new QLabel)
+    , m_nextVersion(switchButton(tr("›"), tr("Next version")))
+    , m_deleteVersion(smallButton(tr("Delete version"), tr("Delete this version")))
 {
     const bool isUser = message.role == ChatMessage::Role::User;
     setObjectName(isUser ? QStringLiteral("userMessage") : QStringLiteral("assistantMessage"));
@@ -89,11 +106,15 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     // The buttons wrap under the name in a narrow window rather than widening it.
     auto *header = new FlowLayout;
     header->addWidget(m_roleLabel);
+    header->addWidget(m_previousVersion);
+    header->addWidget(m_versionLabel);
+    header->addWidget(m_nextVersion);
     header->addWidget(m_stateLabel);
     header->addWidget(m_copyButton);
     header->addWidget(m_editButton);
     header->addWidget(m_regenerateButton);
     header->addWidget(m_retryButton);
+    header->addWidget(m_deleteVersion);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 6);
@@ -141,6 +162,18 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
             Q_EMIT editRequested(m_message.id, text);
     });
     connect(m_regenerateButton, &QPushButton::clicked, this, &MessageWidget::regenerateRequested);
+    connect(m_previousVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, -1); });
+    connect(m_nextVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, 1); });
+    m_versionLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_deleteVersion->setToolTip(tr("Delete this version and everything that followed it; the other versions stay"));
+    connect(m_deleteVersion, &QPushButton::clicked, this, [this] {
+        QMessageBox ask(QMessageBox::Question, tr("Delete this version"),
+                        tr("Delete this version and everything that followed it? The other versions stay."),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        ask.setDefaultButton(QMessageBox::No);
+        if (ask.exec() == QMessageBox::Yes)
+            Q_EMIT deleteVersionRequested(m_message.id);
+    });
     connect(m_retryButton, &QPushButton::clicked, this, &MessageWidget::retryRequested);
 
     m_regenerateButton->setVisible(false);
@@ -148,6 +181,29 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
     m_editButton->setVisible(isUser);
     renderComplete();
     updateState();
+    updateVersions();
+}
+
+void MessageWidget::setVersionSwitchEnabled(bool enabled)
+{
+    m_versionSwitchEnabled = enabled;
+    updateVersions();
+}
+
+void MessageWidget::updateVersions()
+{
+    const bool several = m_message.versionCount > 1 && m_message.id != 0;
+    m_previousVersion->setVisible(several);
+    m_versionLabel->setVisible(several);
+    m_nextVersion->setVisible(several);
+    m_deleteVersion->setVisible(several);
+    m_deleteVersion->setEnabled(m_versionSwitchEnabled);
+    if (!several)
+        return;
+    m_versionLabel->setText(tr("%1 / %2").arg(m_message.version).arg(m_message.versionCount));
+    m_versionLabel->setAccessibleName(tr("Version %1 of %2").arg(m_message.version).arg(m_message.versionCount));
+    m_previousVersion->setEnabled(m_versionSwitchEnabled && m_message.version > 1);
+    m_nextVersion->setEnabled(m_versionSwitchEnabled && m_message.version < m_message.versionCount);
 }
 
 void MessageWidget::setActionsVisible(bool lastAnswer, bool edit)
@@ -167,6 +223,15 @@ void MessageWidget::setMessage(const ChatMessage &message)
 }
 
 void MessageWidget::showMessage(const ChatMessage &message)
+{
+    showContent(message);
+    // A message gets its versions once it is stored (an answer asked again is "2 / 2").
+    m_message.version = message.version;
+    m_message.versionCount = message.versionCount;
+    updateVersions();
+}
+
+void MessageWidget::showContent(const ChatMessage &message)
 {
     if (m_message.status != ChatMessage::Status::Streaming) {
         if (message.content != m_message.content || message.reasoning != m_message.reasoning ||
@@ -270,7 +335,8 @@ void MessageWidget::updateState()
 
 QList<QWidget *> MessageWidget::focusChain() const
 {
-    return {m_copyButton, m_editButton, m_regenerateButton, m_retryButton, m_thinkingButton, m_view};
+    return {m_previousVersion, m_nextVersion,   m_copyButton,     m_editButton, m_regenerateButton,
+            m_retryButton,     m_deleteVersion, m_thinkingButton, m_view};
 }
 
 QString MessageWidget::plainText() const

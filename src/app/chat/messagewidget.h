@@ -49,6 +49,12 @@ public:
     // LASTANSWER: this is the conversation's last answer and nothing runs, so it may be asked
     // again (Retry after an error, else Regenerate); EDIT: the message may be edited and resent.
     void setActionsVisible(bool lastAnswer, bool edit);
+    // Whether "< 2 / 3 >" may switch to another version now (not while an answer runs).
+    void setVersionSwitchEnabled(bool enabled);
+    // The button of the switcher that goes STEP versions on (-1: previous, 1: next).
+    QToolButton *versionButton(int step) const { return step < 0 ? m_previousVersion : m_nextVersion; }
+    QLabel *versionLabel() const { return m_versionLabel; }
+    QPushButton *deleteVersionButton() const { return m_deleteVersion; }
     // The widgets that take the focus, in reading order.
     QList<QWidget *> focusChain() const;
     QString plainText() const;
@@ -57,10 +63,17 @@ Q_SIGNALS:
     void editRequested(qint64 messageId, const QString &text);
     void regenerateRequested();
     void retryRequested();
+    // "< 2 / 3 >": show the version STEP places after this one (-1: the one before).
+    void versionRequested(qint64 messageId, int step);
+    // The user confirmed "Delete this version": MESSAGEID goes with everything below it.
+    void deleteVersionRequested(qint64 messageId);
 
 private:
     void renderComplete();
     void updateState();
+    void updateVersions();
+    // What showMessage() shows but the versions.
+    void showContent(const ChatMessage &message);
 
     ChatMessage m_message;
     QString m_folder;
@@ -76,6 +89,11 @@ private:
     QPushButton *m_editButton;
     QPushButton *m_regenerateButton;
     QPushButton *m_retryButton;
+    QToolButton *m_previousVersion;
+    QLabel *m_versionLabel;
+    QToolButton *m_nextVersion;
+    QPushButton *m_deleteVersion;
+    bool m_versionSwitchEnabled = true;
 };
 
 } // namespace Sandpiper

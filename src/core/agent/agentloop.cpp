@@ -487,6 +487,8 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         }
         // The answer is saved while it streams, so a crash loses at most a moment of it.
         qint64 streamedId = 0;
+        qint64 streamedParent = 0;
+        std::pair<int, int> streamedVersion{1, 1};
         if (m_store) {
             ChatMessage placeholder;
             placeholder.role = ChatMessage::Role::Assistant;
@@ -494,6 +496,8 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
             save(placeholder);
             if (placeholder.id != 0) {
                 streamedId = placeholder.id;
+                streamedParent = placeholder.parentId;
+                streamedVersion = {placeholder.version, placeholder.versionCount};
                 m_writer = new StreamingWriter(m_store, placeholder, StreamingWriter::DefaultInterval, this);
                 connect(m_writer, &StreamingWriter::saveFailed, this, &AgentLoop::reportStoreError);
             }
@@ -509,6 +513,9 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
 
         ChatMessage assistant = response.message;
         assistant.id = streamedId;
+        assistant.parentId = streamedParent;
+        assistant.version = streamedVersion.first;
+        assistant.versionCount = streamedVersion.second;
         // Keep what arrived of a failed answer; calls cut off mid-stream are incomplete and
         // are dropped, so the history stays valid.
         const bool cancelled = response.error.kind == ChatError::Kind::Cancelled;

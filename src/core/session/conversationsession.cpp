@@ -515,6 +515,17 @@ StoreResult<void> ConversationSession::showVersion(qint64 messageId)
                         [&] { return m_store->showMessage(m_id, messageId); });
 }
 
+StoreResult<qint64> ConversationSession::siblingVersion(qint64 messageId, int step) const
+{
+    const auto versions = m_store->messageVersions(messageId);
+    if (!versions)
+        return versions.error();
+    const qsizetype at = versions->indexOf(messageId) + step;
+    if (at < 0 || at >= versions->size())
+        return StoreError{StoreError::Kind::NotFound, tr("The message has no version there.")};
+    return versions->at(at);
+}
+
 StoreResult<void> ConversationSession::sendAfter(qint64 messageId, const QString &text)
 {
     if (isBusy())

@@ -99,6 +99,9 @@ public:
     // Shows the version MESSAGEID (or a message on another branch): the branch through it, below it
     // the versions shown there last; the model reads that branch from the next request on.
     StoreResult<void> showVersion(qint64 messageId);
+    // The version STEP places after MESSAGEID among its versions (-1: the one before), oldest
+    // first; an error when there is none there.
+    StoreResult<qint64> siblingVersion(qint64 messageId, int step) const;
     // Sends TEXT as the next message after MESSAGEID, any message of the conversation on any
     // branch: the model reads the branch down to it, and the new branch is the one shown.
     StoreResult<void> sendAfter(qint64 messageId, const QString &text);

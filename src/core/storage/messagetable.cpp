@@ -3,6 +3,8 @@
 #include "storage/conversation.h"
 #include "storage/rowcodec.h"
 
+#include <algorithm>
+
 namespace Sandpiper {
 
 namespace {
@@ -161,6 +163,15 @@ StoreResult<ChatMessage> MessageTable::store(qint64 conversationId, const ChatMe
     auto stored = insert(query, conversationId, placed, (*write)->now, failed);
     if (!stored)
         return stored;
+    // The newest of its versions: the chat shows "< 3 / 3 >" beside it at once.
+    if (!StoreDatabase::run(
+            query, QStringLiteral("SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND parent_id IS ?"),
+            {conversationId,
+             placed.parentId != 0 ? QVariant(placed.parentId) : QVariant(QMetaType::fromType<qint64>())}))
+        return m_db.sqlError(query, failed);
+    if (query.next())
+        stored->version = stored->versionCount = std::max(1, query.value(0).toInt());
+    query.finish();
     if (message.role == ChatMessage::Role::User) {
         const QString title = Conversation::titleFromFirstMessage(message);
         if (!title.isEmpty() &&
