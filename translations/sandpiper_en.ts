@@ -118,6 +118,16 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::LocalModelHost</name>
+    <message numerus="yes">
+        <source>There are %n models on this computer: choose the one to run.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::LocalRunner</name>
     <message numerus="yes">
         <source>The local model was stopped after %n minute(s) without use; it starts again with the next message.</source>
@@ -162,12 +172,39 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::ModelDownloadPanel</name>
+    <message numerus="yes">
+        <source>%n s left</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min left</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ModelProbe</name>
     <message numerus="yes">
         <source>%n calls came back:</source>
         <translation>
             <numerusform>%n call came back:</numerusform>
             <numerusform>%n calls came back:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelSettingsPage</name>
+    <message numerus="yes">
+        <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
@@ -198,6 +235,16 @@
         <translation>
             <numerusform>%n s</numerusform>
             <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Schema</name>
+    <message numerus="yes">
+        <source>%n run(s) of code whose message was gone are kept with their conversation and shown on every branch of it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

@@ -157,6 +157,10 @@
         <source>The file %1 cannot be written: %2</source>
         <translation>无法写入文件 %1：%2</translation>
     </message>
+    <message>
+        <source>A message comes before the message it follows.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ConversationTable</name>
@@ -238,12 +242,20 @@
         <translation>无法保存该消息。</translation>
     </message>
     <message>
-        <source>The later messages could not be removed.</source>
-        <translation>无法移除之后的消息。</translation>
-    </message>
-    <message>
         <source>The messages could not be read.</source>
         <translation>无法读取消息。</translation>
+    </message>
+    <message>
+        <source>The version could not be shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The version could not be deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The versions of the message could not be read.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -575,6 +587,10 @@
         <source>&quot;%1&quot; is not a valid http or https URL.</source>
         <translation>“%1”不是有效的 http 或 https URL。</translation>
     </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::AboutDialog</name>
@@ -624,6 +640,14 @@
     <message>
         <source>The answer above is incomplete. %1</source>
         <translation>上面的回答不完整。%1</translation>
+    </message>
+    <message>
+        <source>Wait for the current answer to finish, or stop it, before asking again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no question to answer again.</source>
+        <translation type="unfinished">没有可以重新回答的问题。</translation>
     </message>
 </context>
 <context>
@@ -1040,6 +1064,14 @@
         <source>The model is working on the answer</source>
         <translation>模型正在生成回答</translation>
     </message>
+    <message>
+        <source>Delete this version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch version</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ChatView</name>
@@ -1433,6 +1465,42 @@
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
+    <message>
+        <source>Starting the model on this computer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The message is not on the branch shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for the current answer to finish, or stop it, before asking again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only a question can be answered again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the answer, or wait for it to finish, before switching to another version.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The message has no version there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation has no message with the id %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The message %1 calls tools; continue from their results instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the answer, or wait for it to finish, before deleting a version.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ConversationSidebar</name>
@@ -1764,6 +1832,10 @@
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>%1; a run in a running sandbox there pays %2 ms on its kernel&apos;s channel</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ExecutionModel</name>
@@ -2057,6 +2129,69 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::HubClient</name>
+    <message>
+        <source>The hub refused the Hugging Face token for %1: the token may have expired, or the model&apos;s terms were not accepted on its page at the hub yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access to %1 needs a Hugging Face token: it is gated or private. Accept the model&apos;s terms on its page at the hub, then give Sandpiper a token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub has no %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub refuses more requests for now (too many); try again in a few minutes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub answered %1 for %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It said: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Hugging Face hub at %1 could not be reached: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub&apos;s search answer is not the list of repositories it should be.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not the name of a repository of the hub (owner/name).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repository %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub&apos;s list of the files of %1 is not the list it should be.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The repository %1 has no GGUF file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no complete GGUF model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no model quantized as %1 (it has %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ImageManager</name>
     <message>
         <source>There is no Dockerfile in %1.</source>
@@ -2295,6 +2430,66 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::LocalModelHost</name>
+    <message>
+        <source>There is no GGUF model on this computer yet: download one in Settings › Models, or put one in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model &quot;%1&quot; is not on this computer (any more): choose one of Settings › Models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>There are %n models on this computer: choose the one to run.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 cannot be run: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download was closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <source>Another model was chosen: %1 runs now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model on this computer was closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in Settings › Models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::LocalModelStatus</name>
+    <message>
+        <source>The model on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the log of the model on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opens llama-server&apos;s log: what it loaded, with which settings, and why it stopped.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3333,10 +3528,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>显示模型的推理过程</translation>
     </message>
     <message>
-        <source>Later messages of this conversation will be removed.</source>
-        <translation>此对话中之后的消息将被删除。</translation>
-    </message>
-    <message>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
@@ -3361,10 +3552,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>复制这条消息的文字</translation>
     </message>
     <message>
-        <source>Change this message and ask again; the messages after it are removed</source>
-        <translation>修改这条消息并重新提问；其后的消息将被删除</translation>
-    </message>
-    <message>
         <source>Ask the model for another answer to the same question</source>
         <translation>让模型对同一问题再给出一个回答</translation>
     </message>
@@ -3375,6 +3562,344 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Attached files</source>
         <translation>附件</translation>
+    </message>
+    <message>
+        <source>‹</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>›</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change this message and ask again; this version and what followed it are kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The message is sent as a new version; this one and what followed it are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this version and everything that followed it; the other versions stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this version and everything that followed it? The other versions stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelDownload</name>
+    <message>
+        <source>The disk is full: %1 needs %2 more, and %3 is free in %4. What was downloaded is kept; free some space, then resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not the name of a repository of the hub.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub does not list every file of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub&apos;s file name &quot;%1&quot; is not one Sandpiper saves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is already here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 cannot be made.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking what was downloaded of %1 before…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server of %1 does not send the part of the file that was asked for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub sent more of %1 than the %2 it lists; what came was deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk is full: %1 could not be written further in %2. What was downloaded is kept; free some space, then resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2. What was downloaded is kept; resume to try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection ended after %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server answered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub lists %1 as %2 but now serves it as %3: the repository changed. Look at its files again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub lists %1 with another SHA-256 than the file it now serves: the repository changed. Look at its files again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub sent the download of %1 through too many redirects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub sent the download of %1 to an address Sandpiper does not follow: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub sent the download of %1 to %2, which is neither the hub nor one of its file hosts; Sandpiper did not follow it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 stopped: %2. What was downloaded is kept; resume to go on from there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection dropped (%1); trying again in %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not match the SHA-256 that the hub publishes for it (%2…, it is %3…), so it was deleted. Download it again; if this happens again, the hub&apos;s copy or something between it and this computer is at fault.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a GGUF model that Sandpiper can run (%2), so it was removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be put in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is downloaded (%2), its SHA-256 checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused at %1 of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 was canceled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelDownloadPanel</name>
+    <message>
+        <source>Fi&amp;nd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do&amp;wnload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paus&amp;e</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A repository (owner/name) or words to search the Hugging Face hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hugging Face repository or search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find models on the Hugging Face hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models to download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download the selected model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hugging Face token, for gated models only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hugging Face token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept in the system keychain, like the API keys; sent to the hub alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download speed and time left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause or resume the download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the download and delete what came</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, needs %2 of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching the hub for &quot;%1&quot;…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs a token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose a quantization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GGUF repository on the hub matches &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a repository to see its quantizations.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 parts listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Larger than this computer&apos;s memory (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: choose a quantization to download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no GGUF model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keychain could not keep the token (%1): it is used until you quit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One download at a time: pause or cancel the one under way first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s left</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min left</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 at %3/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished">%1, %2</translation>
+    </message>
+    <message>
+        <source>Resum&amp;e</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3531,6 +4056,171 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>the server&apos;s context error names a window of %1 tokens</source>
         <translation>服务器的上下文错误指出窗口为 %1 个词元</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::ModelSettingsPage</name>
+    <message>
+        <source>&amp;Use for new conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a &amp;GGUF file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the models &amp;folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trained context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the selected model for new conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a GGUF file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model file already on this computer: it stays where it is, and its folder is looked in from now on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Sandpiper&apos;s models folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why no model can run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-server program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found on PATH: install llama.cpp&apos;s server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The one on PATH: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation type="unfinished">从不</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation type="unfinished"> 分钟</translation>
+    </message>
+    <message>
+        <source>Stop the model after this many minutes without use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s memory is given back when no conversation used it for this long; the next message starts it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations answered at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each one has a context of its own, so more of them leave each a shorter one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flags the selected model runs with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models run by llama-server on this computer: nothing leaves it. Models that LM Studio, llama.cpp and Hugging Face downloaded are offered where they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download from Hugging Face</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-ser&amp;ver:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop when &amp;idle after:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer at &amp;once:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs with:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished">是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished">否</translation>
+    </message>
+    <message>
+        <source>No model on this computer yet. Add a GGUF file, or put one in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model to see how it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 cannot be added: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a GGUF model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3849,6 +4539,29 @@ X-Title: Sandpiper</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::RecommendedModels</name>
+    <message>
+        <source>The smallest that calls tools: quick on any computer, for simple sums and plots.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Small and steady with Python: a good start on a laptop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writes and fixes code well; calls tools reliably.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thinks before it answers; strong at tool calls and analysis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI&apos;s open model: the best tool use here, for 16 GB of memory or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::RemoteFileSync</name>
     <message>
         <source>Not every file of the conversation reached the sandbox: %1</source>
@@ -3857,6 +4570,38 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Files deleted from the conversation may still be in the sandbox: %1</source>
         <translation>已从对话中删除的文件可能仍在沙箱中：%1</translation>
+    </message>
+    <message>
+        <source>Not every file of the conversation reached the sandbox: it stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox stopped reading the files sent to it and was replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not every file of the conversation reached the sandbox: it stopped reading them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox went while its files came.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files took longer than %1 s to come from the sandbox; the copy was stopped.</source>
+        <translation type="unfinished">从沙箱取回文件超过了 %1 秒；复制已停止。</translation>
+    </message>
+    <message>
+        <source>The sandbox did not send its files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files from the sandbox arrived damaged (a piece that is not base64).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox sent more than the files asked for can hold; the copy was stopped.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4501,6 +5246,10 @@ X-Title: Sandpiper</translation>
         <source>System p&amp;rompt</source>
         <translation>系统提示词(&amp;r)</translation>
     </message>
+    <message>
+        <source>Mode&amp;ls</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::SvgFigure</name>
@@ -5015,6 +5764,79 @@ X-Title: Sandpiper</translation>
     <message>
         <source>Set up a provider</source>
         <translation>设置服务提供方</translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no tool calls</source>
+        <translation type="unfinished">无工具调用</translation>
+    </message>
+    <message>
+        <source>On this computer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download %1 and run it here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download %1 and run it on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to download, %2 of memory. %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandpiper can run a model itself, without any other program:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1 on the Hugging Face hub…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try the download again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Schema</name>
+    <message>
+        <source>Recovered conversation %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database held messages, runs of code or attached files of a conversation %1 that was gone; they are kept in &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) of code whose message was gone are kept with their conversation and shown on every branch of it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
