@@ -105,7 +105,7 @@
     <message numerus="yes">
         <source>Python&apos;s variables are gone (%1). Running the %n earlier successful cell(s) again brings them back.</source>
         <translation>
-            <numerusform>Python&apos;s variables are gone (%1). Running the earlier successful cell again brings them back.</numerusform>
+            <numerusform>Python&apos;s variables are gone (%1). Running the %n earlier successful cell again brings them back.</numerusform>
             <numerusform>Python&apos;s variables are gone (%1). Running the %n earlier successful cells again brings them back.</numerusform>
         </translation>
     </message>
@@ -121,9 +121,9 @@
     <name>Sandpiper::LocalModelHost</name>
     <message numerus="yes">
         <source>There are %n models on this computer: choose the one to run.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>There is %n model on this computer: choose the one to run.</numerusform>
+            <numerusform>There are %n models on this computer: choose the one to run.</numerusform>
         </translation>
     </message>
 </context>
@@ -175,16 +175,16 @@
     <name>Sandpiper::ModelDownloadPanel</name>
     <message numerus="yes">
         <source>%n s left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n s left</numerusform>
+            <numerusform>%n s left</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n min left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n min left</numerusform>
+            <numerusform>%n min left</numerusform>
         </translation>
     </message>
 </context>
@@ -202,9 +202,9 @@
     <name>Sandpiper::ModelSettingsPage</name>
     <message numerus="yes">
         <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 tokens of context for %n conversation, %2 threads; %3</numerusform>
+            <numerusform>%1 tokens of context for each of %n conversations, %2 threads; %3</numerusform>
         </translation>
     </message>
 </context>
@@ -242,9 +242,9 @@
     <name>Schema</name>
     <message numerus="yes">
         <source>%n run(s) of code whose message was gone are kept with their conversation and shown on every branch of it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n run of code whose message was gone is kept with its conversation and shown on every branch of it.</numerusform>
+            <numerusform>%n runs of code whose message was gone are kept with their conversation and shown on every branch of it.</numerusform>
         </translation>
     </message>
 </context>

@@ -159,7 +159,7 @@
     </message>
     <message>
         <source>A message comes before the message it follows.</source>
-        <translation type="unfinished"></translation>
+        <translation>一条消息排在了它所跟随的消息之前。</translation>
     </message>
 </context>
 <context>
@@ -247,15 +247,15 @@
     </message>
     <message>
         <source>The version could not be shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示该版本。</translation>
     </message>
     <message>
         <source>The version could not be deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除该版本。</translation>
     </message>
     <message>
         <source>The versions of the message could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取该消息的各个版本。</translation>
     </message>
 </context>
 <context>
@@ -589,7 +589,7 @@
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>本机</translation>
     </message>
 </context>
 <context>
@@ -643,11 +643,11 @@
     </message>
     <message>
         <source>Wait for the current answer to finish, or stop it, before asking again.</source>
-        <translation type="unfinished"></translation>
+        <translation>再问之前，请等待当前回答完成或将其停止。</translation>
     </message>
     <message>
         <source>There is no question to answer again.</source>
-        <translation type="unfinished">没有可以重新回答的问题。</translation>
+        <translation>没有可以重新回答的问题。</translation>
     </message>
 </context>
 <context>
@@ -1066,11 +1066,11 @@
     </message>
     <message>
         <source>Delete this version</source>
-        <translation type="unfinished"></translation>
+        <translation>删除此版本</translation>
     </message>
     <message>
         <source>Switch version</source>
-        <translation type="unfinished"></translation>
+        <translation>切换版本</translation>
     </message>
 </context>
 <context>
@@ -1467,39 +1467,39 @@
     </message>
     <message>
         <source>Starting the model on this computer…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在本机上启动模型…</translation>
     </message>
     <message>
         <source>The message is not on the branch shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>该消息不在当前显示的分支上。</translation>
     </message>
     <message>
         <source>Wait for the current answer to finish, or stop it, before asking again.</source>
-        <translation type="unfinished"></translation>
+        <translation>再问之前，请等待当前回答完成或将其停止。</translation>
     </message>
     <message>
         <source>Only a question can be answered again.</source>
-        <translation type="unfinished"></translation>
+        <translation>只有问题才能重新回答。</translation>
     </message>
     <message>
         <source>Stop the answer, or wait for it to finish, before switching to another version.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先停止回答或等待其完成，再切换到其他版本。</translation>
     </message>
     <message>
         <source>The message has no version there.</source>
-        <translation type="unfinished"></translation>
+        <translation>该消息在那里没有版本。</translation>
     </message>
     <message>
         <source>The conversation has no message with the id %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话中没有 ID 为 %1 的消息。</translation>
     </message>
     <message>
         <source>The message %1 calls tools; continue from their results instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息 %1 调用了工具；请改为从工具结果继续。</translation>
     </message>
     <message>
         <source>Stop the answer, or wait for it to finish, before deleting a version.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先停止回答或等待其完成，再删除版本。</translation>
     </message>
 </context>
 <context>
@@ -1834,7 +1834,7 @@
     </message>
     <message>
         <source>%1; a run in a running sandbox there pays %2 ms on its kernel&apos;s channel</source>
-        <translation type="unfinished"></translation>
+        <translation>%1；在那里运行中的沙箱里执行一次代码，其内核通道要花费 %2 毫秒</translation>
     </message>
 </context>
 <context>
@@ -2132,63 +2132,63 @@
     <name>Sandpiper::HubClient</name>
     <message>
         <source>The hub refused the Hugging Face token for %1: the token may have expired, or the model&apos;s terms were not accepted on its page at the hub yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 拒绝了用于 %1 的 Hugging Face 令牌：令牌可能已过期，或尚未在 Hub 上该模型的页面中接受其条款。</translation>
     </message>
     <message>
         <source>Access to %1 needs a Hugging Face token: it is gated or private. Accept the model&apos;s terms on its page at the hub, then give Sandpiper a token.</source>
-        <translation type="unfinished"></translation>
+        <translation>访问 %1 需要 Hugging Face 令牌：它是受限或私有的。请在 Hub 上该模型的页面中接受其条款，然后向 Sandpiper 提供令牌。</translation>
     </message>
     <message>
         <source>The hub has no %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 上没有 %1。</translation>
     </message>
     <message>
         <source>The hub refuses more requests for now (too many); try again in a few minutes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 暂时拒绝更多请求（请求过多）；请几分钟后重试。</translation>
     </message>
     <message>
         <source>The hub answered %1 for %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 对 %2 的回应是 %1。</translation>
     </message>
     <message>
         <source>It said: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>它说：%1</translation>
     </message>
     <message>
         <source>The Hugging Face hub at %1 could not be reached: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接位于 %1 的 Hugging Face Hub：%2。</translation>
     </message>
     <message>
         <source>search</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索</translation>
     </message>
     <message>
         <source>The hub&apos;s search answer is not the list of repositories it should be.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 返回的搜索结果不是应有的仓库列表。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not the name of a repository of the hub (owner/name).</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是 Hub 上的仓库名称（owner/name）。</translation>
     </message>
     <message>
         <source>repository %1</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库 %1</translation>
     </message>
     <message>
         <source>The hub&apos;s list of the files of %1 is not the list it should be.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 给出的 %1 文件列表不是应有的列表。</translation>
     </message>
     <message>
         <source>The repository %1 has no GGUF file.</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库 %1 中没有 GGUF 文件。</translation>
     </message>
     <message>
         <source>it has no complete GGUF model</source>
-        <translation type="unfinished"></translation>
+        <translation>其中没有完整的 GGUF 模型</translation>
     </message>
     <message>
         <source>it has no model quantized as %1 (it has %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>其中没有以 %1 量化的模型（它有 %2）</translation>
     </message>
 </context>
 <context>
@@ -2436,60 +2436,60 @@
     <name>Sandpiper::LocalModelHost</name>
     <message>
         <source>There is no GGUF model on this computer yet: download one in Settings › Models, or put one in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上还没有 GGUF 模型：请在“设置 › 模型”中下载一个，或将其放入 %1。</translation>
     </message>
     <message>
         <source>The model &quot;%1&quot; is not on this computer (any more): choose one of Settings › Models.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型“%1”已不在本机上：请在“设置 › 模型”中选择一个。</translation>
     </message>
     <message numerus="yes">
         <source>There are %n models on this computer: choose the one to run.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>本机上有 %n 个模型：请选择要运行的一个。</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 cannot be run: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行 %1：%2</translation>
     </message>
     <message>
         <source>The download was closed.</source>
-        <translation type="unfinished"></translation>
+        <translation>下载已关闭。</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Another model was chosen: %1 runs now.</source>
-        <translation type="unfinished"></translation>
+        <translation>已选择另一个模型：现在运行的是 %1。</translation>
     </message>
     <message>
         <source>The model on this computer was closed.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的模型已关闭。</translation>
     </message>
     <message>
         <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in Settings › Models.</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到用于在本机上运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），或在“设置 › 模型”中指定其路径。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::LocalModelStatus</name>
     <message>
         <source>The model on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的模型</translation>
     </message>
     <message>
         <source>Log</source>
-        <translation type="unfinished"></translation>
+        <translation>日志</translation>
     </message>
     <message>
         <source>Open the log of the model on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>打开本机模型的日志</translation>
     </message>
     <message>
         <source>Opens llama-server&apos;s log: what it loaded, with which settings, and why it stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 llama-server 的日志：它加载了什么、使用了哪些设置，以及它为何停止。</translation>
     </message>
 </context>
 <context>
@@ -3565,341 +3565,341 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
     <message>
         <source>‹</source>
-        <translation type="unfinished"></translation>
+        <translation>‹</translation>
     </message>
     <message>
         <source>Previous version</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个版本</translation>
     </message>
     <message>
         <source>›</source>
-        <translation type="unfinished"></translation>
+        <translation>›</translation>
     </message>
     <message>
         <source>Next version</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个版本</translation>
     </message>
     <message>
         <source>Delete version</source>
-        <translation type="unfinished"></translation>
+        <translation>删除版本</translation>
     </message>
     <message>
         <source>Delete this version</source>
-        <translation type="unfinished"></translation>
+        <translation>删除此版本</translation>
     </message>
     <message>
         <source>Change this message and ask again; this version and what followed it are kept</source>
-        <translation type="unfinished"></translation>
+        <translation>修改此消息并重新提问；此版本及其后的内容都会保留</translation>
     </message>
     <message>
         <source>The message is sent as a new version; this one and what followed it are kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息将作为新版本发送；此版本及其后的内容都会保留。</translation>
     </message>
     <message>
         <source>Delete this version and everything that followed it; the other versions stay</source>
-        <translation type="unfinished"></translation>
+        <translation>删除此版本及其后的所有内容；其他版本保留</translation>
     </message>
     <message>
         <source>Delete this version and everything that followed it? The other versions stay.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除此版本及其后的所有内容吗？其他版本会保留。</translation>
     </message>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>Version %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个版本，共 %2 个</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::ModelDownload</name>
     <message>
         <source>The disk is full: %1 needs %2 more, and %3 is free in %4. What was downloaded is kept; free some space, then resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>磁盘已满：%1 还需要 %2，而 %4 中只有 %3 可用。已下载的部分会保留；请释放一些空间，然后继续下载。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not the name of a repository of the hub.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是 Hub 上的仓库名称。</translation>
     </message>
     <message>
         <source>The hub does not list every file of %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 没有列出 %1 的全部文件。</translation>
     </message>
     <message>
         <source>The hub&apos;s file name &quot;%1&quot; is not one Sandpiper saves.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 给出的文件名“%1”不是 Sandpiper 会保存的文件名。</translation>
     </message>
     <message>
         <source>%1 is already here.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已在这里。</translation>
     </message>
     <message>
         <source>The folder %1 cannot be made.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建文件夹 %1。</translation>
     </message>
     <message>
         <source>Downloading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在下载 %1…</translation>
     </message>
     <message>
         <source>%1 cannot be written: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Checking what was downloaded of %1 before…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查之前已下载的 %1 部分…</translation>
     </message>
     <message>
         <source>%1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>The server of %1 does not send the part of the file that was asked for.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的服务器没有发送所请求的文件部分。</translation>
     </message>
     <message>
         <source>The hub sent more of %1 than the %2 it lists; what came was deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 发送的 %1 超过了它列出的 %2；收到的内容已删除。</translation>
     </message>
     <message>
         <source>The disk is full: %1 could not be written further in %2. What was downloaded is kept; free some space, then resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>磁盘已满：无法继续在 %2 中写入 %1。已下载的部分会保留；请释放一些空间，然后继续下载。</translation>
     </message>
     <message>
         <source>%1 could not be written: %2. What was downloaded is kept; resume to try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2。已下载的部分会保留；继续下载即可重试。</translation>
     </message>
     <message>
         <source>the connection ended after %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>连接在下载了 %1（共 %2）后中断</translation>
     </message>
     <message>
         <source>the server answered %1</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的回应是 %1</translation>
     </message>
     <message>
         <source>file %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个文件，共 %2 个</translation>
     </message>
     <message>
         <source>The hub lists %1 as %2 but now serves it as %3: the repository changed. Look at its files again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 列出的 %1 为 %2，但现在提供的是 %3：仓库已更改。请重新查看其文件。</translation>
     </message>
     <message>
         <source>The hub lists %1 with another SHA-256 than the file it now serves: the repository changed. Look at its files again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 列出的 %1 的 SHA-256 与它现在提供的文件不同：仓库已更改。请重新查看其文件。</translation>
     </message>
     <message>
         <source>The hub sent the download of %1 through too many redirects.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 对 %1 的下载重定向次数过多。</translation>
     </message>
     <message>
         <source>The hub sent the download of %1 to an address Sandpiper does not follow: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 将 %1 的下载重定向到了 Sandpiper 不会跟随的地址：%2。</translation>
     </message>
     <message>
         <source>The hub sent the download of %1 to %2, which is neither the hub nor one of its file hosts; Sandpiper did not follow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 将 %1 的下载重定向到了 %2，它既不是 Hub 也不是 Hub 的文件主机；Sandpiper 没有跟随。</translation>
     </message>
     <message>
         <source>The download of %1 stopped: %2. What was downloaded is kept; resume to go on from there.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的下载已停止：%2。已下载的部分会保留；继续下载即可从中断处接着下载。</translation>
     </message>
     <message>
         <source>The connection dropped (%1); trying again in %2 s.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接中断（%1）；将在 %2 秒后重试。</translation>
     </message>
     <message>
         <source>%1 does not match the SHA-256 that the hub publishes for it (%2…, it is %3…), so it was deleted. Download it again; if this happens again, the hub&apos;s copy or something between it and this computer is at fault.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 与 Hub 为其公布的 SHA-256 不符（应为 %2…，实际为 %3…），因此已将其删除。请重新下载；如果再次出现这种情况，问题出在 Hub 上的副本，或它与本机之间的某个环节。</translation>
     </message>
     <message>
         <source>%1 is not a GGUF model that Sandpiper can run (%2), so it was removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是 Sandpiper 能运行的 GGUF 模型（%2），因此已将其移除。</translation>
     </message>
     <message>
         <source>%1 could not be put in its place.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 %1 放到其位置。</translation>
     </message>
     <message>
         <source>%1 is downloaded (%2), its SHA-256 checked.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已下载（%2），其 SHA-256 已校验。</translation>
     </message>
     <message>
         <source>Paused at %1 of %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停于 %1 / %2。</translation>
     </message>
     <message>
         <source>The download of %1 was canceled.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的下载已取消。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::ModelDownloadPanel</name>
     <message>
         <source>Fi&amp;nd</source>
-        <translation type="unfinished"></translation>
+        <translation>查找(&amp;n)</translation>
     </message>
     <message>
         <source>Do&amp;wnload</source>
-        <translation type="unfinished"></translation>
+        <translation>下载(&amp;w)</translation>
     </message>
     <message>
         <source>Paus&amp;e</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停(&amp;e)</translation>
     </message>
     <message>
         <source>&amp;Cancel download</source>
-        <translation type="unfinished"></translation>
+        <translation>取消下载(&amp;C)</translation>
     </message>
     <message>
         <source>A repository (owner/name) or words to search the Hugging Face hub</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库（owner/name）或用于搜索 Hugging Face Hub 的关键词</translation>
     </message>
     <message>
         <source>Hugging Face repository or search</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face 仓库或搜索</translation>
     </message>
     <message>
         <source>Find models on the Hugging Face hub</source>
-        <translation type="unfinished"></translation>
+        <translation>在 Hugging Face Hub 上查找模型</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished">模型</translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Download</source>
-        <translation type="unfinished"></translation>
+        <translation>下载</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Models to download</source>
-        <translation type="unfinished"></translation>
+        <translation>可下载的模型</translation>
     </message>
     <message>
         <source>Download the selected model</source>
-        <translation type="unfinished"></translation>
+        <translation>下载所选模型</translation>
     </message>
     <message>
         <source>Hugging Face token, for gated models only</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face 令牌，仅用于受限模型</translation>
     </message>
     <message>
         <source>Hugging Face token</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face 令牌</translation>
     </message>
     <message>
         <source>Kept in the system keychain, like the API keys; sent to the hub alone.</source>
-        <translation type="unfinished"></translation>
+        <translation>与 API 密钥一样保存在系统钥匙串中；只会发送给 Hub。</translation>
     </message>
     <message>
         <source>Download progress</source>
-        <translation type="unfinished"></translation>
+        <translation>下载进度</translation>
     </message>
     <message>
         <source>Download speed and time left</source>
-        <translation type="unfinished"></translation>
+        <translation>下载速度和剩余时间</translation>
     </message>
     <message>
         <source>Pause or resume the download</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停或继续下载</translation>
     </message>
     <message>
         <source>Cancel the download and delete what came</source>
-        <translation type="unfinished"></translation>
+        <translation>取消下载并删除已下载的内容</translation>
     </message>
     <message>
         <source>Download status</source>
-        <translation type="unfinished"></translation>
+        <translation>下载状态</translation>
     </message>
     <message>
         <source>%1, needs %2 of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，需要 %2 内存</translation>
     </message>
     <message>
         <source>Searching the hub for &quot;%1&quot;…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在 Hub 上搜索“%1”…</translation>
     </message>
     <message>
         <source>Downloads</source>
-        <translation type="unfinished"></translation>
+        <translation>下载</translation>
     </message>
     <message>
         <source>needs a token</source>
-        <translation type="unfinished"></translation>
+        <translation>需要令牌</translation>
     </message>
     <message>
         <source>choose a quantization</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择量化版本</translation>
     </message>
     <message>
         <source>No GGUF repository on the hub matches &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub 上没有与“%1”匹配的 GGUF 仓库。</translation>
     </message>
     <message>
         <source>Choose a repository to see its quantizations.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个仓库以查看其量化版本。</translation>
     </message>
     <message>
         <source>Reading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取 %1…</translation>
     </message>
     <message>
         <source>Files</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>%1 of %2 parts listed</source>
-        <translation type="unfinished"></translation>
+        <translation>已列出 %2 个部分中的 %1 个</translation>
     </message>
     <message>
         <source>Larger than this computer&apos;s memory (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>大于本机内存（%1）。</translation>
     </message>
     <message>
         <source>%1: choose a quantization to download.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：请选择要下载的量化版本。</translation>
     </message>
     <message>
         <source>%1 has no GGUF model.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中没有 GGUF 模型。</translation>
     </message>
     <message>
         <source>The keychain could not keep the token (%1): it is used until you quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>钥匙串无法保存令牌（%1）：在你退出之前会一直使用它。</translation>
     </message>
     <message>
         <source>One download at a time: pause or cancel the one under way first.</source>
-        <translation type="unfinished"></translation>
+        <translation>一次只能下载一个：请先暂停或取消正在进行的下载。</translation>
     </message>
     <message numerus="yes">
         <source>%n s left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>剩余 %n 秒</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n min left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>剩余 %n 分钟</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 of %2 at %3/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2，%3/秒</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1, %2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>Resum&amp;e</source>
-        <translation type="unfinished"></translation>
+        <translation>继续(&amp;e)</translation>
     </message>
 </context>
 <context>
@@ -4062,165 +4062,165 @@ Authorization: Bearer ${keychain:token}</translation>
     <name>Sandpiper::ModelSettingsPage</name>
     <message>
         <source>&amp;Use for new conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>用于新对话(&amp;U)</translation>
     </message>
     <message>
         <source>Add a &amp;GGUF file…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 GGUF 文件(&amp;G)…</translation>
     </message>
     <message>
         <source>Open the models &amp;folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开模型文件夹(&amp;f)</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished">模型</translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Quantization</source>
-        <translation type="unfinished"></translation>
+        <translation>量化</translation>
     </message>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <source>Trained context</source>
-        <translation type="unfinished"></translation>
+        <translation>训练上下文</translation>
     </message>
     <message>
         <source>Tools</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Models on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的模型</translation>
     </message>
     <message>
         <source>Use the selected model for new conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选模型用于新对话</translation>
     </message>
     <message>
         <source>Add a GGUF file</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 GGUF 文件</translation>
     </message>
     <message>
         <source>A model file already on this computer: it stays where it is, and its folder is looked in from now on.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上已有的模型文件：它保留在原处，今后也会在它所在的文件夹中查找模型。</translation>
     </message>
     <message>
         <source>Open Sandpiper&apos;s models folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Sandpiper 的模型文件夹</translation>
     </message>
     <message>
         <source>Why no model can run</source>
-        <translation type="unfinished"></translation>
+        <translation>为什么没有模型可以运行</translation>
     </message>
     <message>
         <source>llama-server program</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server 程序</translation>
     </message>
     <message>
         <source>Not found on PATH: install llama.cpp&apos;s server</source>
-        <translation type="unfinished"></translation>
+        <translation>在 PATH 中未找到：请安装 llama.cpp 的服务器</translation>
     </message>
     <message>
         <source>The one on PATH: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 PATH 中的：%1</translation>
     </message>
     <message>
         <source>Never</source>
-        <translation type="unfinished">从不</translation>
+        <translation>从不</translation>
     </message>
     <message>
         <source> min</source>
-        <translation type="unfinished"> 分钟</translation>
+        <translation> 分钟</translation>
     </message>
     <message>
         <source>Stop the model after this many minutes without use</source>
-        <translation type="unfinished"></translation>
+        <translation>模型闲置多少分钟后停止</translation>
     </message>
     <message>
         <source>The model&apos;s memory is given back when no conversation used it for this long; the next message starts it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有对话使用模型达到这么长时间后，释放其占用的内存；下一条消息会重新启动它。</translation>
     </message>
     <message>
         <source>Conversations answered at once</source>
-        <translation type="unfinished"></translation>
+        <translation>同时回答的对话数</translation>
     </message>
     <message>
         <source>Each one has a context of its own, so more of them leave each a shorter one.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个对话都有自己的上下文，因此数量越多，每个对话的上下文就越短。</translation>
     </message>
     <message>
         <source>The flags the selected model runs with</source>
-        <translation type="unfinished"></translation>
+        <translation>所选模型运行时使用的命令行参数</translation>
     </message>
     <message>
         <source>Models run by llama-server on this computer: nothing leaves it. Models that LM Studio, llama.cpp and Hugging Face downloaded are offered where they are.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型由 llama-server 在本机上运行：不会有任何数据离开本机。LM Studio、llama.cpp 和 Hugging Face 下载的模型会在其原位置提供。</translation>
     </message>
     <message>
         <source>Download from Hugging Face</source>
-        <translation type="unfinished"></translation>
+        <translation>从 Hugging Face 下载</translation>
     </message>
     <message>
         <source>llama-ser&amp;ver:</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server(&amp;v)：</translation>
     </message>
     <message>
         <source>Stop when &amp;idle after:</source>
-        <translation type="unfinished"></translation>
+        <translation>空闲多久后停止(&amp;i)：</translation>
     </message>
     <message>
         <source>Answer at &amp;once:</source>
-        <translation type="unfinished"></translation>
+        <translation>同时回答(&amp;o)：</translation>
     </message>
     <message>
         <source>Runs with:</source>
-        <translation type="unfinished"></translation>
+        <translation>运行参数：</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished">是</translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished">否</translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>No model on this computer yet. Add a GGUF file, or put one in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上还没有模型。请添加 GGUF 文件，或将其放入 %1。</translation>
     </message>
     <message>
         <source>Choose a model to see how it runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个模型以查看其运行方式。</translation>
     </message>
     <message numerus="yes">
         <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个对话各有 %1 个词元的上下文，%2 个线程；%3</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 cannot be added: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法添加 %1：%2</translation>
     </message>
     <message>
         <source>Add a GGUF model</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 GGUF 模型</translation>
     </message>
     <message>
         <source>GGUF models (*.gguf);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -4542,23 +4542,23 @@ X-Title: Sandpiper</translation>
     <name>Sandpiper::RecommendedModels</name>
     <message>
         <source>The smallest that calls tools: quick on any computer, for simple sums and plots.</source>
-        <translation type="unfinished"></translation>
+        <translation>能调用工具的最小模型：在任何计算机上都很快，适合简单的计算和绘图。</translation>
     </message>
     <message>
         <source>Small and steady with Python: a good start on a laptop.</source>
-        <translation type="unfinished"></translation>
+        <translation>小巧，使用 Python 稳定：适合在笔记本电脑上入门。</translation>
     </message>
     <message>
         <source>Writes and fixes code well; calls tools reliably.</source>
-        <translation type="unfinished"></translation>
+        <translation>擅长编写和修复代码；调用工具可靠。</translation>
     </message>
     <message>
         <source>Thinks before it answers; strong at tool calls and analysis.</source>
-        <translation type="unfinished"></translation>
+        <translation>回答前会先思考；擅长工具调用和分析。</translation>
     </message>
     <message>
         <source>OpenAI&apos;s open model: the best tool use here, for 16 GB of memory or more.</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI 的开放模型：这里工具使用能力最强的模型，需要 16 GB 或更多内存。</translation>
     </message>
 </context>
 <context>
@@ -4573,35 +4573,35 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>Not every file of the conversation reached the sandbox: it stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话的文件没有全部送达沙箱：沙箱已停止。</translation>
     </message>
     <message>
         <source>The sandbox stopped reading the files sent to it and was replaced.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱停止读取发送给它的文件，已被替换。</translation>
     </message>
     <message>
         <source>Not every file of the conversation reached the sandbox: it stopped reading them.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话的文件没有全部送达沙箱：沙箱停止读取它们了。</translation>
     </message>
     <message>
         <source>The sandbox went while its files came.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱在其文件传来时消失了。</translation>
     </message>
     <message>
         <source>The files took longer than %1 s to come from the sandbox; the copy was stopped.</source>
-        <translation type="unfinished">从沙箱取回文件超过了 %1 秒；复制已停止。</translation>
+        <translation>从沙箱传来文件的时间超过了 %1 秒；复制已停止。</translation>
     </message>
     <message>
         <source>The sandbox did not send its files.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱没有发送其文件。</translation>
     </message>
     <message>
         <source>The files from the sandbox arrived damaged (a piece that is not base64).</source>
-        <translation type="unfinished"></translation>
+        <translation>从沙箱传来的文件已损坏（其中一段不是 base64）。</translation>
     </message>
     <message>
         <source>The sandbox sent more than the files asked for can hold; the copy was stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱发送的内容超过了所请求文件能容纳的大小；复制已停止。</translation>
     </message>
 </context>
 <context>
@@ -5248,7 +5248,7 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>Mode&amp;ls</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;l)</translation>
     </message>
 </context>
 <context>
@@ -5767,75 +5767,75 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>Download progress</source>
-        <translation type="unfinished"></translation>
+        <translation>下载进度</translation>
     </message>
     <message>
         <source>Download status</source>
-        <translation type="unfinished"></translation>
+        <translation>下载状态</translation>
     </message>
     <message>
         <source>Run %1 here</source>
-        <translation type="unfinished"></translation>
+        <translation>在这里运行 %1</translation>
     </message>
     <message>
         <source>Run %1 on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机上运行 %1</translation>
     </message>
     <message>
         <source>%1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2 · %3</translation>
     </message>
     <message>
         <source>calls tools</source>
-        <translation type="unfinished"></translation>
+        <translation>可调用工具</translation>
     </message>
     <message>
         <source>no tool calls</source>
-        <translation type="unfinished">无工具调用</translation>
+        <translation>不调用工具</translation>
     </message>
     <message>
         <source>On this computer:</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机上：</translation>
     </message>
     <message>
         <source>Download %1 and run it here</source>
-        <translation type="unfinished"></translation>
+        <translation>下载 %1 并在这里运行</translation>
     </message>
     <message>
         <source>Download %1 and run it on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>下载 %1 并在本机上运行</translation>
     </message>
     <message>
         <source>%1 to download, %2 of memory. %3</source>
-        <translation type="unfinished"></translation>
+        <translation>需下载 %1，需要 %2 内存。%3</translation>
     </message>
     <message>
         <source>Sandpiper can run a model itself, without any other program:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sandpiper 可以自己运行模型，无需任何其他程序：</translation>
     </message>
     <message>
         <source>Reading %1 on the Hugging Face hub…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在 Hugging Face Hub 上读取 %1…</translation>
     </message>
     <message>
         <source>Try the download again</source>
-        <translation type="unfinished"></translation>
+        <translation>重试下载</translation>
     </message>
 </context>
 <context>
     <name>Schema</name>
     <message>
         <source>Recovered conversation %1</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复的对话 %1</translation>
     </message>
     <message>
         <source>The database held messages, runs of code or attached files of a conversation %1 that was gone; they are kept in &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库中保存着已不存在的对话 %1 的消息、代码运行记录或附件；它们保存在“%2”中。</translation>
     </message>
     <message numerus="yes">
         <source>%n run(s) of code whose message was gone are kept with their conversation and shown on every branch of it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 条所属消息已不存在的代码运行记录与其对话一起保留，并显示在该对话的每个分支上。</numerusform>
         </translation>
     </message>
 </context>
