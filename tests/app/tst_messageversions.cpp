@@ -44,6 +44,22 @@ class TestMessageVersions : public QObject
 
     WindowFixture m_fixture;
 
+    // The question of every test asked in WINDOW, and its first answer in.
+    static void askAndWait(MainWindow *window)
+    {
+        ask(window, QStringLiteral("What is a branch?"));
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window, QStringLiteral("The first answer.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+    }
+
+    // Regenerate: the second answer in, a version beside the first.
+    static void regenerateAndWait(MainWindow *window)
+    {
+        QVERIFY(window->currentSession()->regenerate());
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window, QStringLiteral("The second answer.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -63,9 +79,8 @@ private Q_SLOTS:
         m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
         auto window = m_fixture.openWindow({800, 600}, true);
         QVERIFY(window);
-        ask(window.get(), QStringLiteral("What is a branch?"));
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The first answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
+        askAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
         // One version: no switcher.
         QVERIFY(!lastMessage(window.get())->versionLabel()->isVisible());
 
@@ -112,12 +127,10 @@ private Q_SLOTS:
         m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
         auto window = m_fixture.openWindow({800, 600}, true);
         QVERIFY(window);
-        ask(window.get(), QStringLiteral("What is a branch?"));
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The first answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
-        QVERIFY(window->currentSession()->regenerate());
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The second answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
+        askAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
+        regenerateAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
 
         MessageWidget *question = messageSaying(window.get(), QStringLiteral("What is a branch?"));
         QVERIFY(question);
@@ -150,12 +163,10 @@ private Q_SLOTS:
             FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
         auto window = m_fixture.openWindow({800, 600}, true);
         QVERIFY(window);
-        ask(window.get(), QStringLiteral("What is a branch?"));
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The first answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
-        QVERIFY(window->currentSession()->regenerate());
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The second answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
+        askAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
+        regenerateAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
 
         ask(window.get(), QStringLiteral("And a tree?"));
         QTRY_VERIFY_WITH_TIMEOUT(window->currentSession()->isBusy(), 20000);
@@ -178,13 +189,11 @@ private Q_SLOTS:
         m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
         auto window = m_fixture.openWindow({800, 600}, true);
         QVERIFY(window);
-        ask(window.get(), QStringLiteral("What is a branch?"));
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The first answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
+        askAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
         QVERIFY(!lastMessage(window.get())->deleteVersionButton()->isVisible());
-        QVERIFY(window->currentSession()->regenerate());
-        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The second answer.")), 20000);
-        QTRY_VERIFY(!window->currentSession()->isBusy());
+        regenerateAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
 
         MessageWidget *answer = lastMessage(window.get());
         QTRY_VERIFY(answer->deleteVersionButton()->isVisible());

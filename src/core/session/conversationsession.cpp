@@ -186,8 +186,8 @@ void ConversationSession::returnDraft(const Draft &draft)
     m_transcript->dropUnsent();
     if (!draft.text.isEmpty())
         Q_EMIT draftReturned(draft.text);
-    else
-        load(); // an answer asked again: the branch shows as the store has it
+    else if (auto loaded = load(); !loaded) // an answer asked again: the branch shows as the store has it
+        m_transcript->addNotice(TurnItem::NoticeLevel::Error, loaded.error().message);
 }
 
 void ConversationSession::setLocalModels(LocalModelHost *host)

@@ -338,7 +338,8 @@ void runnerRows(QJsonObject *figures)
             }
         }
         auto profile = localProfile();
-        profile->sessions()->create(); // the window has its sessions before any model runs
+        if (!profile->sessions()->create()) // the window has its sessions before any model runs
+            qFatal("no conversation");
         if (round == 0)
             memoryWithout = residentBytes();
         appCold << firstTokenThroughTheApp(*profile);
