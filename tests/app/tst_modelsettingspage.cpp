@@ -286,6 +286,14 @@ private Q_SLOTS:
         ModelSettingsPage *page = dialog.modelsPage();
         dialog.showPage(page);
         page->modelList()->setCurrentItem(row(page->modelList(), QStringLiteral("tiny")));
+        // Enter in the hub's field searches; it does not also press OK (the walk's crash: the
+        // dialog closed under the search).
+        dialog.show();
+        page->downloads()->findField()->setText(QStringLiteral("tiny"));
+        page->downloads()->findField()->setFocus();
+        QTest::keyClick(page->downloads()->findField(), Qt::Key_Return);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
         QTest::mouseClick(page->useButton(), Qt::LeftButton);
         QCOMPARE(dialog.tabs()->currentIndex(), 0);
         QCOMPARE(dialog.presetPicker()->currentData().toString(), QStringLiteral("local"));

@@ -10,6 +10,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -93,11 +94,9 @@ ModelDownloadPanel::ModelDownloadPanel(Settings *settings, QWidget *parent)
         widget->setVisible(false);
     m_status->setVisible(false);
 
-    const auto findNow = [this] {
-        QCoro::connect(find(), this, [] {});
-    };
-    connect(m_findButton, &QPushButton::clicked, this, findNow);
-    connect(m_find, &QLineEdit::returnPressed, this, findNow);
+    connect(m_findButton, &QPushButton::clicked, this, [this] { QCoro::connect(find(), this, [] {}); });
+    // Enter in the field finds; it must not also press the dialog's OK.
+    m_find->installEventFilter(this);
     connect(m_choices, &QTreeWidget::itemActivated, this, &ModelDownloadPanel::activate);
     connect(m_download, &QPushButton::clicked, this, [this] {
         if (QTreeWidgetItem *item = m_choices->currentItem())
@@ -123,6 +122,18 @@ ModelDownloadPanel::~ModelDownloadPanel()
     // What came stays as .part files: the next download of the same model goes on from there.
     if (m_current && m_current->state() == ModelDownload::State::Downloading)
         m_current->pause();
+}
+
+bool ModelDownloadPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_find && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            QCoro::connect(find(), this, [] {});
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ModelDownloadPanel::showRecommended(const QString &repository)
@@ -165,9 +176,10 @@ QCoro::Task<> ModelDownloadPanel::find()
         co_return;
     }
     say(tr("Searching the hub for \"%1\"…").arg(text));
-    m_hub->setToken(co_await token());
-    if (!self)
+    const QString key = co_await token();
+    if (!self) // the dialog closed meanwhile
         co_return;
+    m_hub->setToken(key);
     const auto found = co_await m_hub->search(text, 20);
     if (!self)
         co_return;
@@ -194,9 +206,10 @@ QCoro::Task<> ModelDownloadPanel::listRepository(QString repository)
 {
     QPointer<ModelDownloadPanel> self(this);
     say(tr("Reading %1…").arg(repository));
-    m_hub->setToken(co_await token());
-    if (!self)
+    const QString key = co_await token();
+    if (!self) // the dialog closed meanwhile
         co_return;
+    m_hub->setToken(key);
     const auto models = co_await m_hub->models(repository);
     if (!self)
         co_return;

@@ -44,6 +44,9 @@ public:
     // Lists the recommended models again, REPOSITORY's selected when it is one of them.
     void showRecommended(const QString &repository = {});
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 Q_SIGNALS:
     // A model is whole and checked at PATH.
     void downloaded(const QString &path);
