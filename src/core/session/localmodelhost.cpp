@@ -115,11 +115,9 @@ QCoro::Task<Result<QUrl>> LocalModelHost::address(QString model)
             RunnerPlan::forModel(file->path, *file->info, RunnerPlan::availableMemory(), QThread::idealThreadCount(),
                                  std::max(1, m_settings->integer(QStringLiteral("local/parallel"))));
         plan.alias = model.isEmpty() ? plan.alias : model;
-        const QString logs = m_settings->dataDirectory() + QStringLiteral("/logs");
-        QDir().mkpath(logs);
-        m_runner =
-            std::make_unique<LocalRunner>(RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))), plan,
-                                          logs + QStringLiteral("/llama-server.log"));
+        QDir().mkpath(QFileInfo(logFile()).absolutePath());
+        m_runner = std::make_unique<LocalRunner>(
+            RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))), plan, logFile());
         connect(m_runner.get(), &LocalRunner::stateChanged, this, &LocalModelHost::stateChanged);
         applySettings();
     }
