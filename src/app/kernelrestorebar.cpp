@@ -14,9 +14,9 @@ KernelRestoreBar::KernelRestoreBar(QWidget *parent)
     : QFrame(parent)
     , m_text(new QLabel)
     , m_progress(new QProgressBar)
-    , m_restore(new QPushButton(tr("&Restore variables")))
-    , m_dismiss(new QPushButton(tr("Not &now")))
-    , m_stop(new QPushButton(tr("S&top restoring")))
+    , m_restore(new QPushButton)
+    , m_dismiss(new QPushButton)
+    , m_stop(new QPushButton)
 {
     setObjectName(QStringLiteral("kernelRestoreBar"));
     setAccessibleName(tr("Restore variables"));
@@ -24,10 +24,6 @@ KernelRestoreBar::KernelRestoreBar(QWidget *parent)
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setAccessibleName(tr("Kernel state"));
-    m_progress->setAccessibleName(tr("Restoring variables"));
-    m_restore->setAccessibleName(tr("Restore variables"));
-    m_dismiss->setAccessibleName(tr("Do not restore the variables now"));
-    m_stop->setAccessibleName(tr("Stop restoring the variables"));
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
     layout->addWidget(m_text, 1);
@@ -44,7 +40,7 @@ KernelRestoreBar::KernelRestoreBar(QWidget *parent)
         if (m_session)
             m_session->stop();
     });
-    setVisible(false);
+    showState();
 }
 
 void KernelRestoreBar::setSession(ConversationSession *session)
@@ -67,14 +63,49 @@ void KernelRestoreBar::showState()
     m_restore->setVisible(!state.restoring);
     m_dismiss->setVisible(!state.restoring);
     m_restore->setEnabled(!state.busy());
+    // Bringing the sandbox to another branch, or a lost kernel's variables back: the same replay.
+    if (restore.branch) {
+        m_restore->setText(tr("&Bring to this branch"));
+        m_restore->setAccessibleName(tr("Bring the sandbox to this branch"));
+        m_dismiss->setText(tr("Continue &without"));
+        m_dismiss->setAccessibleName(tr("Continue without bringing the sandbox to this branch"));
+        m_stop->setText(tr("S&top and continue without"));
+        m_stop->setAccessibleName(tr("Stop bringing the sandbox to this branch"));
+        m_progress->setAccessibleName(tr("Bringing the sandbox to this branch"));
+    } else {
+        m_restore->setText(tr("&Restore variables"));
+        m_restore->setAccessibleName(tr("Restore variables"));
+        m_dismiss->setText(tr("Not &now"));
+        m_dismiss->setAccessibleName(tr("Do not restore the variables now"));
+        m_stop->setText(tr("S&top restoring"));
+        m_stop->setAccessibleName(tr("Stop restoring the variables"));
+        m_progress->setAccessibleName(tr("Restoring variables"));
+    }
     if (state.restoring) {
         m_progress->setRange(0, std::max(1, restore.cells));
         m_progress->setValue(restore.done);
-        m_text->setText(state.restoringCell.isEmpty() ? tr("Restoring the variables…")
-                                                      : tr("Restoring the variables: %1 (%2 of %3)")
-                                                            .arg(state.restoringCell)
-                                                            .arg(restore.done + 1)
-                                                            .arg(restore.cells));
+        if (restore.branch)
+            m_text->setText(state.restoringCell.isEmpty() ? tr("Bringing the sandbox to this branch…")
+                                                          : tr("Bringing the sandbox to this branch: %1 (%2 of %3)")
+                                                                .arg(state.restoringCell)
+                                                                .arg(restore.done + 1)
+                                                                .arg(restore.cells));
+        else
+            m_text->setText(state.restoringCell.isEmpty() ? tr("Restoring the variables…")
+                                                          : tr("Restoring the variables: %1 (%2 of %3)")
+                                                                .arg(state.restoringCell)
+                                                                .arg(restore.done + 1)
+                                                                .arg(restore.cells));
+    } else if (state.restoreOffered && restore.branch) {
+        const int left = std::max(0, restore.cells - restore.done);
+        QString text = tr("Python still holds another branch's variables. Running %n cell(s) of this branch again "
+                          "brings the sandbox here.",
+                          "", left);
+        if (!restore.failures.isEmpty())
+            text += QLatin1Char(' ') + tr("It stopped at %1.").arg(restore.failures.constLast());
+        else if (state.networkAllowed)
+            text += QLatin1Char(' ') + tr("The sandbox may reach the network: those cells may act outside it again.");
+        m_text->setText(text);
     } else if (state.restoreOffered) {
         m_text->setText(tr("Python's variables are gone (%1). Running the %n earlier successful cell(s) again "
                            "brings them back.",
@@ -88,8 +119,9 @@ void KernelRestoreBar::restore()
     if (!m_session)
         return;
     const KernelRestore restore = m_session->state().restore;
-    bool rerunWriters = false;
-    if (!restore.writers.isEmpty()) {
+    // On the way to a branch the folder is put back after the replay: writers may run again.
+    bool rerunWriters = restore.branch;
+    if (!rerunWriters && !restore.writers.isEmpty()) {
         QMessageBox box(QMessageBox::Question, tr("Restore variables"),
                         tr("%n of the cells write files in /mnt/data. Running them again may overwrite or "
                            "duplicate those files.",

@@ -253,15 +253,27 @@ void CliSession::printText(const AgentEvent &event)
     case AgentEvent::Kind::ApprovalNeeded:
         break;
     case AgentEvent::Kind::RestoreOffered:
+        if (event.restore.cells == 0)
+            break;
         newline();
-        write(stderr, QStringLiteral("note: the Python kernel is new (%1); what %2 earlier cells defined is gone "
-                                     "(--set sandbox/restore_variables=true brings it back before code runs)\n")
-                          .arg(clean(event.restore.reason))
-                          .arg(event.restore.cells));
+        if (event.restore.branch)
+            write(stderr, QStringLiteral("note: the Python kernel holds another branch's variables; %1 cells of this "
+                                         "branch were not run again (the sandbox may reach the network)\n")
+                              .arg(event.restore.cells));
+        else
+            write(stderr, QStringLiteral("note: the Python kernel is new (%1); what %2 earlier cells defined is gone "
+                                         "(--set sandbox/restore_variables=true brings it back before code runs)\n")
+                              .arg(clean(event.restore.reason))
+                              .arg(event.restore.cells));
         break;
     case AgentEvent::Kind::RestoreProgress:
+        // The first report of a replay names no cell yet.
+        if (event.text.isEmpty())
+            break;
         newline();
-        write(stderr, QStringLiteral("restoring variables: %1 of %2: %3\n")
+        write(stderr, QStringLiteral("%1: %2 of %3: %4\n")
+                          .arg(event.restore.branch ? QStringLiteral("bringing the sandbox to this branch")
+                                                    : QStringLiteral("restoring variables"))
                           .arg(event.restore.done + 1)
                           .arg(event.restore.cells)
                           .arg(clean(event.text)));

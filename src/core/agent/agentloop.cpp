@@ -376,8 +376,40 @@ void AgentLoop::setApprovals(const QHash<QString, ApprovalPolicy> &approval)
 
 void AgentLoop::replaceHistory(const QList<ChatMessage> &history)
 {
-    if (!m_busy)
-        m_history = history;
+    if (m_busy)
+        return;
+    m_history = history;
+    if (!m_restorer || !m_store)
+        return;
+    if (const auto executions = m_store->executionsOf(m_conversationId, m_history))
+        m_restorer->setBranch(*executions);
+    else
+        reportStoreError(executions.error().message);
+}
+
+void AgentLoop::followBranch()
+{
+    if (m_busy || !m_restorer || !m_restorer->isOffBranch())
+        return;
+    QCoro::connect(followBranchTask(), this, [] {});
+}
+
+QCoro::Task<> AgentLoop::followBranchTask()
+{
+    QPointer<AgentLoop> self(this);
+    m_busy = true;
+    m_cancelled = false;
+    const bool replayed = co_await m_restorer->follow();
+    if (!self)
+        co_return;
+    m_busy = false;
+    // Only an offer: nothing ran, the conversation never was busy.
+    if (!replayed)
+        co_return;
+    AgentEvent done;
+    done.kind = AgentEvent::Kind::TurnFinished;
+    done.end = m_cancelled ? AgentEvent::End::Cancelled : AgentEvent::End::Completed;
+    Q_EMIT event(done);
 }
 
 void AgentLoop::runUserCode(const QString &code)

@@ -85,8 +85,14 @@ public Q_SLOTS:
     void setApprovals(const QHash<QString, Sandpiper::ApprovalPolicy> &approval);
     // The setting that restores a new kernel's variables before the model's code runs.
     void setRestoreAutomatically(bool automatic);
-    // The conversation was changed from outside (an edit dropped later turns).
+    // The conversation's branch the model reads changed from outside (another version shown, an
+    // edit or a new answer that goes on from an earlier message): the kernel's restorer learns the
+    // branch's runs of code (KernelRestorer::setBranch).
     void replaceHistory(const QList<Sandpiper::ChatMessage> &history);
+    // Brings the kernel to the branch of the history when it holds another one's variables, with
+    // RestoreProgress, RestoreFinished and TurnFinished (or, with the network on, RestoreOffered
+    // only); cancel() stops it.
+    void followBranch();
     // Cancels what runs, lets the sandbox go (its container is removed in the background) and
     // deletes the loop once control is back in the event loop.
     void shutdown();
@@ -102,6 +108,7 @@ private:
     QCoro::Task<> exportTableTask(QString requestId, QString tableId, QString format, QString fileName);
     QCoro::Task<> runUserCodeTask(QString code);
     QCoro::Task<> restoreKernelTask(bool rerunWritingCells);
+    QCoro::Task<> followBranchTask();
     QList<ChatMessage> requestMessages();
     // Returns the message as the history holds it (with its row in the store).
     // Stores MESSAGE (as a new version of VERSIONOF when that is not 0, else after the history's

@@ -67,6 +67,11 @@ QString KernelRestore::reopenedReason()
     return tr("Sandpiper was started again or the conversation was reopened");
 }
 
+QString KernelRestore::branchReason()
+{
+    return tr("the conversation moved to another branch");
+}
+
 QList<StoredExecution> KernelRestore::replayable(const QList<StoredExecution> &executions)
 {
     QList<StoredExecution> result;
@@ -131,11 +136,23 @@ QString KernelRestore::failure(const ExecutionResult &result)
 QString KernelRestore::modelNote() const
 {
     // Plain English, as everything else the tools tell the model.
-    QString note = QStringLiteral("Note: the Python kernel of this conversation was new (%1). Sandpiper restored its "
-                                  "state by running %2 of the %3 earlier successful cells again, in order.")
-                       .arg(reason)
-                       .arg(restored)
-                       .arg(cells);
+    QString note;
+    if (branch && cells == 0)
+        note = QStringLiteral("Note: %1. This branch ran no code before this point, so the Python kernel was started "
+                              "afresh: nothing is defined in it.")
+                   .arg(reason);
+    else if (branch)
+        note = QStringLiteral("Note: %1. Sandpiper brought the Python kernel to this branch by running %2 of its %3 "
+                              "successful cells again, in order.")
+                   .arg(reason)
+                   .arg(restored)
+                   .arg(cells);
+    else
+        note = QStringLiteral("Note: the Python kernel of this conversation was new (%1). Sandpiper restored its state "
+                              "by running %2 of the %3 earlier successful cells again, in order.")
+                   .arg(reason)
+                   .arg(restored)
+                   .arg(cells);
     if (!failures.isEmpty())
         note += QStringLiteral(" These failed on replay, so what they defined may be missing: %1.")
                     .arg(failures.join(QStringLiteral("; ")));
@@ -145,17 +162,34 @@ QString KernelRestore::modelNote() const
                     .arg(skipped);
     if (stopped)
         note += QStringLiteral(" The replay was stopped before the end; later cells did not run again.");
+    if (filesBack)
+        note += QStringLiteral(" The files in /mnt/data are as this branch left them.");
+    else if (!filesProblem.isEmpty())
+        note += QStringLiteral(" The files in /mnt/data could not be put back as this branch left them: %1")
+                    .arg(filesProblem);
     return note;
 }
 
 QString KernelRestore::userSummary() const
 {
-    QString summary = stopped ? tr("Restoring the variables stopped after %1 of %2 cells.").arg(done).arg(cells)
-                              : tr("The variables were restored: %1 of %2 cells ran again.").arg(restored).arg(cells);
+    QString summary;
+    if (branch && cells == 0)
+        summary = tr("The sandbox is on this branch: a fresh kernel, since this branch ran no code before.");
+    else if (branch)
+        summary = stopped ? tr("Bringing the sandbox to this branch stopped after %1 of %2 cells.").arg(done).arg(cells)
+                          : tr("The sandbox is on this branch: %1 of %2 cells ran again.").arg(restored).arg(cells);
+    else
+        summary = stopped ? tr("Restoring the variables stopped after %1 of %2 cells.").arg(done).arg(cells)
+                          : tr("The variables were restored: %1 of %2 cells ran again.").arg(restored).arg(cells);
     if (!failures.isEmpty())
         summary += QLatin1Char(' ') + tr("Failed on replay: %1.").arg(failures.join(QStringLiteral("; ")));
     if (skipped > 0)
         summary += QLatin1Char(' ') + tr("%n cell(s) that write files were skipped.", "", skipped);
+    if (filesBack)
+        summary += QLatin1Char(' ') + tr("The files in the sandbox's folder are as this branch left them.");
+    else if (!filesProblem.isEmpty())
+        summary +=
+            QLatin1Char(' ') + tr("The files could not be put back as this branch left them: %1").arg(filesProblem);
     return summary;
 }
 

@@ -26,6 +26,12 @@ public:
     QStringList failures; // "cell 3 (df = pd.read_csv(...)): FileNotFoundError: ..."
     int skipped = 0;      // writers left out with the user's choice
     bool stopped = false; // the user stopped the replay, or the kernel died during it
+    // The replay brings the sandbox to the branch of the conversation shown (another version of a
+    // message), not back after a lost kernel: it runs that branch's cells, writers too, and puts
+    // the folder back as the branch left it.
+    bool branch = false;
+    bool filesBack = false; // the folder holds what the branch's last run of code left there
+    QString filesProblem;   // why the folder could not be put back, when it was tried
 
     // Why the code of EXECUTION is taken to write into the conversation's folder, or empty. It
     // is conservative: the files it changed when it ran, or code that saves, opens for writing,
@@ -43,6 +49,8 @@ public:
     // How a replayed cell failed, in a few words ("KeyError: 'x'", "it timed out").
     static QString failure(const ExecutionResult &result);
 
+    // Why a kernel holds the wrong variables after the conversation moved to another branch.
+    static QString branchReason();
     // What the model is told in the next result of Python code.
     QString modelNote() const;
     // What the user is told when the replay has ended.

@@ -1,5 +1,6 @@
 #include "agent/kernelrestorer.h"
 
+#include "base/logging.h"
 #include "sandbox/sandboxsession.h"
 #include "storage/conversationstore.h"
 
@@ -12,14 +13,18 @@ KernelRestorer::KernelRestorer(SandboxSession *sandbox, ConversationStore *store
                                QObject *parent)
     : QObject(parent)
     , m_sandbox(sandbox)
+    , m_store(store)
+    , m_conversationId(conversationId)
     , m_automatic(automatic)
 {
     connect(m_sandbox, &SandboxSession::stateChanged, this,
             [this](SandboxSession::State state) { stateChanged(state != SandboxSession::State::Stopped); });
     // A new loop has a new kernel: what earlier cells defined is not in it.
     if (store && conversationId > 0) {
-        if (const auto executions = store->executions(conversationId))
+        if (const auto executions = store->executions(conversationId)) {
             m_replayable = KernelRestore::replayable(*executions);
+            m_lastExecution = executions->isEmpty() ? 0 : executions->constLast().id;
+        }
     }
     m_restorePending = !m_replayable.isEmpty();
     m_lostReason = KernelRestore::reopenedReason();
@@ -27,8 +32,99 @@ KernelRestorer::KernelRestorer(SandboxSession *sandbox, ConversationStore *store
 
 void KernelRestorer::record(const StoredExecution &execution)
 {
-    m_replayable << KernelRestore::replayable({execution});
+    const QList<StoredExecution> cell = KernelRestore::replayable({execution});
+    m_replayable << cell;
+    if (!cell.isEmpty())
+        m_ran << execution.id;
+    if (execution.id != 0)
+        m_lastExecution = execution.id;
     m_codeSinceNew = true;
+}
+
+QList<qint64> KernelRestorer::replayableIds() const
+{
+    QList<qint64> ids;
+    ids.reserve(m_replayable.size());
+    for (const StoredExecution &cell : m_replayable)
+        ids << cell.id;
+    return ids;
+}
+
+qsizetype KernelRestorer::replayStart() const
+{
+    // A live kernel that ran the first cells of the branch and nothing else goes on from there.
+    // Cells are told apart by their rows: without a store (row 0) a replay starts over.
+    const QList<qint64> ids = replayableIds();
+    if (m_kernelAlive && !m_ran.contains(0) && m_ran.size() <= ids.size() &&
+        std::equal(m_ran.cbegin(), m_ran.cend(), ids.cbegin()))
+        return m_ran.size();
+    return 0;
+}
+
+void KernelRestorer::setBranch(const QList<StoredExecution> &executions)
+{
+    m_replayable = KernelRestore::replayable(executions);
+    m_lastExecution = executions.isEmpty() ? 0 : executions.constLast().id;
+    m_followDeclined = false;
+    m_offBranchTold = false;
+    // A live kernel follows the branch (follow()); a kernel that is gone is offered the branch's cells.
+    m_offBranch = m_kernelAlive && m_ran != replayableIds();
+    if (m_offBranch)
+        return;
+    if (const QString problem = restoreFolder(m_lastExecution); !problem.isEmpty())
+        qCWarning(lcAgent) << "the folder did not follow the branch:" << problem;
+    if (!m_kernelAlive) {
+        const bool wasPending = std::exchange(m_restorePending, !m_replayable.isEmpty());
+        if (wasPending || m_restorePending)
+            offer(m_lostReason);
+    }
+}
+
+QCoro::Task<bool> KernelRestorer::follow()
+{
+    if (!m_offBranch || m_restoring)
+        co_return false;
+    // With the network on, a cell run again could send, post or buy something a second time.
+    if (m_sandbox->config().network) {
+        offer(KernelRestore::branchReason());
+        co_return false;
+    }
+    QPointer<KernelRestorer> self(this);
+    const KernelRestore restore = co_await replay(true);
+    if (self)
+        m_restoreNote = restore.modelNote();
+    co_return true;
+}
+
+QString KernelRestorer::restoreFolder(qint64 afterExecution)
+{
+    if (!m_store || m_conversationId <= 0)
+        return {};
+    const SandboxConfig &sandbox = m_sandbox->config();
+    const auto restored =
+        m_store->restoreFolder(m_conversationId, afterExecution, sandbox.diskLimitBytes, sandbox.minFreeDiskBytes);
+    return restored ? restored->problem : restored.error().message;
+}
+
+void KernelRestorer::offer(const QString &reason)
+{
+    AgentEvent offered;
+    offered.kind = AgentEvent::Kind::RestoreOffered;
+    offered.restore = KernelRestore::offer(m_replayable.mid(m_offBranch ? replayStart() : 0), reason);
+    offered.restore.branch = m_offBranch;
+    Q_EMIT event(offered);
+}
+
+void KernelRestorer::kernelEmptied()
+{
+    m_ran.clear();
+    m_codeSinceNew = false;
+    // A kernel that held another branch's variables leaves that branch's files behind (a replay
+    // puts the folder back itself).
+    if (!m_restoring && std::exchange(m_offBranch, false)) {
+        if (const QString problem = restoreFolder(m_lastExecution); !problem.isEmpty())
+            qCWarning(lcAgent) << "the folder did not follow the branch:" << problem;
+    }
 }
 
 void KernelRestorer::stateChanged(bool alive)
@@ -41,7 +137,7 @@ void KernelRestorer::stateChanged(bool alive)
     Q_EMIT event(changed);
     // The sandbox tells why only after the kernel is gone.
     if (!alive) {
-        m_codeSinceNew = false;
+        kernelEmptied();
         QTimer::singleShot(0, this, &KernelRestorer::kernelStopped);
     }
 }
@@ -50,6 +146,7 @@ void KernelRestorer::restartKernel()
 {
     m_restorePending = false;
     m_ignoreNextStop = m_kernelAlive;
+    kernelEmptied();
     m_sandbox->restart();
 }
 
@@ -61,10 +158,7 @@ void KernelRestorer::kernelStopped()
     m_lossTold = false;
     m_restoreNote.clear(); // a replay into the kernel that is gone
     m_lostReason = m_sandbox->resetReason().isEmpty() ? tr("the kernel had stopped") : m_sandbox->resetReason();
-    AgentEvent offered;
-    offered.kind = AgentEvent::Kind::RestoreOffered;
-    offered.restore = KernelRestore::offer(m_replayable, m_lostReason);
-    Q_EMIT event(offered);
+    offer(m_lostReason);
 }
 
 void KernelRestorer::cancel()
@@ -85,6 +179,22 @@ QCoro::Task<KernelRestore> KernelRestorer::restore(bool rerunWritingCells)
 
 QCoro::Task<QString> KernelRestorer::noteBeforeCode()
 {
+    if (m_offBranch) {
+        // The model's code should run on its branch's variables, unless the user chose otherwise.
+        if (!m_followDeclined && !m_sandbox->config().network) {
+            const KernelRestore restore = co_await replay(true);
+            co_return QString(restore.modelNote() + QLatin1String("\n\n"));
+        }
+        if (!std::exchange(m_offBranchTold, true))
+            co_return QStringLiteral(
+                "Note: the conversation moved to another branch (the user switched to another version of a message "
+                "or edited an earlier one), and the Python kernel was not brought to it%1: it may hold variables "
+                "of cells this branch does not have and lack some of this branch's. Define again what this code "
+                "needs; do not trust values this branch did not define.\n\n")
+                .arg(m_followDeclined ? QStringLiteral(" (the user chose to continue without)")
+                                      : QStringLiteral(" (the sandbox has network access, so its cells were not "
+                                                       "run again without the user's consent)"));
+    }
     if (m_restorePending && m_automatic) {
         const KernelRestore restore = co_await replay(false);
         co_return QString(restore.modelNote() + QLatin1String("\n\n"));
@@ -104,21 +214,46 @@ QCoro::Task<QString> KernelRestorer::noteBeforeCode()
 QCoro::Task<KernelRestore> KernelRestorer::replay(bool rerunWritingCells)
 {
     QPointer<KernelRestorer> self(this);
+    const bool toBranch = m_offBranch;
+    const qsizetype start = replayStart();
     const QList<StoredExecution> cells = m_replayable;
-    KernelRestore restore = KernelRestore::offer(cells, m_lostReason);
+    KernelRestore restore =
+        KernelRestore::offer(cells.mid(start), toBranch ? KernelRestore::branchReason() : m_lostReason);
+    restore.branch = toBranch;
     // A replay starts only while nothing was stopped: a stop from here on is this replay's.
     m_cancelled = false;
     m_restoring = true;
-    // A kernel that ran code since it was new starts clean, so the cells run on what they ran on.
-    if (m_kernelAlive && m_codeSinceNew)
-        m_sandbox->restart();
-    for (int i = 0; i < cells.size(); ++i) {
+    // A replay to a branch may begin on the agent's own (AgentLoop::followBranch): this makes the
+    // conversation busy before the kernel restarts.
+    if (toBranch) {
+        AgentEvent started;
+        started.kind = AgentEvent::Kind::RestoreProgress;
+        started.restore = restore;
+        Q_EMIT event(started);
+    }
+    // Run from the start, the cells run on a clean kernel, on what they ran on.
+    if (start == 0) {
+        if (m_kernelAlive && m_codeSinceNew)
+            m_sandbox->restart();
+        m_ran.clear();
+    }
+    // On the way to a branch whose folder was recorded, the folder starts as before its first cell
+    // (the user's files only) and ends as the branch left it: writers run again too, and what they
+    // write is put back as it was.
+    bool filesFollow = false;
+    if (toBranch) {
+        restore.filesProblem = restoreFolder(m_lastExecution);
+        filesFollow = restore.filesProblem.isEmpty();
+        if (filesFollow && start == 0)
+            filesFollow = restoreFolder(0).isEmpty();
+    }
+    for (qsizetype i = start; i < cells.size(); ++i) {
         if (m_cancelled) {
             restore.stopped = true;
             break;
         }
         const StoredExecution &cell = cells.at(i);
-        if (!rerunWritingCells && !KernelRestore::writesFiles(cell).isEmpty()) {
+        if (!rerunWritingCells && !filesFollow && !KernelRestore::writesFiles(cell).isEmpty()) {
             ++restore.skipped;
             ++restore.done;
             continue;
@@ -126,7 +261,7 @@ QCoro::Task<KernelRestore> KernelRestorer::replay(bool rerunWritingCells)
         AgentEvent progress;
         progress.kind = AgentEvent::Kind::RestoreProgress;
         progress.restore = restore;
-        progress.text = KernelRestore::cellName(i, cell.code);
+        progress.text = KernelRestore::cellName(int(i), cell.code);
         Q_EMIT event(progress);
         ExecuteOptions options;
         options.maxFigures = 0; // the figures were drawn when the cells first ran
@@ -142,21 +277,39 @@ QCoro::Task<KernelRestore> KernelRestorer::replay(bool rerunWritingCells)
         ++restore.done;
         if (result.status == ExecutionResult::Status::Ok) {
             ++restore.restored;
+            m_ran << cell.id;
             continue;
         }
-        restore.failures << tr("%1: %2").arg(KernelRestore::cellName(i, cell.code), KernelRestore::failure(result));
+        restore.failures << tr("%1: %2").arg(KernelRestore::cellName(int(i), cell.code),
+                                             KernelRestore::failure(result));
         // Without a kernel, or with a new one, the rest would run on nothing.
         if (result.status == ExecutionResult::Status::Crashed ||
             result.status == ExecutionResult::Status::Unavailable || result.stateLost) {
             restore.stopped = true;
             break;
         }
+        // On the way to a branch it stops there; going on runs the cells after the one that failed.
+        if (toBranch) {
+            m_ran << cell.id;
+            restore.stopped = true;
+            break;
+        }
+    }
+    if (filesFollow) {
+        restore.filesProblem = restoreFolder(m_lastExecution);
+        restore.filesBack = restore.filesProblem.isEmpty();
     }
     m_restoring = false;
     m_codeSinceNew = m_codeSinceNew || restore.done > 0;
+    if (toBranch) {
+        m_offBranch = m_kernelAlive && m_ran != replayableIds();
+        // Stopped by the user or by a cell that failed, the user chooses whether it goes on.
+        m_followDeclined = m_offBranch && restore.stopped;
+        m_offBranchTold = !m_offBranch;
+    }
     // Stopped by the user, it can be tried again; done, or ended by a cell that kills the kernel,
     // it is not tried again for this kernel.
-    m_restorePending = restore.stopped && m_cancelled;
+    m_restorePending = !toBranch && restore.stopped && m_cancelled;
     m_lossTold = !m_restorePending;
     AgentEvent finished;
     finished.kind = AgentEvent::Kind::RestoreFinished;

@@ -110,12 +110,15 @@ void ToolCallRunner::saveExecution(const CallKey &key, const ToolCall &call, Run
     execution.code = code;
     execution.origin = origin;
     execution.result = result;
+    // Stored first: the restorer knows the kernel's cells by their rows.
+    if (m_store) {
+        if (auto stored = m_store->addExecution(execution); !stored)
+            Q_EMIT storeFailed(stored.error().message);
+        else
+            execution.id = stored->id;
+    }
     if (m_restorer)
         m_restorer->record(execution);
-    if (!m_store)
-        return;
-    if (auto stored = m_store->addExecution(execution); !stored)
-        Q_EMIT storeFailed(stored.error().message);
 }
 
 QCoro::Task<ChatMessage> ToolCallRunner::run(ToolCall call, CallKey key)

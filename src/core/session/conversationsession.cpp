@@ -434,20 +434,12 @@ StoreResult<QList<ChatMessage>> ConversationSession::pathTo(qint64 messageId, bo
     return StoreError{StoreError::Kind::NotFound, tr("The message is not on the branch shown.")};
 }
 
-void ConversationSession::showPath(const QList<ChatMessage> &path, bool forTurn)
+void ConversationSession::showPath(const QList<ChatMessage> &path, bool makeAgent)
 {
-    const auto executions = m_store->executions(m_id);
-    QSet<qint64> onPath;
-    for (const ChatMessage &message : path)
-        onPath.insert(message.id);
-    QList<StoredExecution> shown;
-    for (const StoredExecution &execution : executions ? *executions : QList<StoredExecution>()) {
-        if (!execution.call.isValid() || onPath.contains(execution.call.messageId))
-            shown << execution;
-    }
-    m_transcript->reset(path, shown);
+    const auto shown = m_store->executionsOf(m_id, path);
+    m_transcript->reset(path, shown ? *shown : QList<StoredExecution>());
     // An agent made later reads the branch shown in the store, which may go on below PATH.
-    if (AgentThread *reader = forTurn ? agent() : m_agent.get())
+    if (AgentThread *reader = makeAgent ? agent() : m_agent.get())
         reader->post(&AgentLoop::replaceHistory, path);
 }
 
@@ -571,7 +563,11 @@ StoreResult<void> ConversationSession::changeBranch(const QString &whenBusy,
     const auto path = m_store->messages(m_id);
     if (!path)
         return path.error();
-    showPath(*path, false);
+    // The kernel and the folder follow the branch shown (an agent is made for that: a kernel that
+    // is gone still has files to put back and variables to offer).
+    showPath(*path, m_config.pythonEnabled);
+    if (m_agent)
+        m_agent->post(&AgentLoop::followBranch);
     Q_EMIT historyChanged();
     return {};
 }
@@ -714,15 +710,21 @@ void ConversationSession::handle(const AgentEvent &event)
     case Kind::RestoreOffered:
         changeState([&event, this](SessionState &state) {
             state.restore = event.restore;
-            state.restoreOffered = m_config.pythonEnabled;
+            state.restoreOffered = m_config.pythonEnabled && event.restore.cells > 0;
         });
         break;
     case Kind::RestoreProgress:
+        // A replay the agent began itself (the kernel following the branch shown) makes the
+        // conversation busy until its TurnFinished.
+        if (!isBusy())
+            m_turnTimer.start();
         changeState([&event](SessionState &state) {
             state.restore = event.restore;
             state.restoreOffered = false;
             state.restoring = true;
             state.restoringCell = event.text;
+            if (state.phase == SessionState::Phase::Idle)
+                state.phase = SessionState::Phase::RunningTool;
         });
         break;
     case Kind::RestoreFinished:

@@ -152,9 +152,9 @@ private:
     void sendAs(const QString &text, qint64 versionOf);
     // The branch shown down to MESSAGEID, WITHIT or not.
     StoreResult<QList<ChatMessage>> pathTo(qint64 messageId, bool withIt) const;
-    // Shows PATH (with its runs) and has the agent read it, made now when FORTURN (a turn on PATH
-    // follows).
-    void showPath(const QList<ChatMessage> &path, bool forTurn);
+    // Shows PATH (with its runs) and has the agent read it, made now when MAKEAGENT (a turn on PATH
+    // follows, or the kernel is to follow it).
+    void showPath(const QList<ChatMessage> &path, bool makeAgent);
     // Makes CHANGE to the store's branches unless an answer runs (WHENBUSY says so), then shows the
     // branch shown there.
     StoreResult<void> changeBranch(const QString &whenBusy, const std::function<StoreResult<void>()> &change);

@@ -158,6 +158,21 @@ StoreResult<QList<StoredExecution>> ConversationStore::allExecutions(qint64 conv
     return m_executions->of(conversationId);
 }
 
+StoreResult<QList<StoredExecution>> ConversationStore::executionsOf(qint64 conversationId,
+                                                                    const QList<ChatMessage> &path)
+{
+    auto all = m_executions->of(conversationId);
+    if (!all)
+        return all;
+    QSet<qint64> onPath;
+    for (const ChatMessage &message : path)
+        onPath.insert(message.id);
+    all->removeIf([&onPath](const StoredExecution &execution) {
+        return execution.call.isValid() && !onPath.contains(execution.call.messageId);
+    });
+    return all;
+}
+
 StoreResult<Attachment> ConversationStore::attachFile(qint64 conversationId, const QString &sourcePath,
                                                       qint64 folderLimitBytes, qint64 minFreeDiskBytes)
 {

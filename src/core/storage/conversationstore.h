@@ -100,6 +100,9 @@ public:
     StoreResult<QList<StoredExecution>> executions(qint64 conversationId);
     // Every run of the conversation, on any branch.
     StoreResult<QList<StoredExecution>> allExecutions(qint64 conversationId);
+    // The runs of the messages of PATH (a branch, or its first part), with those that belong to no
+    // message, oldest first: what a kernel on that branch ran.
+    StoreResult<QList<StoredExecution>> executionsOf(qint64 conversationId, const QList<ChatMessage> &path);
 
     // Copies SOURCEPATH into the conversation's folder (under a free name) and records it.
     // Refused when the folder would hold more than FOLDERLIMITBYTES, or the disk keep less

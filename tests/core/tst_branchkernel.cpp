@@ -1,0 +1,222 @@
+// The kernel follows the branch (issue 27): after an edit, a new answer or a switch to another
+// version, the sandbox's variables and the files in /mnt/data are the ones of the branch shown,
+// in the real sandbox; a replay can be stopped, fails visibly, and asks first with the network on.
+#include "agentrecorder.h"
+#include "dockertest.h"
+#include "fakellmserver.h"
+#include "fakestreams.h"
+#include "sandboxfiles.h"
+#include "testconversation.h"
+
+#include <agent/kernelrestore.h>
+#include <session/conversationsession.h>
+#include <session/messagemodel.h>
+#include <storage/conversationstore.h>
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace std::chrono_literals;
+using namespace Sandpiper;
+using namespace Sandpiper::Test;
+namespace FS = Sandpiper::Test::FakeStreams;
+
+class TestBranchKernel : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeLlmServer> m_server;
+    TestConversation m_data;
+
+    AgentConfig config(bool network = false)
+    {
+        AgentConfig c = agentConfig(m_server->baseUrl(), ApprovalPolicy::Auto, m_data.folder());
+        c.sandbox.executionTimeout = 20s;
+        c.sandbox.network = network;
+        return c;
+    }
+
+    QString folderFile(const QString &name) const { return m_data.folder() + u'/' + name; }
+
+    static bool waitIdle(ConversationSession &session, int timeoutMs = 60000)
+    {
+        if (!session.isBusy())
+            return true;
+        QSignalSpy finished(&session, &ConversationSession::turnFinished);
+        return finished.wait(timeoutMs);
+    }
+
+    // The model runs CODE, then says it is done; what the code answered comes back.
+    QString ask(ConversationSession &session, const QString &text, const QString &code)
+    {
+        const QString callId = QStringLiteral("call_%1").arg(m_server->chatRequests().size());
+        m_server->enqueue(FS::openAiToolCalls({{callId, QStringLiteral("execute_python_code"), jsonCode(code)}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Done.")));
+        session.send(text);
+        if (!waitIdle(session))
+            return QStringLiteral("(no end of turn)");
+        return toolMessageIn(m_server->chatRequests().last(), callId);
+    }
+
+    qint64 firstMessage(ConversationSession &session) const { return session.messages()->item(0).message.id; }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_server = std::make_unique<FakeLlmServer>();
+        QVERIFY(m_server->listen());
+        const QString opened = m_data.open();
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
+    }
+
+    void cleanup()
+    {
+        m_data.close();
+        m_server.reset();
+    }
+
+    // A variable and a file of branch 1 are absent on branch 2, and back on branch 1 byte for
+    // byte; the model is told what happened to its kernel.
+    void theKernelAndTheFolderFollowTheBranch()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        QTemporaryDir outside;
+        QVERIFY(Test::writeFile(outside.filePath(QStringLiteral("mine.txt")), "the user's file"));
+        QVERIFY(m_data.store->attachFile(m_data.id, outside.filePath(QStringLiteral("mine.txt"))).ok());
+        ConversationSession session(m_data.id, m_data.store.get(), config());
+        QVERIFY(session.load().ok());
+        const QByteArray one("branch one \x00\xff", 14);
+        QString result = ask(session, QStringLiteral("one"),
+                             QStringLiteral("x = 1\nopen('/mnt/data/a.bin', 'wb').write(b'branch one \\x00\\xff')"));
+        QVERIFY2(!result.contains(QLatin1String("Error")), qPrintable(result));
+        QCOMPARE(Test::readFile(folderFile(QStringLiteral("a.bin"))), one);
+        const qint64 question = firstMessage(session);
+
+        // The edit goes on from before the first question: nothing is defined, no file but the user's.
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_edit"), QStringLiteral("execute_python_code"),
+              jsonCode(QStringLiteral("import os\ny = 2\n('x' in globals(), os.path.exists('/mnt/data/a.bin'), "
+                                      "open('/mnt/data/mine.txt').read())"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Two.")));
+        QVERIFY(session.resendFrom(question, QStringLiteral("two")));
+        QVERIFY(waitIdle(session));
+        result = toolMessageIn(m_server->chatRequests().last(), QStringLiteral("call_edit"));
+        QVERIFY2(result.contains(QLatin1String("(False, False, \"the user's file\")")), qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("moved to another branch")), qPrintable(result));
+        const qint64 edited = firstMessage(session);
+        QVERIFY(edited != question);
+
+        // Back on branch 1: x and the file again, not y.
+        QSignalSpy finished(&session, &ConversationSession::turnFinished);
+        QVERIFY(session.showVersion(question));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(Test::readFile(folderFile(QStringLiteral("a.bin"))), one);
+        QCOMPARE(Test::readFile(folderFile(QStringLiteral("mine.txt"))), QByteArray("the user's file"));
+        result = ask(session, QStringLiteral("check"), QStringLiteral("('x' in globals(), 'y' in globals())"));
+        QVERIFY2(result.contains(QLatin1String("(True, False)")), qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("brought the Python kernel to this branch by running 1 of its 1")),
+                 qPrintable(result));
+        QVERIFY2(result.contains(QLatin1String("/mnt/data are as this branch left them")), qPrintable(result));
+
+        // And branch 2 again: y, no x, no file.
+        QVERIFY(session.showVersion(edited));
+        QVERIFY(waitIdle(session));
+        QTRY_VERIFY(!QFile::exists(folderFile(QStringLiteral("a.bin"))));
+        result = ask(session, QStringLiteral("check 2"), QStringLiteral("('x' in globals(), 'y' in globals())"));
+        QVERIFY2(result.contains(QLatin1String("(False, True)")), qPrintable(result));
+        // The inspector lists the runs of the branch shown only.
+        QCOMPARE(session.executions()->rowCount(), 2);
+    }
+
+    // A kernel that already ran the first cells of a branch runs only the rest; one on its branch
+    // runs nothing when the view comes back to it.
+    void aKernelOnTheBranchRunsNothingAgain()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        ConversationSession session(m_data.id, m_data.store.get(), config());
+        QVERIFY(session.load().ok());
+        QVERIFY(!ask(session, QStringLiteral("one"), QStringLiteral("n = 1")).contains(QLatin1String("Error")));
+        QVERIFY(!ask(session, QStringLiteral("two"), QStringLiteral("n += 1")).contains(QLatin1String("Error")));
+        // A new answer to the second question (without code): the kernel still ran n = 1 and n += 1,
+        // but this branch has only n = 1.
+        m_server->enqueue(FS::openAiText(QStringLiteral("Another answer.")));
+        QVERIFY(session.regenerate());
+        QVERIFY(waitIdle(session));
+        QSignalSpy finished(&session, &ConversationSession::turnFinished);
+        const auto versions = m_data.store->messageVersions(m_data.store->messages(m_data.id)->constLast().id);
+        QVERIFY(versions && versions->size() == 2);
+        QVERIFY(session.showVersion(versions->first()));
+        // Same cells on both versions of the answer: nothing runs.
+        QVERIFY(!finished.wait(1500));
+        QVERIFY(!session.state().restoring);
+        const QString result = ask(session, QStringLiteral("n?"), QStringLiteral("n"));
+        QVERIFY2(result.contains(QLatin1String("Value of the last expression:\n2")), qPrintable(result));
+        QVERIFY2(!result.contains(QLatin1String("Note:")), qPrintable(result));
+    }
+
+    // Stopped on the way, the bar offers to go on, and the model hears that the kernel is not on its
+    // branch; a cell that fails on replay stops it there and says which and why.
+    void aReplayCanBeStoppedAndACellThatFailsStopsIt()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        ConversationSession session(m_data.id, m_data.store.get(), config());
+        QVERIFY(session.load().ok());
+        QVERIFY(!ask(session, QStringLiteral("slow"), QStringLiteral("import time\ntime.sleep(3)\na = 1"))
+                     .contains(QLatin1String("Error")));
+        QVERIFY(!ask(session, QStringLiteral("then"), QStringLiteral("b = 2")).contains(QLatin1String("Error")));
+        const qint64 question = firstMessage(session);
+        // Branch 2 from the start: the kernel is emptied by the model's first code there.
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_other"), QStringLiteral("execute_python_code"),
+                                                jsonCode(QStringLiteral("c = 3"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Three.")));
+        QVERIFY(session.resendFrom(question, QStringLiteral("other")));
+        QVERIFY(waitIdle(session));
+
+        // Back to branch 1, stopped during its slow first cell.
+        QVERIFY(session.showVersion(question));
+        QTRY_VERIFY_WITH_TIMEOUT(session.state().restoring && session.state().restore.branch, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.state().restoringCell.isEmpty(), 30000);
+        session.stop();
+        QVERIFY(waitIdle(session));
+        QVERIFY(session.state().restoreOffered);
+        QVERIFY(session.state().restore.branch);
+        QVERIFY(session.state().restore.stopped);
+        const QString result = ask(session, QStringLiteral("a?"), QStringLiteral("'a' in globals()"));
+        QVERIFY2(result.contains(QLatin1String("was not brought to it (the user chose to continue without)")),
+                 qPrintable(result));
+
+        // Going on, as the bar offers: the cells run (the model's last cell too, in a clean kernel).
+        session.restoreVariables(true);
+        QVERIFY(waitIdle(session));
+        QVERIFY(!session.state().restoring);
+        QVERIFY2(!session.state().restore.stopped, qPrintable(session.state().restore.userSummary()));
+    }
+
+    // With the network on, a cell run again could act outside the sandbox a second time: it asks.
+    void withTheNetworkOnItAsksFirst()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        ConversationSession session(m_data.id, m_data.store.get(), config(true));
+        QVERIFY(session.load().ok());
+        QVERIFY(!ask(session, QStringLiteral("one"), QStringLiteral("x = 1")).contains(QLatin1String("Error")));
+        const qint64 question = firstMessage(session);
+        m_server->enqueue(FS::openAiToolCalls(
+            {{QStringLiteral("call_two"), QStringLiteral("execute_python_code"), jsonCode(QStringLiteral("y = 2"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Two.")));
+        QVERIFY(session.resendFrom(question, QStringLiteral("two")));
+        QVERIFY(waitIdle(session));
+        const QString told = toolMessageIn(m_server->chatRequests().last(), QStringLiteral("call_two"));
+        QVERIFY2(told.contains(QLatin1String("network access")), qPrintable(told));
+
+        QVERIFY(session.showVersion(question));
+        QTRY_VERIFY(session.state().restoreOffered);
+        QVERIFY(session.state().restore.branch);
+        QVERIFY(!session.state().restoring);
+        QCOMPARE(session.state().restore.cells, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBranchKernel)
+#include "tst_branchkernel.moc"
