@@ -114,8 +114,16 @@ void ToolCallRunner::saveExecution(const CallKey &key, const ToolCall &call, Run
         m_restorer->record(execution);
     if (!m_store)
         return;
-    if (auto stored = m_store->addExecution(execution); !stored)
+    auto stored = m_store->addExecution(execution);
+    if (!stored) {
         Q_EMIT storeFailed(stored.error().message);
+        return;
+    }
+    // The folder as this run left it, so that its branch gets its files back (issue 27).
+    const qint64 diskLimit = m_sandbox ? m_sandbox->config().diskLimitBytes : 0;
+    const qint64 minFree = m_sandbox ? m_sandbox->config().minFreeDiskBytes : 0;
+    if (auto recorded = m_store->recordFolder(m_conversationId, stored->id, diskLimit, minFree); !recorded)
+        Q_EMIT storeFailed(recorded.error().message);
 }
 
 QCoro::Task<ChatMessage> ToolCallRunner::run(ToolCall call, CallKey key)
