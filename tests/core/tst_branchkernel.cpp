@@ -122,8 +122,8 @@ private Q_SLOTS:
 
         // And branch 2 again: y, no x, no file.
         QVERIFY(session.showVersion(edited));
-        QVERIFY(waitIdle(session));
-        QTRY_VERIFY(!QFile::exists(folderFile(QStringLiteral("a.bin"))));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!QFile::exists(folderFile(QStringLiteral("a.bin"))));
         result = ask(session, QStringLiteral("check 2"), QStringLiteral("('x' in globals(), 'y' in globals())"));
         QVERIFY2(result.contains(QLatin1String("(False, True)")), qPrintable(result));
         // The inspector lists the runs of the branch shown only.

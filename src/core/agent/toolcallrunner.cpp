@@ -112,10 +112,16 @@ void ToolCallRunner::saveExecution(const CallKey &key, const ToolCall &call, Run
     execution.result = result;
     // Stored first: the restorer knows the kernel's cells by their rows.
     if (m_store) {
-        if (auto stored = m_store->addExecution(execution); !stored)
+        if (auto stored = m_store->addExecution(execution); !stored) {
             Q_EMIT storeFailed(stored.error().message);
-        else
+        } else {
             execution.id = stored->id;
+            // The folder as this run left it, so that its branch gets its files back (issue 27).
+            const qint64 diskLimit = m_sandbox ? m_sandbox->config().diskLimitBytes : 0;
+            const qint64 minFree = m_sandbox ? m_sandbox->config().minFreeDiskBytes : 0;
+            if (auto recorded = m_store->recordFolder(m_conversationId, stored->id, diskLimit, minFree); !recorded)
+                Q_EMIT storeFailed(recorded.error().message);
+        }
     }
     if (m_restorer)
         m_restorer->record(execution);

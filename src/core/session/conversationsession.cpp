@@ -20,6 +20,9 @@ namespace Sandpiper {
 
 namespace {
 
+// How long a branch is shown before the kernel follows it.
+constexpr std::chrono::milliseconds followDelay{700};
+
 bool isAnswer(const TurnItem &item)
 {
     return item.kind == TurnItem::Kind::Message && item.message.role == ChatMessage::Role::Assistant;
@@ -46,7 +49,15 @@ ConversationSession::ConversationSession(qint64 conversationId, ConversationStor
     , m_messages(new MessageModel(this))
     , m_executions(new ExecutionModel(this))
     , m_transcript(new Transcript(m_messages, m_executions, this))
+    , m_followDelay(new QTimer(this))
 {
+    m_followDelay->setSingleShot(true);
+    m_followDelay->setInterval(followDelay);
+    // A turn begun meanwhile brings the kernel to its branch before the model's code runs.
+    connect(m_followDelay, &QTimer::timeout, this, [this] {
+        if (m_agent && !isBusy())
+            m_agent->post(&AgentLoop::followBranch);
+    });
     qRegisterMetaType<Sandpiper::AgentEvent::End>(); // turnFinished() crosses queued connections and spies
     m_state.providerId = m_config.provider.id;
     m_state.model = m_config.provider.model;
@@ -567,7 +578,7 @@ StoreResult<void> ConversationSession::changeBranch(const QString &whenBusy,
     // is gone still has files to put back and variables to offer).
     showPath(*path, m_config.pythonEnabled);
     if (m_agent)
-        m_agent->post(&AgentLoop::followBranch);
+        m_followDelay->start();
     Q_EMIT historyChanged();
     return {};
 }

@@ -7,6 +7,7 @@
 #include "storage/storeresult.h"
 
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -186,6 +187,9 @@ private:
     Transcript *m_transcript;
     SessionState m_state;
     QElapsedTimer m_turnTimer;
+    // After a switch of branch the kernel follows once the user stays on the branch a moment:
+    // paging through versions to read them runs nothing.
+    QTimer *m_followDelay;
     struct PendingExport {
         CallKey call;
         int tableIndex = 0;

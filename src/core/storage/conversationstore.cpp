@@ -4,6 +4,7 @@
 #include "storage/attachmenttable.h"
 #include "storage/conversationtable.h"
 #include "storage/executiontable.h"
+#include "storage/foldersnapshots.h"
 #include "storage/messagetable.h"
 #include "storage/rowcodec.h"
 #include "storage/searchindex.h"
@@ -22,6 +23,7 @@ ConversationStore::ConversationStore(const QString &dataFolder)
     , m_executions(std::make_unique<ExecutionTable>(*m_db))
     , m_attachments(std::make_unique<AttachmentTable>(*m_db))
     , m_search(std::make_unique<SearchIndex>(*m_db))
+    , m_snapshots(std::make_unique<FolderSnapshots>(*m_db))
 {}
 
 ConversationStore::~ConversationStore() = default;
@@ -48,7 +50,11 @@ QString ConversationStore::conversationFolder(qint64 conversationId) const
 
 StoreResult<void> ConversationStore::open()
 {
-    return m_db->open();
+    auto opened = m_db->open();
+    // What a run deleted meanwhile or an interrupted copy left behind.
+    if (opened && !m_swept.exchange(true))
+        m_snapshots->sweep();
+    return opened;
 }
 
 QString ConversationStore::lastWarning() const
@@ -94,7 +100,12 @@ StoreResult<void> ConversationStore::setConversationSettings(qint64 id, const QJ
 
 StoreResult<void> ConversationStore::deleteConversation(qint64 id)
 {
-    return m_conversations->remove(id);
+    auto removed = m_conversations->remove(id);
+    if (removed) {
+        m_snapshots->forget(id);
+        m_snapshots->sweep();
+    }
+    return removed;
 }
 
 StoreResult<ChatMessage> ConversationStore::appendMessage(qint64 conversationId, const ChatMessage &message)
@@ -120,7 +131,10 @@ StoreResult<void> ConversationStore::showMessage(qint64 conversationId, qint64 m
 
 StoreResult<void> ConversationStore::deleteMessage(qint64 conversationId, qint64 messageId)
 {
-    return m_messages->removeVersion(conversationId, messageId);
+    auto removed = m_messages->removeVersion(conversationId, messageId);
+    if (removed)
+        m_snapshots->sweep(); // the runs of the subtree went with it
+    return removed;
 }
 
 StoreResult<QList<ChatMessage>> ConversationStore::messages(qint64 conversationId)
@@ -171,6 +185,28 @@ StoreResult<QList<StoredExecution>> ConversationStore::executionsOf(qint64 conve
         return execution.call.isValid() && !onPath.contains(execution.call.messageId);
     });
     return all;
+}
+
+StoreResult<void> ConversationStore::recordFolder(qint64 conversationId, qint64 executionId, qint64 fileLimitBytes,
+                                                  qint64 minFreeDiskBytes)
+{
+    return m_snapshots->record(conversationId, executionId, fileLimitBytes, minFreeDiskBytes);
+}
+
+StoreResult<FolderRestore> ConversationStore::restoreFolder(qint64 conversationId, qint64 executionId,
+                                                            qint64 folderLimitBytes, qint64 minFreeDiskBytes)
+{
+    return m_snapshots->restore(conversationId, executionId, folderLimitBytes, minFreeDiskBytes);
+}
+
+QString ConversationStore::snapshotFolder() const
+{
+    return m_snapshots->storeFolder();
+}
+
+qint64 ConversationStore::snapshotHashedBytes() const
+{
+    return m_snapshots->hashedBytes();
 }
 
 StoreResult<Attachment> ConversationStore::attachFile(qint64 conversationId, const QString &sourcePath,

@@ -4,6 +4,7 @@
 #include "storage/attachment.h"
 #include "storage/conversation.h"
 #include "storage/conversationsnapshot.h"
+#include "storage/folderrestore.h"
 #include "storage/searchhit.h"
 #include "storage/storedexecution.h"
 #include "storage/storerecovery.h"
@@ -12,6 +13,7 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 
 namespace Sandpiper {
@@ -19,6 +21,7 @@ namespace Sandpiper {
 class AttachmentTable;
 class ConversationTable;
 class ExecutionTable;
+class FolderSnapshots;
 class MessageTable;
 class SearchIndex;
 class StoreDatabase;
@@ -27,6 +30,7 @@ class StoreDatabase;
 // per conversation beside it:
 //   <data>/sandpiper.db
 //   <data>/conversations/<id>/   mounted into the conversation's sandbox at /mnt/data
+//   <data>/snapshots/            the files of the folders as they were after each run (FolderSnapshots)
 // The work is done by one part per entity (ConversationTable, MessageTable, ExecutionTable,
 // AttachmentTable, SearchIndex) over the database and its connections (StoreDatabase, which
 // also explains the threading); this is what the rest of Sandpiper calls. Any thread may call
@@ -67,7 +71,8 @@ public:
     // The provider and model the conversation's next request goes to; its place in the list stays.
     StoreResult<void> setConversationModel(qint64 id, const QString &provider, const QString &model);
     StoreResult<void> setConversationSettings(qint64 id, const QJsonObject &settings);
-    // Removes the rows (messages, executions, attachments cascade) and the folder.
+    // Removes the rows (messages, executions, attachments cascade), the folder and the kept copies
+    // of its files that no other run names.
     StoreResult<void> deleteConversation(qint64 id);
 
     // A conversation is a tree of messages; the chat shows one path of it (see Schema, version 8).
@@ -104,6 +109,28 @@ public:
     // message, oldest first: what a kernel on that branch ran.
     StoreResult<QList<StoredExecution>> executionsOf(qint64 conversationId, const QList<ChatMessage> &path);
 
+    // The conversation's folder follows the branch (issue 27). Records what the folder holds now as
+    // the folder after EXECUTIONID (a run of the conversation; ToolCallRunner does it after storing
+    // each run): every regular file, by its content, kept once in <data>/snapshots however many runs
+    // and conversations hold it. Links and special files are skipped; files larger than
+    // FILELIMITBYTES (0: no limit, as the sandbox's disk limit) or that would leave less than
+    // MINFREEDISKBYTES free on the disk are left out, with a note that restoreFolder() reports.
+    StoreResult<void> recordFolder(qint64 conversationId, qint64 executionId, qint64 fileLimitBytes = 0,
+                                   qint64 minFreeDiskBytes = 0);
+    // Makes the conversation's folder hold exactly what it held after EXECUTIONID (0: before any
+    // code ran, only the files the user attached, which always stay). Files that are right already
+    // are not touched; the others are written from the kept copies (each checked against its hash
+    // before anything in the folder changes), what the branch did not have is removed. Nothing in
+    // the folder is followed. An error, and the folder left as it is, when EXECUTIONID was not
+    // recorded (it ran before this was kept), a kept copy is missing or damaged, the branch's files
+    // take more than FOLDERLIMITBYTES (0: not checked), or writing them would leave less than
+    // MINFREEDISKBYTES free. FolderRestore::problem says what could not be done after that.
+    StoreResult<FolderRestore> restoreFolder(qint64 conversationId, qint64 executionId, qint64 folderLimitBytes = 0,
+                                             qint64 minFreeDiskBytes = 0);
+    // Where the kept copies are; bytes read to hash files since the store was made (for tests).
+    QString snapshotFolder() const;
+    qint64 snapshotHashedBytes() const;
+
     // Copies SOURCEPATH into the conversation's folder (under a free name) and records it.
     // Refused when the folder would hold more than FOLDERLIMITBYTES, or the disk keep less
     // than MINFREEDISKBYTES free (0: not checked): uploads count against the sandbox's limit.
@@ -133,6 +160,8 @@ private:
     std::unique_ptr<ExecutionTable> m_executions;
     std::unique_ptr<AttachmentTable> m_attachments;
     std::unique_ptr<SearchIndex> m_search;
+    std::unique_ptr<FolderSnapshots> m_snapshots;
+    std::atomic<bool> m_swept = false;
 };
 
 } // namespace Sandpiper

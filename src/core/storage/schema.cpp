@@ -275,6 +275,17 @@ QStringList messageTree()
     };
 }
 
+// Version 9: what the conversation's folder held after each run of code (issue 27), so that going
+// back to a branch brings its files back. One row per run: a JSON manifest (FolderSnapshots says
+// what it holds) whose files are kept once each, by their SHA-256, in <data>/snapshots. Runs stored
+// before have no row: their folder was not recorded. A manifest goes with its run.
+QStringList folderStates()
+{
+    return {QStringLiteral("CREATE TABLE folder_states ("
+                           " execution_id INTEGER PRIMARY KEY REFERENCES executions(id) ON DELETE CASCADE,"
+                           " manifest TEXT NOT NULL)")};
+}
+
 // Runs the statement SQL with VALUES and returns how many rows it changed, -1 when it failed.
 int changedRows(QSqlQuery &query, const QString &sql, const QVariantList &values = {})
 {
@@ -355,6 +366,8 @@ QStringList migrationTo(int version)
         return messageAttachments();
     case 8:
         return messageTree();
+    case 9:
+        return folderStates();
     }
     return {};
 }

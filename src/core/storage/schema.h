@@ -11,7 +11,7 @@ namespace Sandpiper::Schema {
 inline constexpr int ApplicationId = 0x534e4450;
 
 // PRAGMA user_version of a database the store has fully migrated.
-inline constexpr int LatestVersion = 8;
+inline constexpr int LatestVersion = 9;
 
 // The statements that take a database from VERSION - 1 to VERSION, one statement per entry
 // (Qt SQL runs one at a time). A released migration never changes: files in that version exist.
