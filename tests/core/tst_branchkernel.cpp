@@ -10,6 +10,7 @@
 
 #include <agent/kernelrestore.h>
 #include <session/conversationsession.h>
+#include <session/executionmodel.h>
 #include <session/messagemodel.h>
 #include <storage/conversationstore.h>
 
@@ -87,7 +88,7 @@ private Q_SLOTS:
         QVERIFY(m_data.store->attachFile(m_data.id, outside.filePath(QStringLiteral("mine.txt"))).ok());
         ConversationSession session(m_data.id, m_data.store.get(), config());
         QVERIFY(session.load().ok());
-        const QByteArray one("branch one \x00\xff", 14);
+        const QByteArray one("branch one \x00\xff", 13);
         QString result = ask(session, QStringLiteral("one"),
                              QStringLiteral("x = 1\nopen('/mnt/data/a.bin', 'wb').write(b'branch one \\x00\\xff')"));
         QVERIFY2(!result.contains(QLatin1String("Error")), qPrintable(result));

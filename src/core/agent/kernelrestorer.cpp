@@ -1,6 +1,6 @@
 #include "agent/kernelrestorer.h"
 
-#include "base/logging.h"
+#include "logging.h"
 #include "sandbox/sandboxsession.h"
 #include "storage/conversationstore.h"
 
