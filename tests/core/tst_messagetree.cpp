@@ -166,7 +166,7 @@ private Q_SLOTS:
         QVERIFY2(store.open().ok(), qPrintable(store.open().error().message));
         {
             RawDatabase raw(file);
-            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 8);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), Schema::LatestVersion);
             // Nothing lost: every row is there, the leftovers in conversations of their own.
             QCOMPARE(count(raw, QStringLiteral("SELECT COUNT(*) FROM messages")), messages);
             QCOMPARE(count(raw, QStringLiteral("SELECT COUNT(*) FROM executions")), executions);
