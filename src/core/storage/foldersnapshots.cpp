@@ -371,7 +371,7 @@ FolderSnapshots::FolderSnapshots(StoreDatabase &database)
 
 QString FolderSnapshots::storeFolder() const
 {
-    return m_db.dataFolder() + QStringLiteral("/snapshots");
+    return m_db.snapshotsFolder();
 }
 
 QString FolderSnapshots::blobPath(const QByteArray &sha256) const
