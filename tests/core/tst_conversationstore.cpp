@@ -760,6 +760,8 @@ private Q_SLOTS:
         const QString path = folder + QStringLiteral("/sandpiper.db");
         QDir().mkpath(folder + QStringLiteral("/conversations/1"));
         QFile::copy(QFINDTESTDATA("tst_conversationstore.cpp"), folder + QStringLiteral("/conversations/1/kept.txt"));
+        QDir().mkpath(folder + QStringLiteral("/snapshots/sha256/ab"));
+        QFile::copy(QFINDTESTDATA("tst_conversationstore.cpp"), folder + QStringLiteral("/snapshots/sha256/ab/cdef"));
         if (contents.isEmpty()) {
             RawDatabase raw(path);
             QVERIFY(raw.exec(QStringLiteral("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")));
@@ -799,6 +801,10 @@ private Q_SLOTS:
         const QStringList folders = QDir(folder).entryList({QStringLiteral("conversations.broken-*")}, QDir::Dirs);
         QCOMPARE(folders.size(), 1);
         QVERIFY(QFileInfo::exists(folder + QLatin1Char('/') + folders.first() + QStringLiteral("/1/kept.txt")));
+        // So did the kept copies of their files, which the new database would sweep away.
+        const QStringList snapshots = QDir(folder).entryList({QStringLiteral("snapshots.broken-*")}, QDir::Dirs);
+        QCOMPARE(snapshots.size(), 1);
+        QVERIFY(QFileInfo::exists(folder + QLatin1Char('/') + snapshots.first() + QStringLiteral("/sha256/ab/cdef")));
 
         const auto conversation = store.createConversation(QString(), QString());
         QVERIFY(conversation.ok());

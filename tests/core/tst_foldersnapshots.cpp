@@ -377,10 +377,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("data"));
-        QVERIFY(QDir().mkpath(folder));
-        const QString file = folder + QStringLiteral("/sandpiper.db");
-        QVERIFY(QFile::copy(QFINDTESTDATA("data/version7.db"), file));
-        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner));
+        const QString file = Sandpiper::Test::placeDatabase(QFINDTESTDATA("data/version7.db"), folder);
+        QVERIFY(!file.isEmpty());
         const QStringList tables{QStringLiteral("conversations"), QStringLiteral("messages"),
                                  QStringLiteral("executions"), QStringLiteral("attachments")};
         QHash<QString, int> rows;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QDebug>
+#include <QDir>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -46,5 +48,16 @@ public:
 private:
     QString m_name;
 };
+
+// Puts a copy of the database file SOURCE (a test's data) into the data folder FOLDER, made, where
+// a store opened on FOLDER finds it, writable; the copy's path, empty when it could not be made.
+inline QString placeDatabase(const QString &source, const QString &folder)
+{
+    const QString file = folder + QStringLiteral("/sandpiper.db");
+    if (!QDir().mkpath(folder) || !QFile::copy(source, file) ||
+        !QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner))
+        return {};
+    return file;
+}
 
 } // namespace Sandpiper::Test

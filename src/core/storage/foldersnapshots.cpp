@@ -371,7 +371,7 @@ FolderSnapshots::FolderSnapshots(StoreDatabase &database)
 
 QString FolderSnapshots::storeFolder() const
 {
-    return m_db.dataFolder() + QStringLiteral("/snapshots");
+    return m_db.snapshotsFolder();
 }
 
 QString FolderSnapshots::blobPath(const QByteArray &sha256) const
@@ -496,6 +496,19 @@ StoreResult<void> FolderSnapshots::record(qint64 conversationId, qint64 executio
         if (!opened || ::fstat(opened.file->handle(), &st) != 0) {
             manifest.leftOut << tr("“%1” was not kept: %2").arg(entry.name, opened.error);
             continue;
+        }
+        // A file known by its name and size whose times could not tell (it changed just before the
+        // last look, or was just put back) most likely holds what a kept copy holds: hashed where it
+        // is, it needs no second copy.
+        if (const auto was = known.constFind(entry.name); was != known.cend() && was->size == st.st_size) {
+            FileState state{hashOf(opened.file->handle(), limit, m_hashedBytes), st.st_size, opened.executable, {}};
+            struct stat after;
+            if (!state.sha256.isEmpty() && blobPresent(state) && ::fstat(opened.file->handle(), &after) == 0 &&
+                currentStatKey(after) == currentStatKey(st)) {
+                state.statKey = statKeyOf(st, checkedNs);
+                manifest.files.insert(entry.name, state);
+                continue;
+            }
         }
         const QString temporaryName = randomName(QStringLiteral("copy-"));
         const OwnedFd copy = createNew(temporaryFd.get(), temporaryName, 0600);

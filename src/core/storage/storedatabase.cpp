@@ -17,6 +17,7 @@ namespace {
 
 const QString DatabaseFileName = QStringLiteral("sandpiper.db");
 const QString ConversationsFolderName = QStringLiteral("conversations");
+const QString SnapshotsFolderName = QStringLiteral("snapshots");
 constexpr int BusyTimeoutMs = 5000;
 
 // SQLite's primary result codes (sqlite3.h), as Qt SQL reports them in nativeErrorCode().
@@ -100,6 +101,11 @@ QString StoreDatabase::databasePath() const
 QString StoreDatabase::conversationsFolder() const
 {
     return m_dataFolder + QLatin1Char('/') + ConversationsFolderName;
+}
+
+QString StoreDatabase::snapshotsFolder() const
+{
+    return m_dataFolder + QLatin1Char('/') + SnapshotsFolderName;
 }
 
 QString StoreDatabase::conversationFolder(qint64 conversationId) const
@@ -243,6 +249,11 @@ StoreResult<void> StoreDatabase::moveBrokenFilesAside(const QString &reason)
                                       .arg(QDir::toNativeSeparators(aside), QDir::toNativeSeparators(folders))};
         }
     }
+    // The kept copies of the folders' files belong to the runs of the old database: a new one names
+    // none of them, and would sweep them away.
+    const QString snapshots = snapshotsFolder();
+    if (QFileInfo::exists(snapshots) && !QDir().rename(snapshots, snapshots + aside.mid(database.size())))
+        qCWarning(lcStorage) << "cannot move" << snapshots << "aside";
     m_lastWarning =
         reason + QLatin1Char(' ') +
         tr("It was moved to %1 and a new, empty database was created.").arg(QDir::toNativeSeparators(aside));

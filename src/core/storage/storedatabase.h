@@ -75,6 +75,8 @@ public:
     QString databasePath() const;
     QString conversationFolder(qint64 conversationId) const;
     QString conversationsFolder() const;
+    // The kept copies of the conversation folders' files (FolderSnapshots).
+    QString snapshotsFolder() const;
 
     StoreResult<void> open();
     QString lastWarning() const;
