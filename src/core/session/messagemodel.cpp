@@ -103,13 +103,64 @@ QHash<int, QByteArray> MessageModel::roleNames() const
     return names;
 }
 
+namespace {
+
+// Whether A and B show the same stored message or call as it stands: rows the views may keep.
+bool sameStoredItem(const TurnItem &a, const TurnItem &b)
+{
+    if (a.kind != b.kind || a.message.id == 0 || a.message.id != b.message.id)
+        return false;
+    const auto sameMessage = [](const ChatMessage &x, const ChatMessage &y) {
+        return x.content == y.content && x.reasoning == y.reasoning && x.status == y.status && x.version == y.version &&
+               x.versionCount == y.versionCount && x.updated == y.updated;
+    };
+    switch (a.kind) {
+    case TurnItem::Kind::Message:
+        return sameMessage(a.message, b.message);
+    case TurnItem::Kind::ToolCall:
+        return a.callKey == b.callKey && a.toolState == b.toolState && a.modelText == b.modelText &&
+               sameMessage(a.message, b.message);
+    case TurnItem::Kind::Notice:
+        return false;
+    }
+    return false;
+}
+
+// With up to this many rows new, the rows above them stay and only the ones below are replaced: a
+// switch to another version far down a long conversation builds a few widgets, not a page of them.
+constexpr qsizetype incrementalRows = 20;
+
+} // namespace
+
 void MessageModel::reset(QList<TurnItem> items)
 {
-    beginResetModel();
-    m_items = std::move(items);
-    for (TurnItem &item : m_items)
-        item.key = m_nextKey++;
-    endResetModel();
+    qsizetype same = 0;
+    while (same < m_items.size() && same < items.size() && sameStoredItem(m_items.at(same), items.at(same)))
+        ++same;
+    const qsizetype removed = m_items.size() - same;
+    const qsizetype added = items.size() - same;
+    if (same == 0 || added > incrementalRows) {
+        beginResetModel();
+        m_items = std::move(items);
+        for (TurnItem &item : m_items)
+            item.key = m_nextKey++;
+        endResetModel();
+        return;
+    }
+    if (removed > 0) {
+        beginRemoveRows({}, int(same), int(m_items.size() - 1));
+        m_items.resize(same);
+        endRemoveRows();
+    }
+    if (added > 0) {
+        beginInsertRows({}, int(same), int(items.size() - 1));
+        for (qsizetype row = same; row < items.size(); ++row) {
+            TurnItem &item = items[row];
+            item.key = m_nextKey++;
+            m_items.append(std::move(item));
+        }
+        endInsertRows();
+    }
 }
 
 int MessageModel::append(TurnItem item)

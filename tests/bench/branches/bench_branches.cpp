@@ -151,6 +151,25 @@ void measureViewSwitch(Settings &settings, ConversationStore &store, Figures &fi
     figures.add("switch, fork at 50 of 500 (ms, median)", measure(branched.longA, branched.longB), "switch_early_ms");
     figures.add("switch, fork at 480 of 500 (ms, median)", measure(branched.lateA, branched.lateB), "switch_late_ms");
     figures.add("  messages shown", session.messages()->rowCount(), "switch_rows");
+    // Of that, painting the chat once more with nothing changed, and reading the branch from the store.
+    QList<double> painting;
+    for (int run = 0; run < 10; ++run) {
+        QElapsedTimer timer;
+        timer.start();
+        paintNow(&view);
+        painting << double(timer.nsecsElapsed()) / 1e6;
+    }
+    figures.add("  of it, a paint alone (ms, median)", median(painting), "switch_paint_ms");
+    QList<double> reading;
+    for (int run = 0; run < 10; ++run) {
+        QElapsedTimer timer;
+        timer.start();
+        (void)store.showMessage(branched.id, run % 2 == 0 ? branched.lateA : branched.lateB);
+        (void)store.messages(branched.id);
+        (void)store.executions(branched.id);
+        reading << double(timer.nsecsElapsed()) / 1e6;
+    }
+    figures.add("  of it, the store's part (ms, median)", median(reading), "switch_store_ms");
 }
 
 // Bringing the real sandbox to a branch of 10 cells of 10 ms each: from the switch to the
