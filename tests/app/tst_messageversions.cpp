@@ -87,6 +87,19 @@ class TestMessageVersions : public QObject
         QTRY_VERIFY(!window->currentSession()->isBusy());
     }
 
+    // A window whose question has its first answer, in a window of SIZE; null when it did not come.
+    std::unique_ptr<MainWindow> openAnswered(QSize size = {800, 600})
+    {
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
+        auto window = m_fixture.openWindow(size, true);
+        if (!window)
+            return nullptr;
+        askAndWait(window.get());
+        if (QTest::currentTestFailed())
+            return nullptr;
+        return window;
+    }
+
     // Edit on the question of WINDOW: its editor, with the focus.
     static MessageEditor *startEditing(MainWindow *window)
     {
@@ -227,14 +240,11 @@ private Q_SLOTS:
     // "< 2 / 2 >" above its call, reached by Tab from the question, and switches by keyboard.
     void aToolCallAnswerSwitches()
     {
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
+        auto window = openAnswered();
+        QVERIFY(window);
         m_fixture.server().enqueue(
             FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("look_up"), QStringLiteral("{}")}}));
         m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
-        auto window = m_fixture.openWindow({800, 600}, true);
-        QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
         regenerateAndWait(window.get());
         QVERIFY(!QTest::currentTestFailed());
 
@@ -273,12 +283,8 @@ private Q_SLOTS:
     // puts the message back as it was, with the focus on Edit, and nothing is sent.
     void escCancelsTheEdit()
     {
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
-        auto window = m_fixture.openWindow({800, 600}, true);
+        auto window = openAnswered();
         QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
-
         MessageEditor *editor = startEditing(window.get());
         QVERIFY(editor);
         MessageWidget *question = messageSaying(window.get(), QStringLiteral("What is a branch?"));
@@ -306,12 +312,8 @@ private Q_SLOTS:
     // Enter starts a new line in the editor and Tab leaves it for Send, typing nothing.
     void enterIsANewLineAndTabLeaves()
     {
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
-        auto window = m_fixture.openWindow({800, 600}, true);
+        auto window = openAnswered();
         QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
-
         MessageEditor *editor = startEditing(window.get());
         QVERIFY(editor);
         const int height = editor->textEdit()->height();
@@ -336,13 +338,9 @@ private Q_SLOTS:
     // beside it and the message box has the focus; the first version is a click away.
     void ctrlEnterSendsANewVersion()
     {
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The answer about trees.")));
-        auto window = m_fixture.openWindow({800, 600}, true);
+        auto window = openAnswered();
         QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
-
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The answer about trees.")));
         MessageEditor *editor = startEditing(window.get());
         QVERIFY(editor);
         editor->textEdit()->selectAll();
@@ -369,14 +367,10 @@ private Q_SLOTS:
     // edit and leaves the answer running. Once the answer is done, Send sends.
     void editWaitsForARunningAnswer()
     {
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
+        auto window = openAnswered();
+        QVERIFY(window);
         m_fixture.server().enqueue(
             FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
-        auto window = m_fixture.openWindow({800, 600}, true);
-        QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
-
         QVERIFY(window->currentSession()->regenerate());
         QTRY_VERIFY(window->currentSession()->isBusy());
         MessageEditor *editor = startEditing(window.get());
@@ -417,12 +411,9 @@ private Q_SLOTS:
         QFETCH(QString, theme);
         QFETCH(QSize, size);
         applyTheme(*m_fixture.settings(), theme);
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
-        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
-        auto window = m_fixture.openWindow(size, true);
+        auto window = openAnswered(size);
         QVERIFY(window);
-        askAndWait(window.get());
-        QVERIFY(!QTest::currentTestFailed());
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
         regenerateAndWait(window.get());
         QVERIFY(!QTest::currentTestFailed());
         const QString suffix = QStringLiteral("%1-%2.png").arg(theme).arg(size.width());
@@ -433,7 +424,8 @@ private Q_SLOTS:
         QVERIFY(editor);
         QTest::keyClick(editor->textEdit(), Qt::Key_Return);
         QTest::keyClicks(editor->textEdit(), QStringLiteral("And what is a tree?"));
-        window->chatView()->page()->ensureWidgetVisible(editor);
+        // The chat showed the editor once it took the focus.
+        QTRY_VERIFY(!editor->visibleRegion().isEmpty());
         QTest::qWait(50);
         saveScreenshot(window.get(), QStringLiteral("message-editor-") + suffix);
     }

@@ -227,6 +227,11 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
         auto *widget = new MessageWidget(item.message, m_session->folder(), m_markdown);
         connect(widget, &MessageWidget::editRequested, this,
                 [this, widget](qint64 messageId, const QString &text) { editAndResend(widget, messageId, text); });
+        // The editor and its buttons are in view, wherever the message was.
+        connect(widget, &MessageWidget::editingStarted, this, [this, widget] {
+            m_followBottom = false;
+            revealFocusIn(widget);
+        });
         connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::versionRequested, this, &ChatPage::switchVersion);

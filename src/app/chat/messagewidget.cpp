@@ -211,6 +211,7 @@ void MessageWidget::startEditing()
     m_editButton->setVisible(false);
     m_copyButton->setVisible(false);
     updateVersions();
+    Q_EMIT editingStarted();
 }
 
 void MessageWidget::stopEditing()

@@ -69,6 +69,8 @@ public:
     QString plainText() const;
 
 Q_SIGNALS:
+    // Edit put the editor in place, with the focus in it.
+    void editingStarted();
     // Send in the editor: TEXT goes as a new version of the message MESSAGEID.
     void editRequested(qint64 messageId, const QString &text);
     void regenerateRequested();
