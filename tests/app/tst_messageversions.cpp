@@ -1,6 +1,7 @@
 // "‹ 2 / 3 ›" beside a message with versions (issue 27): it says which version shows, switches to
 // the one before or after and the chat follows that branch; by mouse and by keyboard, named for a
-// screen reader, and still while an answer runs.
+// screen reader, and still while an answer runs. An answer that begins with a tool call has it too.
+// Edit turns a question into an editor in place, whose Send makes a new version.
 #include "dialogdriver.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
@@ -9,13 +10,18 @@
 
 #include <chat/chatpage.h>
 #include <chat/chatview.h>
+#include <chat/messageeditor.h>
 #include <chat/messagewidget.h>
+#include <chat/toolcallcard.h>
+#include <composer.h>
 #include <mainwindow.h>
 #include <session/conversationsession.h>
+#include <session/messagemodel.h>
 #include <storage/conversationstore.h>
 
 #include <QApplication>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTest>
 #include <QToolButton>
@@ -34,6 +40,27 @@ MessageWidget *messageSaying(const MainWindow *window, const QString &text)
             return widget;
     }
     return nullptr;
+}
+
+// The answer of WINDOW's chat that only calls tools (it shows for its versions), or null.
+MessageWidget *callingAnswer(const MainWindow *window)
+{
+    for (MessageWidget *widget : window->chatView()->page()->messageWidgets()) {
+        if (widget->message().role == ChatMessage::Role::Assistant && widget->message().content.isEmpty() &&
+            !widget->message().toolCalls.isEmpty())
+            return widget;
+    }
+    return nullptr;
+}
+
+// Tabs from the last widget of MESSAGE's actions on: the next one that takes the focus.
+QWidget *tabFrom(const MessageWidget *message)
+{
+    message->focusChain().constLast()->setFocus(Qt::TabFocusReason);
+    if (!QTest::qWaitFor([&] { return message->focusChain().constLast()->hasFocus(); }))
+        return nullptr;
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    return QApplication::focusWidget();
 }
 
 } // namespace
@@ -58,6 +85,33 @@ class TestMessageVersions : public QObject
         QVERIFY(window->currentSession()->regenerate());
         QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window, QStringLiteral("The second answer.")), 20000);
         QTRY_VERIFY(!window->currentSession()->isBusy());
+    }
+
+    // A window whose question has its first answer, in a window of SIZE; null when it did not come.
+    std::unique_ptr<MainWindow> openAnswered(QSize size = {800, 600})
+    {
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The first answer.")));
+        auto window = m_fixture.openWindow(size, true);
+        if (!window)
+            return nullptr;
+        askAndWait(window.get());
+        if (QTest::currentTestFailed())
+            return nullptr;
+        return window;
+    }
+
+    // Edit on the question of WINDOW: its editor, with the focus.
+    static MessageEditor *startEditing(MainWindow *window)
+    {
+        MessageWidget *question = messageSaying(window, QStringLiteral("What is a branch?"));
+        // The chat made anew (asked again) shows its widgets once the event loop runs.
+        if (!question || !QTest::qWaitFor([question] { return question->editButton()->isVisible(); }))
+            return nullptr;
+        QTest::mouseClick(question->editButton(), Qt::LeftButton);
+        MessageEditor *editor = question->editor();
+        if (!editor || !QTest::qWaitFor([editor] { return editor->textEdit()->hasFocus(); }))
+            return nullptr;
+        return editor;
     }
 
 private Q_SLOTS:
@@ -94,8 +148,8 @@ private Q_SLOTS:
         QTRY_VERIFY(answer->versionLabel()->isVisible());
         QCOMPARE(answer->versionLabel()->text(), QStringLiteral("2 / 2"));
         QCOMPARE(answer->versionLabel()->accessibleName(), QStringLiteral("Version 2 of 2"));
-        QCOMPARE(answer->versionButton(-1)->accessibleName(), QStringLiteral("Previous version"));
-        QCOMPARE(answer->versionButton(1)->accessibleName(), QStringLiteral("Next version"));
+        QCOMPARE(answer->versionButton(-1)->accessibleName(), QStringLiteral("Version 2 of 2, previous"));
+        QCOMPARE(answer->versionButton(1)->accessibleName(), QStringLiteral("Version 2 of 2, next"));
         QVERIFY(answer->versionButton(-1)->isEnabled());
         QVERIFY(!answer->versionButton(1)->isEnabled()); // the last version: nothing after it
         // The question has one version: no switcher beside it.
@@ -108,6 +162,7 @@ private Q_SLOTS:
         answer = lastMessage(window.get());
         QCOMPARE(answer->versionLabel()->text(), QStringLiteral("1 / 2"));
         QCOMPARE(answer->versionLabel()->accessibleName(), QStringLiteral("Version 1 of 2"));
+        QCOMPARE(answer->versionButton(1)->accessibleName(), QStringLiteral("Version 1 of 2, next"));
         QVERIFY(!answer->versionButton(-1)->isEnabled());
         QVERIFY(answer->versionButton(1)->isEnabled());
         const auto stored = m_fixture.store()->messages(window->currentSession()->id());
@@ -179,6 +234,200 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
         answer = messageSaying(window.get(), QStringLiteral("The second answer."));
         QVERIFY(answer->versionButton(-1)->isEnabled());
+    }
+
+    // An answer asked again that begins with a tool call has no text of its own: it still shows
+    // "< 2 / 2 >" above its call, reached by Tab from the question, and switches by keyboard.
+    void aToolCallAnswerSwitches()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        m_fixture.server().enqueue(
+            FS::openAiToolCalls({{QStringLiteral("call_1"), QStringLiteral("look_up"), QStringLiteral("{}")}}));
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
+        regenerateAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
+
+        MessageWidget *calling = nullptr;
+        QTRY_VERIFY((calling = callingAnswer(window.get())));
+        QTRY_VERIFY(calling->versionLabel()->isVisible());
+        QCOMPARE(calling->versionLabel()->text(), QStringLiteral("2 / 2"));
+        QCOMPARE(calling->versionButton(-1)->accessibleName(), QStringLiteral("Version 2 of 2, previous"));
+        // Above its call's card.
+        QVERIFY(!window->chatView()->cards().isEmpty());
+        QVERIFY(calling->y() < window->chatView()->cards().constFirst()->y());
+        saveScreenshot(window.get(), QStringLiteral("message-versions-tool-call.png"));
+
+        MessageWidget *question = messageSaying(window.get(), QStringLiteral("What is a branch?"));
+        QVERIFY(question);
+        QCOMPARE(tabFrom(question), calling->versionButton(-1));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QTRY_VERIFY(messageSaying(window.get(), QStringLiteral("The first answer.")));
+        QVERIFY(!callingAnswer(window.get()));
+        MessageWidget *answer = lastMessage(window.get());
+        QCOMPARE(answer->versionLabel()->text(), QStringLiteral("1 / 2"));
+        QTRY_COMPARE(QApplication::focusWidget(), answer->versionButton(1));
+
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QTRY_VERIFY((calling = callingAnswer(window.get())));
+        QCOMPARE(calling->versionLabel()->text(), QStringLiteral("2 / 2"));
+        QVERIFY(messageSaying(window.get(), QStringLiteral("The second answer.")));
+        QTRY_COMPARE(QApplication::focusWidget(), calling->versionButton(-1));
+        // The chat read again from the store shows it too.
+        QVERIFY(window->currentSession()->load());
+        QTRY_VERIFY((calling = callingAnswer(window.get())));
+        QCOMPARE(calling->versionLabel()->text(), QStringLiteral("2 / 2"));
+    }
+
+    // Edit puts the text in an editor in the message's place, the focus after its end; Esc
+    // puts the message back as it was, with the focus on Edit, and nothing is sent.
+    void escCancelsTheEdit()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        MessageEditor *editor = startEditing(window.get());
+        QVERIFY(editor);
+        MessageWidget *question = messageSaying(window.get(), QStringLiteral("What is a branch?"));
+        QCOMPARE(editor->text(), QStringLiteral("What is a branch?"));
+        QVERIFY(editor->textEdit()->textCursor().atEnd());
+        QVERIFY(!editor->textEdit()->accessibleName().isEmpty());
+        QCOMPARE(editor->sendButton()->accessibleName(), QStringLiteral("Send the edited message"));
+        QCOMPARE(editor->cancelButton()->accessibleName(), QStringLiteral("Cancel editing"));
+        // As wide as the message's text was.
+        QVERIFY(editor->width() >= question->width() - 40);
+        QTest::keyClicks(editor->textEdit(), QStringLiteral(" Or a leaf?"));
+        QCOMPARE(editor->text(), QStringLiteral("What is a branch? Or a leaf?"));
+
+        QTest::keyClick(editor->textEdit(), Qt::Key_Escape);
+        QTRY_VERIFY(!question->editor());
+        QCOMPARE(question->message().content, QStringLiteral("What is a branch?"));
+        QCOMPARE(question->plainText(), QStringLiteral("What is a branch?"));
+        QTRY_COMPARE(QApplication::focusWidget(), question->editButton());
+        QVERIFY(!window->currentSession()->isBusy()); // Esc did not go to the window (Stop)
+        const auto stored = m_fixture.store()->allMessages(window->currentSession()->id());
+        QVERIFY(stored);
+        QCOMPARE(stored->size(), 2);
+    }
+
+    // Enter starts a new line in the editor and Tab leaves it for Send, typing nothing.
+    void enterIsANewLineAndTabLeaves()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        MessageEditor *editor = startEditing(window.get());
+        QVERIFY(editor);
+        const int height = editor->textEdit()->height();
+        for (int line = 0; line < 4; ++line)
+            QTest::keyClick(editor->textEdit(), Qt::Key_Return);
+        QTest::keyClicks(editor->textEdit(), QStringLiteral("And a leaf?"));
+        QCOMPARE(editor->text(), QStringLiteral("What is a branch?\n\n\n\nAnd a leaf?"));
+        QTRY_VERIFY(editor->textEdit()->height() > height);            // the box grew with its lines
+        QCOMPARE(window->currentSession()->messages()->rowCount(), 2); // nothing sent
+
+        QTest::keyClick(editor->textEdit(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), editor->sendButton());
+        QVERIFY(!editor->text().contains(QLatin1Char('\t')));
+        QTest::keyClick(editor->sendButton(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), editor->cancelButton());
+        QTest::keyClick(editor->cancelButton(), Qt::Key_Backtab);
+        QTest::keyClick(editor->sendButton(), Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), editor->textEdit());
+    }
+
+    // Ctrl+Enter sends the edited question as a new version: its answer comes, "2 / 2" shows
+    // beside it and the message box has the focus; the first version is a click away.
+    void ctrlEnterSendsANewVersion()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The answer about trees.")));
+        MessageEditor *editor = startEditing(window.get());
+        QVERIFY(editor);
+        editor->textEdit()->selectAll();
+        QTest::keyClicks(editor->textEdit(), QStringLiteral("What is a tree?"));
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The answer about trees.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+        MessageWidget *question = nullptr;
+        QTRY_VERIFY((question = messageSaying(window.get(), QStringLiteral("What is a tree?"))));
+        QTRY_VERIFY(question->versionLabel()->isVisible());
+        QCOMPARE(question->versionLabel()->text(), QStringLiteral("2 / 2"));
+        QVERIFY(!question->editor());
+        QVERIFY(!messageSaying(window.get(), QStringLiteral("What is a branch?")));
+        QTRY_COMPARE(QApplication::focusWidget(), window->composer()->editor());
+
+        QTest::mouseClick(question->versionButton(-1), Qt::LeftButton);
+        QTRY_VERIFY(messageSaying(window.get(), QStringLiteral("What is a branch?")));
+        QVERIFY(messageSaying(window.get(), QStringLiteral("The first answer.")));
+        QCOMPARE(messageSaying(window.get(), QStringLiteral("What is a branch?"))->versionLabel()->text(),
+                 QStringLiteral("1 / 2"));
+    }
+
+    // While an answer runs, the editor's Send waits and says why; Esc in the editor cancels the
+    // edit and leaves the answer running. Once the answer is done, Send sends.
+    void editWaitsForARunningAnswer()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        m_fixture.server().enqueue(
+            FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
+        QVERIFY(window->currentSession()->regenerate());
+        QTRY_VERIFY(window->currentSession()->isBusy());
+        MessageEditor *editor = startEditing(window.get());
+        QVERIFY(editor);
+        QVERIFY(!editor->sendButton()->isEnabled());
+        QVERIFY(editor->sendButton()->accessibleDescription().contains(QLatin1String("answer")));
+        bool said = false;
+        for (const QLabel *label : editor->findChildren<QLabel *>())
+            said = said || (label->isVisible() && label->text() == editor->sendButton()->accessibleDescription());
+        QVERIFY(said);
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ControlModifier); // waits: nothing happens
+        QVERIFY(messageSaying(window.get(), QStringLiteral("What is a branch?"))->editor());
+        QTest::keyClick(editor->textEdit(), Qt::Key_Escape);
+        QTRY_VERIFY(!messageSaying(window.get(), QStringLiteral("What is a branch?"))->editor());
+        QVERIFY(window->currentSession()->isBusy()); // the answer goes on
+
+        editor = startEditing(window.get());
+        QVERIFY(editor);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
+        QTRY_VERIFY(editor->sendButton()->isEnabled());
+        QVERIFY(editor->sendButton()->accessibleDescription().isEmpty());
+    }
+
+    // The screenshots of the documentation: a message with versions and a question edited in
+    // place, light and dark, in a wide and a narrow window.
+    void screenshots_data()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<QSize>("size");
+        for (const QString &theme : {QStringLiteral("light"), QStringLiteral("dark")}) {
+            for (const QSize size : {QSize(1440, 900), QSize(500, 400)})
+                QTest::addRow("%s-%d", qPrintable(theme), size.width()) << theme << size;
+        }
+    }
+
+    void screenshots()
+    {
+        QFETCH(QString, theme);
+        QFETCH(QSize, size);
+        applyTheme(*m_fixture.settings(), theme);
+        auto window = openAnswered(size);
+        QVERIFY(window);
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
+        regenerateAndWait(window.get());
+        QVERIFY(!QTest::currentTestFailed());
+        const QString suffix = QStringLiteral("%1-%2.png").arg(theme).arg(size.width());
+        QTRY_VERIFY(lastMessage(window.get())->versionLabel()->isVisible());
+        saveScreenshot(window.get(), QStringLiteral("message-versions-") + suffix);
+
+        MessageEditor *editor = startEditing(window.get());
+        QVERIFY(editor);
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return);
+        QTest::keyClicks(editor->textEdit(), QStringLiteral("And what is a tree?"));
+        // The chat showed the editor once it took the focus.
+        QTRY_VERIFY(!editor->visibleRegion().isEmpty());
+        QTest::qWait(50);
+        saveScreenshot(window.get(), QStringLiteral("message-editor-") + suffix);
     }
 
     // "Delete this version" asks first, No by default; Yes takes the version shown and the

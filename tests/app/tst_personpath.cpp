@@ -19,6 +19,7 @@
 #include <chat/chatview.h>
 #include <chat/datatableview.h>
 #include <chat/figureview.h>
+#include <chat/messageeditor.h>
 #include <chat/messagewidget.h>
 #include <chat/toolcallcard.h>
 #include <codeinspector.h>
@@ -39,7 +40,6 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -301,21 +301,21 @@ private Q_SLOTS:
         shot(QStringLiteral("regenerated"));
     }
 
-    // Edit the question: the edited one is asked, the old one stays as a version beside it.
+    // Edit the question in place: the edited one is asked, the old one stays as a version beside it.
     void edit()
     {
         const QList<MessageWidget *> messages = m_window->chatView()->messageWidgets();
         MessageWidget *question = messages.at(messages.size() - 2);
         QCOMPARE(question->message().role, ChatMessage::Role::User);
         m_fixture.server().enqueue(FS::openAiText(QStringLiteral("Good evening!")));
-        DialogDriver driver;
-        driver.then<QInputDialog>([](QInputDialog *dialog) {
-            dialog->setTextValue(QStringLiteral("good evening"));
-            dialog->accept();
-        });
-        // One dialog: a second question would hold the window and the answer would not come.
         click(visibleButton(question, QStringLiteral("Edit")));
-        QTRY_VERIFY(driver.done());
+        MessageEditor *editor = question->editor();
+        QVERIFY(editor);
+        QTRY_VERIFY(editor->textEdit()->hasFocus());
+        editor->textEdit()->selectAll();
+        QTest::keyClicks(editor->textEdit(), QStringLiteral("good evening"));
+        shot(QStringLiteral("editing"));
+        click(editor->sendButton());
         QTRY_VERIFY_WITH_TIMEOUT(
             idle(m_window.get()) && lastMessageText(m_window.get()) == QLatin1String("Good evening!"), 20000);
         shot(QStringLiteral("edited"));

@@ -225,7 +225,13 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
     switch (item.kind) {
     case TurnItem::Kind::Message: {
         auto *widget = new MessageWidget(item.message, m_session->folder(), m_markdown);
-        connect(widget, &MessageWidget::editRequested, this, &ChatPage::editAndResend);
+        connect(widget, &MessageWidget::editRequested, this,
+                [this, widget](qint64 messageId, const QString &text) { editAndResend(widget, messageId, text); });
+        // The editor and its buttons are in view, wherever the message was.
+        connect(widget, &MessageWidget::editingStarted, this, [this, widget] {
+            m_followBottom = false;
+            revealFocusIn(widget);
+        });
         connect(widget, &MessageWidget::regenerateRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::retryRequested, this, &ChatPage::regenerate);
         connect(widget, &MessageWidget::versionRequested, this, &ChatPage::switchVersion);
@@ -233,7 +239,7 @@ QWidget *ChatPage::widgetFor(const TurnItem &item)
             if (auto deleted = m_session->deleteVersion(messageId); !deleted)
                 QMessageBox::warning(this, tr("Delete this version"), deleted.error().message);
         });
-        widget->setVersionSwitchEnabled(!m_session->isBusy());
+        widget->setAnswerRunning(m_session->isBusy());
         return widget;
     }
     case TurnItem::Kind::ToolCall: {
@@ -300,8 +306,8 @@ void ChatPage::updateActions()
         (*it)->setActionsVisible(isAnswer && !lastAnswerSeen && !busy,
                                  (*it)->message().role == ChatMessage::Role::User && (*it)->message().id != 0);
         lastAnswerSeen = lastAnswerSeen || isAnswer;
-        // Another version shows another branch: not under an answer that runs.
-        (*it)->setVersionSwitchEnabled(!busy);
+        // Another version shows another branch and an edit asks again: not under an answer that runs.
+        (*it)->setAnswerRunning(busy);
     }
 }
 
@@ -320,11 +326,15 @@ void ChatPage::updateTabOrder()
         QWidget::setTabOrder(chain.at(index - 1), chain.at(index));
 }
 
-void ChatPage::editAndResend(qint64 messageId, const QString &text)
+void ChatPage::editAndResend(MessageWidget *widget, qint64 messageId, const QString &text)
 {
-    // The edited text is a new version beside the old one, which stays (see resendFrom).
-    if (auto resent = m_session->resendFrom(messageId, text); !resent)
-        QMessageBox::warning(this, tr("Edit and resend"), resent.error().message);
+    // The edited text is a new version beside the old one, which stays (see resendFrom). The chat
+    // shows the new branch, without the editor; one that could not send stays open and says why.
+    if (auto resent = m_session->resendFrom(messageId, text); !resent) {
+        widget->showEditError(resent.error().message);
+        return;
+    }
+    Q_EMIT editSent();
 }
 
 void ChatPage::regenerate()

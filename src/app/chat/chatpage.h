@@ -47,6 +47,8 @@ Q_SIGNALS:
     void toolCallActivated(const Sandpiper::CallKey &key);
     // "Show to the model" on figure NAME of the conversation's folder.
     void imageShowRequested(const QString &name);
+    // A message edited in place went as a new version: the message box may take the focus.
+    void editSent();
 
 private:
     void rebuild();
@@ -65,7 +67,8 @@ private:
     void updateWorking();
     // Where the next item's widget goes in the layout: after the shown items, before the indicator.
     int endOfItems() const { return 1 + int(m_widgets.size()); }
-    void editAndResend(qint64 messageId, const QString &text);
+    // Send in the editor of WIDGET: TEXT as a new version of the message MESSAGEID.
+    void editAndResend(MessageWidget *widget, qint64 messageId, const QString &text);
     void regenerate();
     // "< 2 / 3 >" of message MESSAGEID: shows the version STEP places after it.
     void switchVersion(qint64 messageId, int step);

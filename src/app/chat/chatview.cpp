@@ -36,6 +36,7 @@ void ChatView::setSession(ConversationSession *session)
         m_pages.insert(session, page);
         connect(page, &ChatPage::toolCallActivated, this, &ChatView::toolCallActivated);
         connect(page, &ChatPage::imageShowRequested, this, &ChatView::imageShowRequested);
+        connect(page, &ChatPage::editSent, this, &ChatView::editSent);
         // The page goes with its session.
         connect(session, &QObject::destroyed, this, [this, session] { delete m_pages.take(session); });
         addWidget(page);

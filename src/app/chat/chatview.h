@@ -46,6 +46,8 @@ public:
 Q_SIGNALS:
     void toolCallActivated(const Sandpiper::CallKey &key);
     void imageShowRequested(const QString &name);
+    // A message was edited in place and sent (see ChatPage::editSent).
+    void editSent();
 
 private:
     QWidget *m_empty;

@@ -3,12 +3,12 @@
 #include "attachmentchip.h"
 #include "chat/figureview.h"
 #include "chat/markdownview.h"
+#include "chat/messageeditor.h"
 #include "flowlayout.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -25,6 +25,9 @@ QPushButton *smallButton(const QString &text, const QString &accessibleName)
     button->setFlat(true);
     button->setAccessibleName(accessibleName);
     button->setCursor(Qt::PointingHandCursor);
+    // Flat, it hugs its text: the style's least width of a button would leave gaps in the header.
+    button->setMaximumWidth(button->fontMetrics().horizontalAdvance(text) +
+                            4 * button->fontMetrics().averageCharWidth());
     return button;
 }
 
@@ -152,19 +155,10 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
 
     connect(m_copyButton, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_message.content); });
-    connect(m_editButton, &QPushButton::clicked, this, [this] {
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(
-            this, tr("Edit and resend"),
-            tr("The message is sent as a new version; this one and what followed it are kept."), m_message.content,
-            &ok);
-        if (ok && !text.trimmed().isEmpty())
-            Q_EMIT editRequested(m_message.id, text);
-    });
+    connect(m_editButton, &QPushButton::clicked, this, &MessageWidget::startEditing);
     connect(m_regenerateButton, &QPushButton::clicked, this, &MessageWidget::regenerateRequested);
     connect(m_previousVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, -1); });
     connect(m_nextVersion, &QToolButton::clicked, this, [this] { Q_EMIT versionRequested(m_message.id, 1); });
-    m_versionLabel->setForegroundRole(QPalette::PlaceholderText);
     m_deleteVersion->setToolTip(tr("Delete this version and everything that followed it; the other versions stay"));
     connect(m_deleteVersion, &QPushButton::clicked, this, [this] {
         QMessageBox ask(QMessageBox::Question, tr("Delete this version"),
@@ -178,16 +172,69 @@ MessageWidget::MessageWidget(const ChatMessage &message, const QString &conversa
 
     m_regenerateButton->setVisible(false);
     m_retryButton->setVisible(false);
+    m_editable = isUser;
     m_editButton->setVisible(isUser);
     renderComplete();
     updateState();
     updateVersions();
 }
 
-void MessageWidget::setVersionSwitchEnabled(bool enabled)
+void MessageWidget::setAnswerRunning(bool running)
 {
-    m_versionSwitchEnabled = enabled;
+    m_answerRunning = running;
+    if (m_editor)
+        m_editor->setAnswerRunning(running);
     updateVersions();
+}
+
+void MessageWidget::startEditing()
+{
+    if (m_editor)
+        return;
+    m_editor = new MessageEditor(m_message.content);
+    m_editor->setAnswerRunning(m_answerRunning);
+    connect(m_editor, &MessageEditor::sendRequested, this,
+            [this](const QString &text) { Q_EMIT editRequested(m_message.id, text); });
+    connect(m_editor, &MessageEditor::cancelled, this, &MessageWidget::stopEditing);
+    // In the text's place, as wide as it was; the images and files below stay and go with it.
+    auto *box = static_cast<QVBoxLayout *>(layout());
+    box->insertWidget(box->indexOf(m_view) + 1, m_editor);
+    m_editor->show();
+    // Tab goes from the text to Send and Cancel, then on through the chat.
+    QWidget *previous = m_view;
+    for (QWidget *next : m_editor->focusChain())
+        setTabOrder(std::exchange(previous, next), next);
+    // The focus goes in before Edit hides: hidden with the focus, Edit would hand it on down the
+    // chat, which would scroll to it.
+    m_editor->focusText();
+    m_view->setVisible(false);
+    m_editButton->setVisible(false);
+    m_copyButton->setVisible(false);
+    updateVersions();
+    Q_EMIT editingStarted();
+}
+
+void MessageWidget::stopEditing()
+{
+    if (!m_editor)
+        return;
+    MessageEditor *editor = std::exchange(m_editor, nullptr);
+    m_editButton->setVisible(m_editable);
+    renderComplete();
+    updateState();
+    updateVersions();
+    // The focus goes back to Edit before the editor goes: hidden with the focus, the editor would
+    // hand it on down the chat, which would scroll to it.
+    if (editor->isAncestorOf(QApplication::focusWidget()))
+        (m_editable ? static_cast<QWidget *>(m_editButton) : m_view)->setFocus(Qt::OtherFocusReason);
+    editor->hide();
+    editor->deleteLater();
+}
+
+void MessageWidget::showEditError(const QString &error)
+{
+    if (m_editor)
+        m_editor->showError(error);
 }
 
 void MessageWidget::updateVersions()
@@ -196,14 +243,21 @@ void MessageWidget::updateVersions()
     m_previousVersion->setVisible(several);
     m_versionLabel->setVisible(several);
     m_nextVersion->setVisible(several);
-    m_deleteVersion->setVisible(several);
-    m_deleteVersion->setEnabled(m_versionSwitchEnabled);
+    // Another version would take the edit away: the switcher waits for it as for an answer.
+    const bool switchable = !m_answerRunning && !m_editor;
+    m_deleteVersion->setVisible(several && !m_editor);
+    m_deleteVersion->setEnabled(switchable);
     if (!several)
         return;
-    m_versionLabel->setText(tr("%1 / %2").arg(m_message.version).arg(m_message.versionCount));
-    m_versionLabel->setAccessibleName(tr("Version %1 of %2").arg(m_message.version).arg(m_message.versionCount));
-    m_previousVersion->setEnabled(m_versionSwitchEnabled && m_message.version > 1);
-    m_nextVersion->setEnabled(m_versionSwitchEnabled && m_message.version < m_message.versionCount);
+    const int version = m_message.version;
+    const int count = m_message.versionCount;
+    m_versionLabel->setText(tr("%1 / %2").arg(version).arg(count));
+    m_versionLabel->setAccessibleName(tr("Version %1 of %2").arg(version).arg(count));
+    // A screen reader says where the user is as it reads the button.
+    m_previousVersion->setAccessibleName(tr("Version %1 of %2, previous").arg(version).arg(count));
+    m_nextVersion->setAccessibleName(tr("Version %1 of %2, next").arg(version).arg(count));
+    m_previousVersion->setEnabled(switchable && version > 1);
+    m_nextVersion->setEnabled(switchable && version < count);
 }
 
 void MessageWidget::setActionsVisible(bool lastAnswer, bool edit)
@@ -212,7 +266,8 @@ void MessageWidget::setActionsVisible(bool lastAnswer, bool edit)
     const bool failed = m_message.status == ChatMessage::Status::Error;
     m_regenerateButton->setVisible(lastAnswer && !failed);
     m_retryButton->setVisible(lastAnswer && failed);
-    m_editButton->setVisible(edit);
+    m_editable = edit;
+    m_editButton->setVisible(edit && !m_editor);
 }
 
 void MessageWidget::setMessage(const ChatMessage &message)
@@ -299,7 +354,9 @@ void MessageWidget::renderComplete()
     m_unshownText.clear();
     m_reasoningChanged = false;
     m_view->setMarkdownText(m_message.content);
-    m_view->setVisible(!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming);
+    // While it is edited, the editor stands in its place.
+    m_view->setVisible(!m_editor &&
+                       (!m_message.content.isEmpty() || m_message.status == ChatMessage::Status::Streaming));
     m_thinkingButton->setVisible(!m_message.reasoning.isEmpty());
     m_thinking->setText(m_message.reasoning);
     if (!m_message.error.isEmpty())
@@ -330,13 +387,18 @@ void MessageWidget::updateState()
         m_stateLabel->setText(tr("interrupted: Sandpiper stopped while this was written"));
         break;
     }
-    m_copyButton->setVisible(!m_message.content.isEmpty());
+    // Empty, it takes no room in the header: the switcher and the actions stay together.
+    m_stateLabel->setVisible(!m_stateLabel->text().isEmpty());
+    m_copyButton->setVisible(!m_message.content.isEmpty() && !m_editor);
 }
 
 QList<QWidget *> MessageWidget::focusChain() const
 {
-    return {m_previousVersion, m_nextVersion,   m_copyButton,     m_editButton, m_regenerateButton,
-            m_retryButton,     m_deleteVersion, m_thinkingButton, m_view};
+    QList<QWidget *> chain{m_previousVersion, m_nextVersion,   m_copyButton,     m_editButton, m_regenerateButton,
+                           m_retryButton,     m_deleteVersion, m_thinkingButton, m_view};
+    if (m_editor)
+        chain << m_editor->focusChain();
+    return chain;
 }
 
 QString MessageWidget::plainText() const

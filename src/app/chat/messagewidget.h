@@ -14,9 +14,12 @@ class QVBoxLayout;
 namespace Sandpiper {
 
 class MarkdownView;
+class MessageEditor;
 
 // One user or assistant message: its Markdown, the model's reasoning in a collapsed
 // "Thinking" section, its state (streaming, cancelled, interrupted, error) and its actions.
+// Edit turns a message of the user's into a MessageEditor in its place, its images and files
+// kept below it; Send asks for the edited text as a new version.
 //
 // While an answer streams, finished paragraphs are rendered once and stay; only the open
 // paragraph is rendered again as text arrives (see MarkdownView), so a long answer costs
@@ -49,17 +52,26 @@ public:
     // LASTANSWER: this is the conversation's last answer and nothing runs, so it may be asked
     // again (Retry after an error, else Regenerate); EDIT: the message may be edited and resent.
     void setActionsVisible(bool lastAnswer, bool edit);
-    // Whether "< 2 / 3 >" may switch to another version now (not while an answer runs).
-    void setVersionSwitchEnabled(bool enabled);
+    // While an answer runs, "< 2 / 3 >" does not switch to another version and an edit waits to
+    // be sent.
+    void setAnswerRunning(bool running);
     // The button of the switcher that goes STEP versions on (-1: previous, 1: next).
     QToolButton *versionButton(int step) const { return step < 0 ? m_previousVersion : m_nextVersion; }
     QLabel *versionLabel() const { return m_versionLabel; }
     QPushButton *deleteVersionButton() const { return m_deleteVersion; }
+    QPushButton *editButton() const { return m_editButton; }
+    // The editor that Edit put in place of the text; null while the message is not edited.
+    MessageEditor *editor() const { return m_editor; }
+    // Sending the edit did not work: ERROR shows in the editor, which stays open.
+    void showEditError(const QString &error);
     // The widgets that take the focus, in reading order.
     QList<QWidget *> focusChain() const;
     QString plainText() const;
 
 Q_SIGNALS:
+    // Edit put the editor in place, with the focus in it.
+    void editingStarted();
+    // Send in the editor: TEXT goes as a new version of the message MESSAGEID.
     void editRequested(qint64 messageId, const QString &text);
     void regenerateRequested();
     void retryRequested();
@@ -74,6 +86,8 @@ private:
     void updateVersions();
     // What showMessage() shows but the versions.
     void showContent(const ChatMessage &message);
+    void startEditing();
+    void stopEditing();
 
     ChatMessage m_message;
     QString m_folder;
@@ -93,7 +107,9 @@ private:
     QLabel *m_versionLabel;
     QToolButton *m_nextVersion;
     QPushButton *m_deleteVersion;
-    bool m_versionSwitchEnabled = true;
+    MessageEditor *m_editor = nullptr;
+    bool m_answerRunning = false;
+    bool m_editable = false;
 };
 
 } // namespace Sandpiper

@@ -250,11 +250,7 @@ QList<TurnItem> MessageModel::itemsFromHistory(const QList<ChatMessage> &message
                 items.append(item);
                 break;
             }
-            // An answer that only called tools shows as its calls.
-            const bool onlyCalls = message.role == ChatMessage::Role::Assistant && message.content.isEmpty() &&
-                                   message.reasoning.isEmpty() && message.error.isEmpty() &&
-                                   !message.toolCalls.isEmpty();
-            if (!onlyCalls) {
+            if (!TurnItem::showsAsItsCalls(message)) {
                 TurnItem item;
                 item.kind = TurnItem::Kind::Message;
                 item.message = message;

@@ -211,11 +211,9 @@ void Transcript::applyMessage(const ChatMessage &message)
         break;
     }
     const int streaming = m_messages->streamingRow();
-    const bool onlyCalls = message.content.isEmpty() && message.reasoning.isEmpty() && message.error.isEmpty() &&
-                           !message.toolCalls.isEmpty();
     if (streaming >= 0) {
         m_messages->update(streaming, [&message](TurnItem &item) { item.message = message; });
-    } else if (!onlyCalls) {
+    } else if (!TurnItem::showsAsItsCalls(message)) {
         TurnItem item;
         item.kind = TurnItem::Kind::Message;
         item.message = message;

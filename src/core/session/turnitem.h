@@ -56,6 +56,14 @@ struct TurnItem {
     QString text;
 
     bool isStreaming() const { return kind == Kind::Message && message.status == ChatMessage::Status::Streaming; }
+    // Whether the answer MESSAGE shows as its tool calls alone: it only called tools and has no
+    // other version. One with versions keeps a thin item of its own, which carries "< 2 / 3 >".
+    static bool showsAsItsCalls(const ChatMessage &message)
+    {
+        return message.role == ChatMessage::Role::Assistant && message.content.isEmpty() &&
+               message.reasoning.isEmpty() && message.error.isEmpty() && !message.toolCalls.isEmpty() &&
+               message.versionCount <= 1;
+    }
 };
 
 } // namespace Sandpiper
