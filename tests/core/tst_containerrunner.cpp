@@ -217,6 +217,29 @@ private Q_SLOTS:
                  "no container is left once the runner goes");
     }
 
+    // A container that a Sandpiper which was killed left behind goes when the next one starts;
+    // one of a Sandpiper that still runs stays.
+    void leftContainersOfAGoneAppAreRemoved()
+    {
+        const auto started = [&](const QString &name, qint64 owner) {
+            return docker({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--name"), name,
+                           QStringLiteral("--label"), QStringLiteral("sandpiper.llama.owner=%1").arg(owner),
+                           QStringLiteral("--network"), QStringLiteral("none"), QStringLiteral("--entrypoint"),
+                           QStringLiteral("/bin/sleep"), m_image, QStringLiteral("300")})
+                .has_value();
+        };
+        const QString orphan = QStringLiteral("sandpiper-llama-test-orphan-%1").arg(QCoreApplication::applicationPid());
+        const QString owned = QStringLiteral("sandpiper-llama-test-owned-%1").arg(QCoreApplication::applicationPid());
+        QVERIFY(started(orphan, deadPid));
+        QVERIFY(started(owned, QCoreApplication::applicationPid()));
+        const auto cleanup = qScopeGuard([&] { RunnerContainer::remove(owned); });
+        auto local = runner();
+        const Result<QUrl> url = QCoro::waitFor(local->ready());
+        QVERIFY2(url.ok(), qPrintable(url.error()));
+        QVERIFY2(inspect(orphan).isEmpty(), "the gone app's container was removed");
+        QVERIFY2(!inspect(owned).isEmpty(), "a running app's container stays");
+    }
+
     // Where llama-server comes from, in this order: the settings' path, PATH, the container.
     void theServerIsLookedForInOrder()
     {

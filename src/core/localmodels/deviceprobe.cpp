@@ -114,6 +114,10 @@ DeviceProbe DeviceProbe::run(const RunnerProgram &program, std::chrono::millisec
     process.setProcessEnvironment(program.environment);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(program.program, program.leading + QStringList{QStringLiteral("--list-devices")});
+    if (!process.waitForStarted(int(timeout.count()))) {
+        probe.note = QStringLiteral("llama-server could not be started (%1)").arg(process.errorString());
+        return probe;
+    }
     if (!process.waitForFinished(int(timeout.count()))) {
         process.kill();
         process.waitForFinished(2000);

@@ -251,6 +251,7 @@ QStringList LocalRunner::launchArguments()
     // output (the log), its exit is the server's, and a SIGTERM it gets goes on to the server.
     // The last container (killed, it may not be removed yet) is gone before the next takes its port.
     RunnerContainer::remove(m_container);
+    RunnerContainer::removeOrphans();
     RunnerContainer::ensureNetwork();
     m_container = QStringLiteral("sandpiper-llama-%1-%2").arg(QCoreApplication::applicationPid()).arg(++m_launches);
     return RunnerContainer::runArguments(m_program.image, m_plan, m_port, m_container);

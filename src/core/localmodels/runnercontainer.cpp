@@ -2,12 +2,15 @@
 
 #include "localmodels/localrunner.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QMutex>
 #include <QProcess>
 #include <QStandardPaths>
 
+#include <cerrno>
+#include <csignal>
 #include <unistd.h>
 
 namespace Sandpiper::RunnerContainer {
@@ -15,6 +18,7 @@ namespace Sandpiper::RunnerContainer {
 namespace {
 
 const QString network = QStringLiteral("sandpiper-llama");
+const QString ownerLabel = QStringLiteral("sandpiper.llama.owner");
 constexpr int dockerTimeout = 5000;
 constexpr qint64 memoryMargin = qint64(1) << 30;
 
@@ -56,7 +60,13 @@ QProcessEnvironment environment()
 
 QString docker()
 {
-    return QStandardPaths::findExecutable(QStringLiteral("docker"));
+    // An app started from the desktop may have a short PATH: the usual places too.
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("docker"));
+    return onPath.isEmpty()
+               ? QStandardPaths::findExecutable(
+                     QStringLiteral("docker"),
+                     {QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin"), QStringLiteral("/snap/bin")})
+               : onPath;
 }
 
 QString findImage()
@@ -137,6 +147,22 @@ void remove(const QString &name)
 {
     if (!name.isEmpty())
         runDocker({QStringLiteral("rm"), QStringLiteral("--force"), name}, 20000);
+}
+
+void removeOrphans()
+{
+    const auto listed = runDocker({QStringLiteral("ps"), QStringLiteral("--all"), QStringLiteral("--filter"),
+                                   QStringLiteral("label=") + ownerLabel, QStringLiteral("--format"),
+                                   QStringLiteral("{{.Names}}\t{{.Label \"%1\"}}").arg(ownerLabel)});
+    if (!listed)
+        return;
+    for (const QByteArray &line : listed->split('\n')) {
+        const QList<QByteArray> fields = line.trimmed().split('\t');
+        bool number = false;
+        const qint64 owner = fields.value(1).toLongLong(&number);
+        if (fields.size() == 2 && number && owner > 0 && ::kill(pid_t(owner), 0) != 0 && errno == ESRCH)
+            remove(QString::fromUtf8(fields.at(0)));
+    }
 }
 
 } // namespace Sandpiper::RunnerContainer

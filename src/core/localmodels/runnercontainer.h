@@ -29,6 +29,9 @@ bool ensureNetwork();
 QStringList runArguments(const QString &image, const RunnerPlan &plan, quint16 port, const QString &name);
 // Removes the container NAME if it is still there, and waits until it is gone.
 void remove(const QString &name);
+// Removes the containers that a Sandpiper which no longer runs left behind (killed, its docker
+// client could not stop them): each carries its owner's process id.
+void removeOrphans();
 
 } // namespace RunnerContainer
 
