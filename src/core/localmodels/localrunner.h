@@ -92,6 +92,7 @@ public:
     State state() const { return m_state; }
     QString message() const { return m_message; }
     const RunnerPlan &plan() const { return m_plan; }
+    const RunnerProgram &program() const { return m_program; }
     QString logFile() const { return m_logFile; }
     // The server's process id while it runs, else 0 (in a container: the docker client's).
     qint64 processId() const;

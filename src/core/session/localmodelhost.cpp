@@ -188,7 +188,7 @@ QString LocalModelHost::logFile() const
 
 QString LocalModelHost::source() const
 {
-    return RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).describe();
+    return m_runner && !m_runner->program().program.isEmpty() ? m_runner->program().describe() : QString();
 }
 
 QStringList LocalModelHost::arguments() const

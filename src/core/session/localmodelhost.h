@@ -65,8 +65,9 @@ public:
     QString message() const;
     // Where the server's output goes (it may not exist yet).
     QString logFile() const;
-    // Which llama-server runs the models: "llama-server at PATH" or "llama-server in a container
-    // (image sandpiper-llama:…)"; with an empty program when there is none (problem() says so).
+    // Which llama-server runs the model: "llama-server at PATH" or "llama-server in a container
+    // (image sandpiper-llama:…)"; empty before it first ran or when there is none (problem() says
+    // what to do then).
     QString source() const;
     // The flags the model runs with (empty before it first ran).
     QStringList arguments() const;
