@@ -217,6 +217,19 @@ private Q_SLOTS:
                  "no container is left once the runner goes");
     }
 
+    // Unused for the idle time, the container stops and is gone, as the child process would.
+    void stopsWhenIdle()
+    {
+        auto local = runner();
+        local->setIdleStop(500ms);
+        QVERIFY(QCoro::waitFor(local->ready()).ok());
+        const QString container = local->container();
+        QTRY_COMPARE_WITH_TIMEOUT(local->state(), LocalRunner::State::Stopped, 15000);
+        QVERIFY2(local->message().contains(QLatin1String("without use")), qPrintable(local->message()));
+        QVERIFY(local->container().isEmpty());
+        QVERIFY2(inspect(container).isEmpty(), "the container is gone");
+    }
+
     // A container that a Sandpiper which was killed left behind goes when the next one starts;
     // one of a Sandpiper that still runs stays.
     void leftContainersOfAGoneAppAreRemoved()
