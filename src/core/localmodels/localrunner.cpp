@@ -129,13 +129,25 @@ void RunnerPlan::offloadTo(const DeviceProbe &probe)
 
 QStringList RunnerPlan::arguments(quint16 port) const
 {
-    return {QStringLiteral("-m"), modelPath, QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
-            QStringLiteral("--port"), QString::number(port), QStringLiteral("--jinja"), QStringLiteral("-c"),
-            QString::number(qint64(contextSize) * parallel), QStringLiteral("-np"), QString::number(parallel),
-            QStringLiteral("-t"), QString::number(threads), QStringLiteral("--alias"), alias,
+    // -ngl is always given: a newer llama-server offloads by itself when not told.
+    return {QStringLiteral("-m"),
+            modelPath,
+            QStringLiteral("--host"),
+            QStringLiteral("127.0.0.1"),
+            QStringLiteral("--port"),
+            QString::number(port),
+            QStringLiteral("--jinja"),
+            QStringLiteral("-c"),
+            QString::number(qint64(contextSize) * parallel),
+            QStringLiteral("-np"),
+            QString::number(parallel),
+            QStringLiteral("-t"),
+            QString::number(threads),
+            QStringLiteral("--alias"),
+            alias,
             QStringLiteral("--no-webui"),
-            // Always said: a newer llama-server offloads by itself when not told.
-            QStringLiteral("-ngl"), QString::number(gpuLayers)};
+            QStringLiteral("-ngl"),
+            QString::number(gpuLayers)};
 }
 
 LocalRunner::LocalRunner(RunnerProgram program, RunnerPlan plan, QString logFile, QObject *parent)

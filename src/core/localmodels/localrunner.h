@@ -64,9 +64,9 @@ struct RunnerPlan {
     QStringList arguments(quint16 port) const;
 };
 
-// llama-server as a child process (or in a container, as its docker client), never inside the app: started when an
-// answer is first asked for, known to be loading while /health answers 503, stopped after an idle time, started again
-// once if it dies. Its output goes to a log file.
+// llama-server as a child process (in a container: its docker client is), never inside the app:
+// started when an answer is first asked for, known to be loading while /health answers 503,
+// stopped after an idle time, started again once if it dies. Its output goes to a log file.
 class LocalRunner : public QObject
 {
     Q_OBJECT
