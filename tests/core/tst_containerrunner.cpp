@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
 using namespace std::chrono_literals;
@@ -122,6 +124,11 @@ private Q_SLOTS:
         const QJsonObject host = info[QLatin1String("HostConfig")].toObject();
         QCOMPARE(info[QLatin1String("Config")].toObject()[QLatin1String("Image")].toString(), m_image);
         QVERIFY(host[QLatin1String("ReadonlyRootfs")].toBool());
+        // The app's own user on an engine that runs as root (a rootless one maps root to it).
+        if (!docker({QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .SecurityOptions}}")})
+                 ->contains("rootless"))
+            QCOMPARE(info[QLatin1String("Config")].toObject()[QLatin1String("User")].toString(),
+                     QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
         QCOMPARE(host[QLatin1String("CapDrop")].toArray(), QJsonArray{QStringLiteral("ALL")});
         QVERIFY(host[QLatin1String("CapAdd")].toArray().isEmpty());
         QVERIFY(host[QLatin1String("SecurityOpt")].toArray().contains(QStringLiteral("no-new-privileges")));

@@ -41,6 +41,18 @@ std::optional<QByteArray> runDocker(const QStringList &arguments, int timeout = 
     return process.readAllStandardOutput();
 }
 
+// The user the server runs as: the app's own, who can read the model. A rootless engine maps
+// the container's root to the app's user (and the app's uid to another one): root there.
+QString user()
+{
+    static const bool rootless = [] {
+        const auto options = runDocker(
+            {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .SecurityOptions}}")});
+        return options && options->contains("rootless");
+    }();
+    return rootless ? QStringLiteral("0:0") : QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid());
+}
+
 } // namespace
 
 QString repository()
@@ -123,8 +135,8 @@ QStringList runArguments(const QString &image, const RunnerPlan &plan, quint16 p
                           // privileges, the app's own user (who can read the model), the model file read-only.
                           QStringLiteral("--read-only"), QStringLiteral("--tmpfs"), QStringLiteral("/tmp:size=64m"),
                           QStringLiteral("--cap-drop"), QStringLiteral("ALL"), QStringLiteral("--security-opt"),
-                          QStringLiteral("no-new-privileges"), QStringLiteral("--user"),
-                          QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()), QStringLiteral("--volume"),
+                          QStringLiteral("no-new-privileges"), QStringLiteral("--user"), user(),
+                          QStringLiteral("--volume"),
                           QStringLiteral("%1:%2:ro").arg(QFileInfo(plan.modelPath).absoluteFilePath(), model),
                           // Limits: the threads the plan gives it, a bounded number of processes, and the
                           // memory this computer has less a margin for the rest (no swap beyond it).
