@@ -163,6 +163,48 @@ ensure_sandbox_image() {
     SANDPIPER_DEBIAN_MIRROR=$(debian_mirror) "$SANDPIPER_ROOT/sandbox/image/build-offline.sh" "$tag"
 }
 
+# --- llama.cpp's server in a container (issue 26) ------------------------------------------
+
+# The image that runs llama-server when the machine has none of its own: Debian sid's
+# llama.cpp-tools in a root made by mmdebstrap, imported with `docker import` (no registry). The
+# app uses the newest sandpiper-llama image it finds; the tag carries a hash of this recipe and of
+# the root's package list, so an image is built again only when either changes.
+LLAMA_IMAGE_REPOSITORY=sandpiper-llama
+llama_image_changes=(--change 'ENV LANG=C.UTF-8' --change 'USER 65534:65534'
+                     --change 'ENTRYPOINT ["/usr/bin/llama-server"]')
+
+llama_image_tag() {
+    local packages=$1
+    echo "$LLAMA_IMAGE_REPOSITORY:$( { echo "$packages"; printf '%s\n' "${llama_image_changes[@]}"; } |
+                                     sha256sum | cut -c1-12)"
+}
+
+# import_llama_image ROOT TAG: the image from a sid root that has llama.cpp-tools (the one
+# tests/llama/setup.sh keeps, so CI makes no second root).
+import_llama_image() {
+    local root=$1 tag=$2
+    say "importing $root as the llama.cpp runner image $tag"
+    tar -C "$root" --exclude=./proc --exclude=./sys --exclude=./dev -c . |
+        docker import "${llama_image_changes[@]}" - "$tag" >/dev/null
+}
+
+# build_llama_image: the runner image for users, from Debian's archive (the host's mirror or
+# SANDPIPER_DEBIAN_MIRROR): llama.cpp-tools alone. Prints the tag.
+build_llama_image() {
+    local packages=llama.cpp-tools tag mirror
+    tag=$(llama_image_tag "$packages")
+    if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; return 0; fi
+    command -v mmdebstrap >/dev/null || apt_install mmdebstrap
+    mirror=$(debian_mirror)
+    say "building the llama.cpp runner image $tag from Debian sid (about a minute)"
+    mmdebstrap --variant=apt --quiet --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages" \
+        --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+        --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/etc/apt/sources.list' \
+        sid - "deb $mirror sid main" |
+        docker import "${llama_image_changes[@]}" - "$tag" >/dev/null
+    echo "$tag"
+}
+
 # --- MCP reference servers --------------------------------------------------------------
 
 # The MCP servers the tests start (tests/core/tst_mcp*), from npm, pinned: installed once into

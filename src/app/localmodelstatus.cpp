@@ -45,7 +45,9 @@ void LocalModelStatus::show(const QString &message)
 {
     // A failure quotes the server's log after its first line: the tooltip has it all.
     m_label->setText(message.section(QLatin1Char('\n'), 0, 0));
-    m_label->setToolTip(message);
+    // Which llama-server it is (on this computer or in a container) is said there too.
+    const QString source = m_host->source();
+    m_label->setToolTip(source.isEmpty() || message.isEmpty() ? message : message + QLatin1Char('\n') + source);
     m_log->setEnabled(QFileInfo::exists(m_host->logFile()));
     setVisible(!message.isEmpty());
 }

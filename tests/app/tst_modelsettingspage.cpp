@@ -37,6 +37,7 @@ class TestModelSettingsPage : public QObject
 
     QTemporaryDir m_home; // no other application's models of this machine in the list
     QString m_tiny;       // the tiny model, found before HOME moves
+    QString m_launcher;   // a program that starts the real llama-server, written then too
 
     // Sandpiper's own models folder of PROFILE with the tiny model and a copy cut short.
     void fillShelf(SettingsProfile &profile)
@@ -65,6 +66,8 @@ private Q_SLOTS:
     {
         SANDPIPER_REQUIRE_LLAMA();
         m_tiny = LlamaServer::modelPath();
+        m_launcher = m_home.filePath(QStringLiteral("llama-server-launcher"));
+        QCOMPARE(LlamaServer::writeLauncher(m_launcher), QString());
         qputenv("HOME", m_home.path().toUtf8());
         qunsetenv("HF_HOME");
         qunsetenv("HF_HUB_CACHE");
@@ -97,6 +100,22 @@ private Q_SLOTS:
         QVERIFY(!page.useButton()->isEnabled());
         QVERIFY2(page.flags()->text().contains(QLatin1String("cut short")), qPrintable(page.flags()->text()));
         QVERIFY(cut->toolTip(0).contains(QLatin1String("cut short")));
+    }
+
+    // The flags say which llama-server runs the model and where its layers go: Debian's real
+    // server, on this machine without a GPU, lists no device, so none is offloaded.
+    void theFlagsSayTheServerAndTheDevice()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        const QString launcher = m_launcher;
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=") + launcher).isEmpty());
+        ModelSettingsPage page(profile.settings());
+        page.modelList()->setCurrentItem(row(page.modelList(), QStringLiteral("tiny")));
+        const QString flags = page.flags()->text();
+        QVERIFY2(flags.contains(QStringLiteral("by llama-server at %1").arg(launcher)), qPrintable(flags));
+        QVERIFY2(flags.contains(QLatin1String("on the processor: llama-server lists no GPU")), qPrintable(flags));
+        QVERIFY2(flags.endsWith(QLatin1String("-ngl 0")), qPrintable(flags));
     }
 
     // More slots make each conversation's context shorter; the flags say so as the box changes.

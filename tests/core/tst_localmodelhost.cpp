@@ -113,6 +113,11 @@ private Q_SLOTS:
         QCOMPARE(session->state().preparing, QString());
         QCOMPARE(m_profile.sessions()->localModels()->state(), LocalRunner::State::Ready);
         QVERIFY(m_profile.sessions()->localModels()->arguments().contains(QLatin1String("--jinja")));
+        // The server of the settings, asked for its devices: it lists none here, nothing is offloaded.
+        QCOMPARE(m_profile.sessions()->localModels()->source(),
+                 QStringLiteral("llama-server at %1").arg(m_profile.filePath(QStringLiteral("llama-server"))));
+        const QStringList flags = m_profile.sessions()->localModels()->arguments();
+        QCOMPARE(flags.value(flags.indexOf(QLatin1String("-ngl")) + 1), QStringLiteral("0"));
 
         // The next message goes to the running server.
         session->send(QStringLiteral("Again."));

@@ -4,9 +4,12 @@
 #include "dockertest.h"
 #include "llamaserver.h"
 
+#include <localmodels/deviceprobe.h>
 #include <localmodels/localrunner.h>
 
 #include <QCoroTask>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -152,6 +155,121 @@ private Q_SLOTS:
         QVERIFY2(local->message().contains(QLatin1String("without use")), qPrintable(local->message()));
         QCOMPARE(local->processId(), 0);
         QTRY_VERIFY(::kill(pid_t(pid), 0) != 0);
+    }
+
+    // The devices llama-server lists (--list-devices, common/arg.cpp: "Available devices:", then
+    // "  (none)" or "  NAME: DESCRIPTION (TOTAL MiB, FREE MiB free)"), in the shapes real servers
+    // print them: a Vulkan build that logs its devices first, a CUDA build that logs after the
+    // list, a description with parentheses, and a server too old to know the flag.
+    void theListedDevicesAreRead()
+    {
+        // llama.cpp issue 16659 (a Vulkan build).
+        const auto vulkan = DeviceProbe::parseDevices(QStringLiteral(
+            "ggml_vulkan: Found 1 Vulkan devices:\n"
+            "ggml_vulkan: 0 = NVIDIA GeForce RTX 2060 (NVIDIA) | uma: 0 | fp16: 1 | bf16: 1 | warp size: 32 | "
+            "shared memory: 49152 | int dot: 1 | matrix cores: NV_coopmat2\n"
+            "Available devices:\n"
+            "  Vulkan0: NVIDIA GeForce RTX 2060 (6144 MiB, 5136 MiB free)\n"));
+        QVERIFY(vulkan);
+        QCOMPARE(vulkan->size(), 1);
+        QCOMPARE(vulkan->at(0).name, QStringLiteral("Vulkan0"));
+        QCOMPARE(vulkan->at(0).description, QStringLiteral("NVIDIA GeForce RTX 2060"));
+        QCOMPARE(vulkan->at(0).totalMiB, qint64(6144));
+        QCOMPARE(vulkan->at(0).freeMiB, qint64(5136));
+
+        // Two CUDA devices, with the backend's own log after the list (ollama issue 16508).
+        const auto cuda = DeviceProbe::parseDevices(
+            QStringLiteral("Available devices:\n"
+                           "  CUDA0: NVIDIA GeForce RTX 3080 Ti (11909 MiB, 11650 MiB free)\n"
+                           "  CUDA1: NVIDIA RTX PRO 4000 Blackwell SFF Edition (24026 MiB, 23795 MiB free)\n"
+                           "ggml_cuda_init: found 2 CUDA devices (Total VRAM: 35936 MiB):\n"
+                           "  Device 0: NVIDIA GeForce RTX 3080 Ti, compute capability 8.6, VMM: yes, VRAM: 11909 MiB\n"
+                           "load_backend: loaded CUDA backend from /usr/lib/ollama/cuda_v13/libggml-cuda.so\n"));
+        QVERIFY(cuda);
+        QCOMPARE(cuda->size(), 2);
+        QCOMPARE(cuda->at(1).name, QStringLiteral("CUDA1"));
+        QCOMPARE(cuda->at(1).description, QStringLiteral("NVIDIA RTX PRO 4000 Blackwell SFF Edition"));
+        QCOMPARE(cuda->at(1).freeMiB, qint64(23795));
+
+        // A description with parentheses of its own (RADV names the chip so).
+        const auto radv = DeviceProbe::parseDevices(
+            QStringLiteral("Available devices:\r\n  Vulkan0: AMD Radeon 780M (RADV PHOENIX) (16384 MiB, 15012 MiB "
+                           "free)\r\n"));
+        QVERIFY(radv);
+        QCOMPARE(radv->size(), 1);
+        QCOMPARE(radv->at(0).description, QStringLiteral("AMD Radeon 780M (RADV PHOENIX)"));
+        QCOMPARE(radv->at(0).totalMiB, qint64(16384));
+
+        const auto none = DeviceProbe::parseDevices(QStringLiteral("Available devices:\n  (none)\n"));
+        QVERIFY(none);
+        QVERIFY(none->isEmpty());
+        QVERIFY(!DeviceProbe::parseDevices(QStringLiteral("error: invalid argument: --list-devices\n")));
+        QVERIFY(!DeviceProbe::parseDevices(QString()));
+    }
+
+    // Layers go to a device only when llama-server listed one; the flags and the words say which.
+    void layersAreOffloadedOnlyToAListedDevice()
+    {
+        RunnerPlan plan;
+        DeviceProbe probe;
+        probe.hardware = {QStringLiteral("Vulkan (/dev/dri/renderD128)")};
+        probe.listed = true;
+        plan.offloadTo(probe);
+        QCOMPARE(plan.gpuLayers, 0);
+        QCOMPARE(plan.arguments(1).at(plan.arguments(1).indexOf(QLatin1String("-ngl")) + 1), QStringLiteral("0"));
+        QVERIFY2(plan.offload.contains(QLatin1String("lists no GPU (Vulkan (/dev/dri/renderD128))")),
+                 qPrintable(plan.offload));
+        probe.devices = {{QStringLiteral("Vulkan0"), QStringLiteral("AMD Radeon 780M"), 16384, 15012}};
+        plan.offloadTo(probe);
+        QCOMPARE(plan.gpuLayers, 999);
+        QCOMPARE(plan.arguments(1).at(plan.arguments(1).indexOf(QLatin1String("-ngl")) + 1), QStringLiteral("999"));
+        QCOMPARE(plan.offload, QStringLiteral("all layers on Vulkan0 (AMD Radeon 780M, 15012 MiB free)"));
+    }
+
+    // The GPU's device files and libraries, looked for in a made-up root: a render node is Vulkan
+    // only with a loader and a driver; CUDA needs libcuda beside /dev/nvidia0; ROCm is /dev/kfd.
+    void theHardwareIsLookedFor()
+    {
+        QTemporaryDir root;
+        const auto touch = [&](const QString &path) {
+            QVERIFY(QDir(root.path()).mkpath(QFileInfo(root.filePath(path)).path()));
+            QFile file(root.filePath(path));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        };
+        QCOMPARE(DeviceProbe::detectHardware(root.path()), QStringList());
+        touch(QStringLiteral("dev/dri/renderD128"));
+        touch(QStringLiteral("dev/nvidia0"));
+        touch(QStringLiteral("dev/kfd"));
+        QCOMPARE(DeviceProbe::detectHardware(root.path()), QStringList{QStringLiteral("ROCm (/dev/kfd)")});
+        touch(QStringLiteral("usr/lib/x86_64-linux-gnu/libvulkan.so.1"));
+        QCOMPARE(DeviceProbe::detectHardware(root.path()), QStringList{QStringLiteral("ROCm (/dev/kfd)")});
+        touch(QStringLiteral("usr/share/vulkan/icd.d/radeon_icd.x86_64.json"));
+        touch(QStringLiteral("usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+        QCOMPARE(DeviceProbe::detectHardware(root.path()),
+                 (QStringList{QStringLiteral("Vulkan (/dev/dri/renderD128)"), QStringLiteral("CUDA (/dev/nvidia0)"),
+                              QStringLiteral("ROCm (/dev/kfd)")}));
+    }
+
+    // Debian's real server, on this machine without a GPU: it lists none, and no layer is offloaded.
+    void theRealServerListsNoDeviceHere()
+    {
+        QString why;
+        const auto command = LlamaServer::command(&why);
+        QVERIFY2(command, qPrintable(why));
+        const DeviceProbe probe =
+            DeviceProbe::run(RunnerProgram{command->program, command->leading, command->environment});
+        QVERIFY2(probe.listed, qPrintable(probe.note));
+        QVERIFY(probe.devices.isEmpty());
+        RunnerPlan plan;
+        plan.offloadTo(probe);
+        QCOMPARE(plan.gpuLayers, 0);
+        QVERIFY2(plan.offload.startsWith(QLatin1String("on the processor: llama-server lists no GPU")),
+                 qPrintable(plan.offload));
+
+        // A program that is no llama-server cannot list devices: nothing is offloaded.
+        const DeviceProbe unknown = DeviceProbe::run(RunnerProgram{QStringLiteral("/bin/true")});
+        QVERIFY(!unknown.listed);
+        QVERIFY2(unknown.note.contains(QLatin1String("cannot list its devices")), qPrintable(unknown.note));
     }
 
     void whatCannotRunIsSaid()

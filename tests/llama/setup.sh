@@ -11,6 +11,8 @@
 # every time. Both are kept under ~/.cache/sandpiper/llama/: the root is rebuilt when its package
 # list changes, the model when its recipe does.
 #
+# When Docker answers, the root is also imported as the runner's image sandpiper-llama:HASH.
+#
 # When the Debian archive cannot be reached, this says so in llama/unavailable and succeeds:
 # the tests then skip with that reason (and fail under CI=true).
 source "$(dirname "$0")/../../scripts/lib/common.sh"
@@ -49,9 +51,18 @@ build_root() {
 root_ready() { [ "$(cat "$ROOT/.complete" 2>/dev/null)" = "$PACKAGES" ]; }
 model_ready() { [ -f "$MODEL" ] && [ "$(cat "$MODEL.hash" 2>/dev/null)" = "$(model_hash)" ]; }
 
+# The same root as the image in which the runner starts llama-server on Docker (tst_containerrunner),
+# when Docker answers; cached by its tag.
+runner_image() {
+    local tag
+    root_ready && docker_answers || return 0
+    tag=$(llama_image_tag "$PACKAGES")
+    docker image inspect "$tag" >/dev/null 2>&1 || import_llama_image "$ROOT" "$tag"
+}
+
 main() {
     local mirror
-    root_ready && model_ready && return 0
+    root_ready && model_ready && { runner_image; return 0; }
     mkdir -p "$LLAMA_DIR"
     rm -f "$LLAMA_DIR/unavailable"
     command -v bwrap >/dev/null || apt_install bubblewrap
@@ -72,6 +83,7 @@ main() {
         die "building the model failed; see $LLAMA_DIR/make-model.log"
     mv "$MODEL.tmp" "$MODEL"
     model_hash >"$MODEL.hash"
+    runner_image
 }
 
 main "$@"

@@ -71,9 +71,12 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
     m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problem->setAccessibleName(tr("Why no model can run"));
     m_server->setAccessibleName(tr("llama-server program"));
-    const QString found = RunnerProgram::find(QString()).program;
-    m_server->setPlaceholderText(found.isEmpty() ? tr("Not found on PATH: install llama.cpp's server")
-                                                 : tr("The one on PATH: %1").arg(QDir::toNativeSeparators(found)));
+    const RunnerProgram found = RunnerProgram::find(QString());
+    m_server->setPlaceholderText(
+        found.program.isEmpty() ? tr("Not found on PATH, and no runner image for Docker: install llama.cpp's "
+                                     "server")
+        : found.isContainer()   ? found.describe()
+                                : tr("The one on PATH: %1").arg(QDir::toNativeSeparators(found.program)));
     m_idleMinutes->setRange(0, 24 * 60);
     m_idleMinutes->setSpecialValueText(tr("Never"));
     m_idleMinutes->setSuffix(tr(" min"));
@@ -209,12 +212,16 @@ void ModelSettingsPage::showFlags()
         m_flags->setText(model ? model->problem : tr("Choose a model to see how it runs."));
         return;
     }
-    const RunnerPlan plan = RunnerPlan::forModel(model->path, *model->info, RunnerPlan::availableMemory(),
-                                                 QThread::idealThreadCount(), m_parallel->value());
-    m_flags->setText(tr("%1 tokens of context for each of %n conversation(s), %2 threads; %3", nullptr, plan.parallel)
-                         .arg(QLocale().toString(plan.contextSize))
-                         .arg(plan.threads)
-                         .arg(plan.arguments(0).mid(6).join(QLatin1Char(' '))));
+    RunnerPlan plan = RunnerPlan::forModel(model->path, *model->info, RunnerPlan::availableMemory(),
+                                           QThread::idealThreadCount(), m_parallel->value());
+    const RunnerProgram program = RunnerProgram::find(m_server->text().trimmed());
+    plan.offloadTo(DeviceProbe::cached(program));
+    m_flags->setText(
+        tr("%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5", nullptr, plan.parallel)
+            .arg(QLocale().toString(plan.contextSize))
+            .arg(plan.threads)
+            .arg(plan.offload, program.program.isEmpty() ? tr("no llama-server found yet") : program.describe(),
+                 plan.arguments(0).mid(6).join(QLatin1Char(' '))));
 }
 
 bool ModelSettingsPage::addModelFile(const QString &path)

@@ -1,9 +1,13 @@
 #include "localmodels/localrunner.h"
 
+#include "localmodels/runnercontainer.h"
+
+#include <QCoreApplication>
 #include <QCoroNetworkReply>
 #include <QCoroSignal>
 #include <QCoroTimer>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
@@ -33,7 +37,28 @@ RunnerProgram RunnerProgram::find(const QString &configured)
     RunnerProgram program;
     program.program =
         configured.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("llama-server")) : configured;
+    if (program.program.isEmpty())
+        if (const QString image = RunnerContainer::findImage(); !image.isEmpty())
+            return container(image);
     return program;
+}
+
+RunnerProgram RunnerProgram::container(const QString &image)
+{
+    RunnerProgram program;
+    program.program = RunnerContainer::docker();
+    program.environment = RunnerContainer::environment();
+    program.image = image;
+    return program;
+}
+
+QString RunnerProgram::describe() const
+{
+    if (isContainer())
+        return QCoreApplication::translate("Sandpiper::LocalRunner", "llama-server in a container (image %1)")
+            .arg(image);
+    return QCoreApplication::translate("Sandpiper::LocalRunner", "llama-server at %1")
+        .arg(QDir::toNativeSeparators(program));
 }
 
 RunnerPlan RunnerPlan::forModel(const QString &modelPath, const GgufInfo &info, qint64 availableBytes, int cores,
@@ -81,8 +106,30 @@ qint64 RunnerPlan::totalMemory()
     return memoryInfo("MemTotal:");
 }
 
+void RunnerPlan::offloadTo(const DeviceProbe &probe)
+{
+    const QString seen = probe.hardware.isEmpty()
+                             ? QCoreApplication::translate("Sandpiper::LocalRunner", "no GPU found on this computer")
+                             : probe.hardware.join(QLatin1String(", "));
+    if (!probe.devices.isEmpty()) {
+        const ComputeDevice &device = probe.devices.constFirst();
+        gpuLayers = 999; // every layer; llama-server keeps those that do not fit on the processor
+        offload = QCoreApplication::translate("Sandpiper::LocalRunner", "all layers on %1 (%2, %3 MiB free)")
+                      .arg(device.name, device.description)
+                      .arg(device.freeMiB);
+        return;
+    }
+    gpuLayers = 0;
+    offload =
+        probe.listed
+            ? QCoreApplication::translate("Sandpiper::LocalRunner", "on the processor: llama-server lists no GPU (%1)")
+                  .arg(seen)
+            : QCoreApplication::translate("Sandpiper::LocalRunner", "on the processor: %1 (%2)").arg(probe.note, seen);
+}
+
 QStringList RunnerPlan::arguments(quint16 port) const
 {
+    // -ngl is always given: a newer llama-server offloads by itself when not told.
     return {QStringLiteral("-m"),
             modelPath,
             QStringLiteral("--host"),
@@ -98,7 +145,9 @@ QStringList RunnerPlan::arguments(quint16 port) const
             QString::number(threads),
             QStringLiteral("--alias"),
             alias,
-            QStringLiteral("--no-webui")};
+            QStringLiteral("--no-webui"),
+            QStringLiteral("-ngl"),
+            QString::number(gpuLayers)};
 }
 
 LocalRunner::LocalRunner(RunnerProgram program, RunnerPlan plan, QString logFile, QObject *parent)
@@ -181,7 +230,7 @@ bool LocalRunner::launch(bool samePort)
     process->setProcessEnvironment(m_program.environment);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardOutputFile(m_logFile, QIODevice::Append);
-    const QStringList arguments = m_program.leading + m_plan.arguments(m_port);
+    const QStringList arguments = launchArguments();
     if (QFile log(m_logFile); log.open(QIODevice::Append))
         log.write(QStringLiteral("\n--- %1: %2 %3\n")
                       .arg(QDateTime::currentDateTime().toString(Qt::ISODate), m_program.program,
@@ -204,6 +253,20 @@ bool LocalRunner::launch(bool samePort)
     m_loading.start();
     setState(State::Loading, tr("Loading %1…").arg(QFileInfo(m_plan.modelPath).fileName()));
     return true;
+}
+
+QStringList LocalRunner::launchArguments()
+{
+    if (!m_program.isContainer())
+        return m_program.leading + m_plan.arguments(m_port);
+    // The docker client in the foreground is the child process: the server's output is its
+    // output (the log), its exit is the server's, and a SIGTERM it gets goes on to the server.
+    // The last container (killed, it may not be removed yet) is gone before the next takes its port.
+    RunnerContainer::remove(m_container);
+    RunnerContainer::removeOrphans();
+    RunnerContainer::ensureNetwork();
+    m_container = QStringLiteral("sandpiper-llama-%1-%2").arg(QCoreApplication::applicationPid()).arg(++m_launches);
+    return RunnerContainer::runArguments(m_program.image, m_plan, m_port, m_container);
 }
 
 QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
@@ -275,6 +338,11 @@ void LocalRunner::endProcess()
     if (!process->waitForFinished(5000)) {
         process->kill();
         process->waitForFinished(2000);
+    }
+    // A docker client that was made to end leaves its container behind.
+    if (m_program.isContainer()) {
+        RunnerContainer::remove(m_container);
+        m_container.clear();
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "localmodels/deviceprobe.h"
 #include "localmodels/ggufheader.h"
 #include "result.h"
 
@@ -17,15 +18,23 @@
 namespace Sandpiper {
 
 // How llama-server is started: PROGRAM with LEADING arguments before the runner's own, in
-// ENVIRONMENT (a wrapper, a loader or a container command may come first).
+// ENVIRONMENT (a wrapper or a loader may come first); or, with an IMAGE, in a container of that
+// image on this machine's Docker engine (PROGRAM is docker, see RunnerContainer).
 struct RunnerProgram {
     QString program;
     QStringList leading;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QString image;
 
-    // CONFIGURED (a path from the settings) when set, else llama-server on PATH; an empty
-    // program when there is neither.
+    // In this order: CONFIGURED (a path from the settings) when set, llama-server on PATH, a
+    // container of the newest sandpiper-llama image when Docker has one; an empty program when
+    // there is none of them.
     static RunnerProgram find(const QString &configured);
+    // llama-server in a container of IMAGE.
+    static RunnerProgram container(const QString &image);
+    bool isContainer() const { return !image.isEmpty(); }
+    // Which llama-server runs, for the user: its path, or the container's image.
+    QString describe() const;
 };
 
 // What the model runs with, chosen for this machine and shown to the user.
@@ -34,7 +43,9 @@ struct RunnerPlan {
     QString alias = QStringLiteral("local"); // the model's name in the API
     int contextSize = 4096;
     int threads = 1;
-    int parallel = 1; // conversations that may be answered at once
+    int parallel = 1;  // conversations that may be answered at once
+    int gpuLayers = 0; // layers offloaded (-ngl): only to a device llama-server listed
+    QString offload;   // the device and the decision, for the user (offloadTo())
 
     // The context from the memory left after the weights (AVAILABLEBYTES, with a margin; 0 when
     // unknown), never
@@ -45,14 +56,17 @@ struct RunnerPlan {
     static qint64 availableMemory();
     // All of this computer's memory (MemTotal), or 0 when unknown.
     static qint64 totalMemory();
+    // Offloads every layer to the first device PROBE lists, none when it lists none; OFFLOAD
+    // says which and why.
+    void offloadTo(const DeviceProbe &probe);
     // llama-server's arguments for PORT on 127.0.0.1 alone: --jinja for tool calls, the context
     // shared by the parallel answers, no web UI.
     QStringList arguments(quint16 port) const;
 };
 
-// llama-server as a child process, never inside the app: started when an answer is first asked
-// for, known to be loading while /health answers 503, stopped after an idle time, started again
-// once if it dies. Its output goes to a log file.
+// llama-server as a child process (in a container: its docker client is), never inside the app:
+// started when an answer is first asked for, known to be loading while /health answers 503,
+// stopped after an idle time, started again once if it dies. Its output goes to a log file.
 class LocalRunner : public QObject
 {
     Q_OBJECT
@@ -78,9 +92,12 @@ public:
     State state() const { return m_state; }
     QString message() const { return m_message; }
     const RunnerPlan &plan() const { return m_plan; }
+    const RunnerProgram &program() const { return m_program; }
     QString logFile() const { return m_logFile; }
-    // The server's process id while it runs, else 0.
+    // The server's process id while it runs, else 0 (in a container: the docker client's).
     qint64 processId() const;
+    // The name of the server's container while it runs in one, else empty.
+    QString container() const { return m_process ? m_container : QString(); }
 
 Q_SIGNALS:
     // MESSAGE says what happens, for the status bar and the chat ("Loading …, 12 s").
@@ -89,6 +106,8 @@ Q_SIGNALS:
 private:
     // SAMEPORT: a server started again listens where the last one did.
     bool launch(bool samePort = false);
+    // The program's arguments for the next start: the plan's, or a container's that runs it.
+    QStringList launchArguments();
     // The server's process ends (asked to, then made to); the state is the caller's to say.
     void endProcess();
     QCoro::Task<Result<QUrl>> waitUntilAnswering();
@@ -101,6 +120,8 @@ private:
     RunnerPlan m_plan;
     QString m_logFile;
     QPointer<QProcess> m_process;
+    QString m_container; // the last container started (it may have stopped)
+    int m_launches = 0;
     quint16 m_port = 0;
     State m_state = State::Stopped;
     QString m_message;

@@ -115,9 +115,10 @@ QCoro::Task<Result<QUrl>> LocalModelHost::address(QString model)
             RunnerPlan::forModel(file->path, *file->info, RunnerPlan::availableMemory(), QThread::idealThreadCount(),
                                  std::max(1, m_settings->integer(QStringLiteral("local/parallel"))));
         plan.alias = model.isEmpty() ? plan.alias : model;
+        const RunnerProgram program = RunnerProgram::find(m_settings->string(QStringLiteral("local/server")));
+        plan.offloadTo(DeviceProbe::cached(program));
         QDir().mkpath(QFileInfo(logFile()).absolutePath());
-        m_runner = std::make_unique<LocalRunner>(
-            RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))), plan, logFile());
+        m_runner = std::make_unique<LocalRunner>(program, plan, logFile());
         connect(m_runner.get(), &LocalRunner::stateChanged, this, &LocalModelHost::stateChanged);
         applySettings();
     }
@@ -141,7 +142,8 @@ QString LocalModelHost::problem()
 {
     if (RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty())
         return tr("No llama-server was found to run a model on this computer: install llama.cpp's server "
-                  "(llama-server) from your distribution, or set its path in Settings › Models.");
+                  "(llama-server) from your distribution, set its path in Settings › Models, or build the "
+                  "runner image for Docker (scripts/llama-image in Sandpiper's sources).");
     const QList<ModelFile> found = models();
     if (std::none_of(found.cbegin(), found.cend(), [](const ModelFile &model) { return model.runnable(); }))
         return tr("There is no GGUF model on this computer yet: download one in Settings › Models, or put one in "
@@ -182,6 +184,11 @@ QString LocalModelHost::message() const
 QString LocalModelHost::logFile() const
 {
     return m_settings->dataDirectory() + QStringLiteral("/logs/llama-server.log");
+}
+
+QString LocalModelHost::source() const
+{
+    return m_runner && !m_runner->program().program.isEmpty() ? m_runner->program().describe() : QString();
 }
 
 QStringList LocalModelHost::arguments() const

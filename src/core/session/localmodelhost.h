@@ -65,6 +65,10 @@ public:
     QString message() const;
     // Where the server's output goes (it may not exist yet).
     QString logFile() const;
+    // Which llama-server runs the model: "llama-server at PATH" or "llama-server in a container
+    // (image sandpiper-llama:…)"; empty before it first ran or when there is none (problem() says
+    // what to do then).
+    QString source() const;
     // The flags the model runs with (empty before it first ran).
     QStringList arguments() const;
 
