@@ -5,10 +5,10 @@
 
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
-#include <localmodels/hubclient.h>
 #include <localmodels/localrunner.h>
 #include <localmodels/modeldownload.h>
 #include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 #include <settings/settings.h>
 
 #include <QFileInfo>
@@ -26,7 +26,7 @@
 
 namespace Sandpiper {
 
-WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
+WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget *parent)
     : QWidget(parent)
     , m_settings(settings)
     , m_candidates(ProviderDetector::localCandidates())
@@ -38,7 +38,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     , m_saveKey(new QPushButton(tr("&Use OpenAI")))
     , m_openSettings(new QPushButton(tr("Open &settings…")))
     , m_back(new QPushButton(tr("&Back to the chat")))
-    , m_hub(new HubClient(HubClient::defaultEndpoint(), this))
+    , m_downloads(downloads ? downloads : new ModelDownloads(settings, this))
     , m_downloadProgress(new QProgressBar)
     , m_downloadNote(new QLabel)
 {
@@ -252,8 +252,8 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *b
     const QString token = (co_await ApiKeyStore::read(QStringLiteral("huggingface"), QStringLiteral("HF_TOKEN"))).key;
     if (!self)
         co_return;
-    const auto prepared =
-        co_await LocalModelHost::prepareDownload(m_hub, m_settings, model.repository, model.quantization, token, this);
+    // The app's downloads keep it: it goes on in Settings › Models when this page goes.
+    const auto prepared = co_await m_downloads->download(model.repository, model.quantization, token);
     if (!self)
         co_return;
     if (!prepared) {
@@ -282,7 +282,9 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *b
                     m_downloadNote->setText(message);
                 }
             });
-    m_download->start();
+    // A model already here whole is finished before anyone could hear it.
+    if (m_download->state() == ModelDownload::State::Finished)
+        useLocal(QFileInfo(m_download->modelPath()).completeBaseName());
 }
 
 void WelcomePage::useLocal(const QString &model)

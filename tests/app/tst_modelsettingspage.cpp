@@ -6,6 +6,7 @@
 #include "settingsprofile.h"
 #include "widgetlookup.h"
 
+#include <localmodelstatus.h>
 #include <settingsdialog.h>
 #include <settingspages/modeldownloadpanel.h>
 #include <settingspages/modelsettingspage.h>
@@ -13,6 +14,8 @@
 
 #include <localmodels/localrunner.h>
 #include <localmodels/recommendedmodels.h>
+#include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 
 #include <QComboBox>
 #include <QDir>
@@ -26,6 +29,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 using namespace Sandpiper;
@@ -194,6 +198,107 @@ private Q_SLOTS:
         panel->findField()->setText(QStringLiteral("test/Gone-GGUF"));
         QTest::keyClick(panel->findField(), Qt::Key_Return);
         QTRY_VERIFY(panel->status()->styleSheet().contains(QLatin1String("color")));
+        qunsetenv("HF_ENDPOINT");
+    }
+
+    // A download started in Settings › Models is the app's: closing the dialog lets it go on, the
+    // status bar says how far it is (a click asks for the Models tab), and the next dialog shows it
+    // with its progress, Pause and Cancel until it ends.
+    void aDownloadOutlivesTheDialog()
+    {
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
+        // Dropped half way, it waits a second before it goes on: the dialog closes meanwhile.
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        SettingsProfile profile;
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        LocalModelHost host(profile.settings());
+        ModelDownloads downloads(profile.settings());
+        LocalModelStatus status(&host, &downloads);
+        QVERIFY(!status.downloadButton()->isVisibleTo(&status));
+        {
+            SettingsDialog dialog(profile.settings(), nullptr, nullptr, &downloads);
+            ModelDownloadPanel *panel = dialog.modelsPage()->downloads();
+            panel->findField()->setText(QStringLiteral("test/Tiny-GGUF"));
+            QTest::keyClick(panel->findField(), Qt::Key_Return);
+            QTRY_VERIFY(panel->status()->text().contains(QLatin1String("choose a quantization")));
+            QTest::mouseClick(panel->downloadButton(), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(panel->progress()->value() > 0 && panel->progress()->value() < 1000, 10000);
+        }
+        ModelDownload *download = downloads.current();
+        QVERIFY(download);
+        QVERIFY2(download->state() == ModelDownload::State::Downloading, qPrintable(download->message()));
+        QVERIFY(status.downloadButton()->isVisibleTo(&status));
+        QVERIFY2(status.downloadButton()->text().startsWith(QStringLiteral("Downloading Tiny… ")) &&
+                     status.downloadButton()->text().endsWith(QLatin1String(" %")),
+                 qPrintable(status.downloadButton()->text()));
+        QSignalSpy asked(&status, &LocalModelStatus::downloadsRequested);
+        QTest::mouseClick(status.downloadButton(), Qt::LeftButton);
+        QCOMPARE(asked.size(), 1);
+
+        SettingsDialog again(profile.settings(), nullptr, nullptr, &downloads);
+        ModelDownloadPanel *panel = again.modelsPage()->downloads();
+        QCOMPARE(panel->currentDownload(), download);
+        QVERIFY(panel->progress()->isVisibleTo(panel));
+        QVERIFY(panel->progress()->value() > 0);
+        QVERIFY(panel->pauseButton()->isVisibleTo(panel) && panel->pauseButton()->isEnabled());
+        QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Paus&e"));
+        QVERIFY(panel->cancelButton()->isEnabled());
+        QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
+        QVERIFY(downloaded.wait(30000));
+        QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
+        QCOMPARE(panel->progress()->value(), panel->progress()->maximum());
+        QTRY_VERIFY(!status.downloadButton()->isVisibleTo(&status));
+        QVERIFY(downloads.unfinished().isEmpty());
+        qunsetenv("HF_ENDPOINT");
+    }
+
+    // Quitting with a download under way keeps what came; the next start says so in the status
+    // bar, and Resume in Settings › Models goes on from there (a Range request) to the whole model.
+    void aDownloadStoppedByQuittingResumesOnRequest()
+    {
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        SettingsProfile profile;
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        {
+            auto *quitting = new ModelDownloads(profile.settings());
+            bool done = false;
+            QCoro::connect(quitting->download(QStringLiteral("test/Tiny-GGUF"), QStringLiteral("Q4_K_M"), QString()),
+                           quitting, [&done](const Result<ModelDownload *> &started) {
+                               QVERIFY2(started, qPrintable(started.error()));
+                               done = true;
+                           });
+            QTRY_VERIFY(done);
+            QTRY_VERIFY_WITH_TIMEOUT(quitting->current()->bytesDone() > 0, 10000);
+            delete quitting; // the app quits in the middle
+        }
+        LocalModelHost host(profile.settings());
+        ModelDownloads downloads(profile.settings());
+        QCOMPARE(downloads.unfinished(), QStringLiteral("test/Tiny-GGUF:Q4_K_M"));
+        LocalModelStatus status(&host, &downloads);
+        QVERIFY2(status.downloadButton()->text().contains(QLatin1String("stopped when Sandpiper quit")),
+                 qPrintable(status.downloadButton()->text()));
+        ModelSettingsPage page(profile.settings(), &downloads);
+        ModelDownloadPanel *panel = page.downloads();
+        QVERIFY(panel->pauseButton()->isVisibleTo(panel));
+        QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Resum&e"));
+        QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
+        QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
+        QVERIFY(downloaded.wait(30000));
+        QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
+        QVERIFY(downloads.unfinished().isEmpty());
+        QVERIFY2(hub.files().requests().constLast().headers.value("range").startsWith("bytes="),
+                 hub.files().requests().constLast().headers.value("range").constData());
+        QVERIFY(hub.files().requests().constLast().headers.value("range") != "bytes=0-");
+        QTRY_VERIFY(status.downloadButton()->text().isEmpty());
         qunsetenv("HF_ENDPOINT");
     }
 
