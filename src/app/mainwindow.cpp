@@ -23,6 +23,7 @@
 #include "savedfilenotice.h"
 #include "settingsdialog.h"
 #include "settingspages/modelsettingspage.h"
+#include "taskbarprogress.h"
 #include "turnnotifier.h"
 #include "welcomepage.h"
 
@@ -147,6 +148,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     auto *localStatus = new LocalModelStatus(m_sessions->localModels(), m_sessions->modelDownloads());
     connect(localStatus, &LocalModelStatus::downloadsRequested, this, &MainWindow::openModelSettings);
     statusBar()->addWidget(localStatus, 1);
+    (new TaskbarProgress(QDBusConnection::sessionBus(), this))->follow(m_sessions->modelDownloads());
     statusBar()->addWidget(m_savedNotice);
     statusBar()->addPermanentWidget(m_tokenLabel);
 
