@@ -976,8 +976,9 @@ private Q_SLOTS:
     }
 
     // --provider local: the model on this computer, run by llama-server for the command's
-    // duration (issue 26). The tiny model calls execute_python_code, which runs in the real
-    // sandbox; when the command ends, no server is left running.
+    // duration (issue 26), through the app's own LocalModelHost (its settings, such as
+    // local/parallel, hold here too). The tiny model calls execute_python_code, which runs in the
+    // real sandbox; when the command ends, no server is left running.
     void runsAModelOnThisComputer()
     {
         SANDPIPER_REQUIRE_LLAMA();
@@ -996,9 +997,10 @@ private Q_SLOTS:
                  QStringLiteral("sandbox/image=") + sandboxImage(),
                  // Python alone: the tiny model calls whichever tool it is offered.
                  QStringLiteral("--set"), QStringLiteral("charts/enabled=false"), QStringLiteral("--set"),
-                 QStringLiteral("web/enabled=false"), QStringLiteral("--approve"), QStringLiteral("auto"),
-                 QStringLiteral("--provider"), QStringLiteral("local"), QStringLiteral("--model"),
-                 QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("What is 2+2? Use Python.")});
+                 QStringLiteral("web/enabled=false"), QStringLiteral("--set"), QStringLiteral("local/parallel=3"),
+                 QStringLiteral("--approve"), QStringLiteral("auto"), QStringLiteral("--provider"),
+                 QStringLiteral("local"), QStringLiteral("--model"), QStringLiteral("tiny"), QStringLiteral("--json"),
+                 QStringLiteral("What is 2+2? Use Python.")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: running tiny.gguf with llama-server (context 32768, ")),
                  qPrintable(r.err));
@@ -1019,7 +1021,9 @@ private Q_SLOTS:
         QVERIFY2(ran, qPrintable(r.out + r.err));
         QFile log(m_profile->path() + QStringLiteral("/data/logs/llama-server.log"));
         QVERIFY2(log.open(QIODevice::ReadOnly), "the server's log is kept with the data");
-        QVERIFY(log.readAll().contains("--jinja"));
+        const QByteArray logged = log.readAll();
+        QVERIFY(logged.contains("--jinja"));
+        QVERIFY2(logged.contains(" -np 3"), logged.constData());
         // Gone with the command: no process still serves the profile's model.
         for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
             QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));

@@ -184,6 +184,11 @@ QString LocalModelHost::logFile() const
     return m_settings->dataDirectory() + QStringLiteral("/logs/llama-server.log");
 }
 
+RunnerPlan LocalModelHost::plan() const
+{
+    return m_runner ? m_runner->plan() : RunnerPlan();
+}
+
 QStringList LocalModelHost::arguments() const
 {
     return m_runner ? m_runner->plan().arguments(0) : QStringList();

@@ -67,6 +67,8 @@ public:
     QString logFile() const;
     // The flags the model runs with (empty before it first ran).
     QStringList arguments() const;
+    // What the model runs with (its path, context, threads); empty before it first ran.
+    RunnerPlan plan() const;
 
 Q_SIGNALS:
     void stateChanged(Sandpiper::LocalRunner::State state, const QString &message);
