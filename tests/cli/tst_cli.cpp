@@ -41,6 +41,18 @@ struct Run {
     QString err;
 };
 
+// The processes whose command line names TEXT (a model's path: its llama-server).
+QList<qint64> processesNaming(const QString &text)
+{
+    QList<qint64> found;
+    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
+        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(text.toUtf8()))
+            found.append(pid.toLongLong());
+    }
+    return found;
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -1025,11 +1037,50 @@ private Q_SLOTS:
         QVERIFY(logged.contains("--jinja"));
         QVERIFY2(logged.contains(" -np 3"), logged.constData());
         // Gone with the command: no process still serves the profile's model.
-        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
-            QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
-            if (commandLine.open(QIODevice::ReadOnly))
-                QVERIFY2(!commandLine.readAll().contains(models.toUtf8()), qPrintable(pid));
-        }
+        QCOMPARE(processesNaming(models), QList<qint64>());
+    }
+
+    // The model's server dies with the program that started it, however that ends: sandpiper-cli
+    // killed with SIGKILL (no handler runs) while its model on this computer is loaded leaves no
+    // llama-server behind.
+    void theServerDiesWithItsParent()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        QTemporaryDir profile;
+        const QString launcher = profile.filePath(QStringLiteral("llama-server"));
+        const QString notWritten = LlamaServer::writeLauncher(launcher);
+        QVERIFY2(notWritten.isEmpty(), qPrintable(notWritten));
+        const QString models = profile.filePath(QStringLiteral("data/models"));
+        QVERIFY(QDir().mkpath(models));
+        QVERIFY(QFile::copy(LlamaServer::modelPath(), models + QStringLiteral("/tiny.gguf")));
+
+        QProcess cli;
+        startCli(cli, {QStringLiteral("--profile"), profile.path(), QStringLiteral("--set"),
+                       QStringLiteral("local/server=") + launcher, QStringLiteral("--set"),
+                       QStringLiteral("sandbox/enabled=false"), QStringLiteral("--provider"), QStringLiteral("local"),
+                       QStringLiteral("--model"), QStringLiteral("tiny"), QStringLiteral("Hello")});
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains(" is ready (loaded in "), 60000);
+        // The server: the process whose command line names the profile's model.
+        const QList<qint64> servers = processesNaming(models);
+        QVERIFY2(servers.size() == 1, err.constData());
+        const qint64 server = servers.constFirst();
+        // A server that outlived its parent does not outlive the test (checked to be it still).
+        const auto orphan = qScopeGuard([server, models] {
+            if (processesNaming(models).contains(server))
+                ::kill(pid_t(server), SIGKILL);
+        });
+        ::kill(pid_t(cli.processId()), SIGKILL);
+        QVERIFY(cli.waitForFinished(10000));
+        // Gone (or a zombie that its new parent has not reaped yet) within a few seconds.
+        const auto alive = [server] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(server));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray text = stat.readAll();
+            return !text.mid(text.lastIndexOf(')') + 2).startsWith('Z');
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 5000);
     }
 
     // The engine's chores from the terminal, as the settings' Sandbox tab has them.
