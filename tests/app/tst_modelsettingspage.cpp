@@ -20,8 +20,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -325,7 +328,7 @@ private Q_SLOTS:
         QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
         QCOMPARE(page.useButtons().size(), 1);
         QPushButton *offer = page.useButtons().constFirst();
-        QVERIFY2(offer->text().startsWith(QLatin1String("Download ")), qPrintable(offer->text()));
+        QVERIFY2(offer->text().startsWith(QLatin1String("&Download ")), qPrintable(offer->text()));
         QTest::mouseClick(offer, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(page.downloadProgress()->isVisibleTo(&page), 10000);
         QVERIFY(chosen.wait(30000));
@@ -335,6 +338,30 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(profile.settings()->localModelsFolder() + QLatin1Char('/') + best.repository +
                               QLatin1Char('/') + file));
         qunsetenv("HF_ENDPOINT");
+    }
+
+    // The models here on the welcome page: their sizes in the units of the rest of the app (SI:
+    // kB, MB), and a button with a mnemonic each.
+    void theWelcomePageOffersTheModelsHere()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty());
+        WelcomePage page(profile.settings());
+        page.setCandidates({});
+        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        page.start(QStringLiteral("No provider is set up."));
+        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
+        QCOMPARE(page.useButtons().size(), 1);
+        QPushButton *run = page.useButtons().constFirst();
+        QCOMPARE(run->text(), QStringLiteral("&Run tiny here"));
+        const QString size = QLocale().formattedDataSize(QFileInfo(m_tiny).size(), 1, QLocale::DataSizeSIFormat);
+        QVERIFY2(size.endsWith(QLatin1String(" kB")), qPrintable(size));
+        bool shown = false;
+        for (const QLabel *label : page.findChildren<QLabel *>())
+            shown = shown || label->text().startsWith(size + QStringLiteral(" · "));
+        QVERIFY2(shown, qPrintable(size));
+        QCOMPARE(QKeySequence::mnemonic(run->text()), QKeySequence(Qt::ALT | Qt::Key_R));
     }
 
     // The Models tab with a download under way, and the welcome page's offer, in each theme.
