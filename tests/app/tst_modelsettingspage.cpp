@@ -67,6 +67,18 @@ class TestModelSettingsPage : public QObject
         return nullptr;
     }
 
+    // HUB serves the tiny model as test/Tiny-GGUF to PROFILE's downloads, dropped half way once:
+    // the download waits a second before it goes on, the moment a test acts in.
+    void serveTinyRepository(FakeHub &hub, SettingsProfile &profile)
+    {
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -210,14 +222,10 @@ private Q_SLOTS:
     void aDownloadOutlivesTheDialog()
     {
         FakeHub hub;
-        QVERIFY(hub.listen());
-        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
-        // Dropped half way, it waits a second before it goes on: the dialog closes meanwhile.
-        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
-        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
-        qputenv("HF_TOKEN", "");
         SettingsProfile profile;
-        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        serveTinyRepository(hub, profile);
+        if (QTest::currentTestFailed())
+            return;
         LocalModelHost host(profile.settings());
         ModelDownloads downloads(profile.settings());
         LocalModelStatus status(&host, &downloads);
@@ -264,13 +272,10 @@ private Q_SLOTS:
     void aDownloadStoppedByQuittingResumesOnRequest()
     {
         FakeHub hub;
-        QVERIFY(hub.listen());
-        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
-        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
-        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
-        qputenv("HF_TOKEN", "");
         SettingsProfile profile;
-        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+        serveTinyRepository(hub, profile);
+        if (QTest::currentTestFailed())
+            return;
         {
             auto *quitting = new ModelDownloads(profile.settings());
             bool done = false;
