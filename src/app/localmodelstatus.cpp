@@ -3,6 +3,7 @@
 #include "elidedlabel.h"
 
 #include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 
 #include <QDesktopServices>
 #include <QFileInfo>
@@ -12,16 +13,26 @@
 
 namespace Sandpiper {
 
-LocalModelStatus::LocalModelStatus(LocalModelHost *host, QWidget *parent)
+LocalModelStatus::LocalModelStatus(LocalModelHost *host, ModelDownloads *downloads, QWidget *parent)
     : QWidget(parent)
     , m_host(host)
+    , m_downloads(downloads)
     , m_label(new ElidedLabel)
     , m_log(new QToolButton)
+    , m_download(new QToolButton)
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_label, 1);
     layout->addWidget(m_log);
+    layout->addWidget(m_download);
+    m_download->setAutoRaise(true);
+    m_download->setAccessibleName(tr("The model being downloaded"));
+    m_download->setToolTip(tr("Opens Settings › Models, where the download can be paused, resumed or canceled."));
+    m_download->setVisible(false);
+    connect(m_download, &QToolButton::clicked, this, &LocalModelStatus::downloadsRequested);
+    if (downloads)
+        connect(downloads, &ModelDownloads::changed, this, &LocalModelStatus::showDownload);
     m_label->setAccessibleName(tr("The model on this computer"));
     m_log->setText(tr("Log"));
     m_log->setAutoRaise(true);
@@ -34,11 +45,12 @@ LocalModelStatus::LocalModelStatus(LocalModelHost *host, QWidget *parent)
     connect(host, &LocalModelHost::stateChanged, this,
             [this](LocalRunner::State, const QString &message) { show(message); });
     show(host->message());
+    showDownload();
 }
 
 QString LocalModelStatus::text() const
 {
-    return m_label->text();
+    return m_download->isVisibleTo(this) ? m_label->text() + QLatin1Char(' ') + m_download->text() : m_label->text();
 }
 
 void LocalModelStatus::show(const QString &message)
@@ -48,8 +60,18 @@ void LocalModelStatus::show(const QString &message)
     // Which llama-server it is (on this computer or in a container) is said there too.
     const QString source = m_host->source();
     m_label->setToolTip(source.isEmpty() || message.isEmpty() ? message : message + QLatin1Char('\n') + source);
+    m_label->setVisible(!message.isEmpty());
+    m_log->setVisible(!message.isEmpty());
     m_log->setEnabled(QFileInfo::exists(m_host->logFile()));
-    setVisible(!message.isEmpty());
+    setVisible(!message.isEmpty() || m_download->isVisibleTo(this));
+}
+
+void LocalModelStatus::showDownload()
+{
+    const QString summary = m_downloads ? m_downloads->summary() : QString();
+    m_download->setText(summary);
+    m_download->setVisible(!summary.isEmpty());
+    setVisible(!summary.isEmpty() || !m_label->text().isEmpty());
 }
 
 } // namespace Sandpiper

@@ -22,6 +22,8 @@
 #include "sandboxstatus.h"
 #include "savedfilenotice.h"
 #include "settingsdialog.h"
+#include "settingspages/modelsettingspage.h"
+#include "taskbarprogress.h"
 #include "turnnotifier.h"
 #include "welcomepage.h"
 
@@ -67,7 +69,7 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     , m_sidebar(new ConversationSidebar(store, m_sessions))
     , m_splitter(new QSplitter)
     , m_chat(new ChatView)
-    , m_welcome(new WelcomePage(settings))
+    , m_welcome(new WelcomePage(settings, m_sessions->modelDownloads()))
     , m_centreStack(new QStackedWidget)
     , m_restoreBar(new KernelRestoreBar)
     , m_providerBar(new ProviderProblemBar)
@@ -143,7 +145,10 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     m_providerLabel->setAccessibleName(tr("Provider and model"));
     statusBar()->addWidget(m_providerLabel);
     statusBar()->addWidget(m_sandbox->label());
-    statusBar()->addWidget(new LocalModelStatus(m_sessions->localModels()), 1);
+    auto *localStatus = new LocalModelStatus(m_sessions->localModels(), m_sessions->modelDownloads());
+    connect(localStatus, &LocalModelStatus::downloadsRequested, this, &MainWindow::openModelSettings);
+    statusBar()->addWidget(localStatus, 1);
+    (new TaskbarProgress(QDBusConnection::sessionBus(), this))->follow(m_sessions->modelDownloads());
     statusBar()->addWidget(m_savedNotice);
     statusBar()->addPermanentWidget(m_tokenLabel);
 
@@ -539,8 +544,20 @@ void MainWindow::hideWelcome()
 
 void MainWindow::openSettings()
 {
-    SettingsDialog dialog(m_settings, this, m_mcp);
+    showSettings(false);
+}
+
+void MainWindow::openModelSettings()
+{
+    showSettings(true);
+}
+
+void MainWindow::showSettings(bool models)
+{
+    SettingsDialog dialog(m_settings, this, m_mcp, m_sessions->modelDownloads());
     connect(&dialog, &SettingsDialog::apiKeyEntered, m_sessions, &SessionManager::useApiKey);
+    if (models)
+        dialog.showPage(dialog.modelsPage());
     if (dialog.exec() != QDialog::Accepted)
         return;
     hideWelcome();

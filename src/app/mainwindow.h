@@ -77,6 +77,8 @@ public:
     void send(const QString &text);
     void stop();
     void openSettings();
+    // The settings at their Models tab (the status bar's download was clicked).
+    void openModelSettings();
     // The MCP servers whose tools conversations use and whose prompts the composer offers; it
     // outlives the window.
     void setMcpServers(McpServerRegistry *registry);
@@ -93,6 +95,8 @@ private:
     // The engine the sandboxes start on; the formulas follow the sandbox's settings (its
     // image; off with the sandbox).
     void applySandboxSettings();
+    // The settings dialog, at its Models tab with MODELS; applied when it is accepted.
+    void showSettings(bool models);
     void buildActions();
     void showSession(ConversationSession *session);
     void showState();

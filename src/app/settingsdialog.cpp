@@ -18,11 +18,11 @@
 
 namespace Sandpiper {
 
-SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerRegistry *mcp)
+SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent, McpServerRegistry *mcp, ModelDownloads *downloads)
     : QDialog(parent)
     , m_tabs(new QTabWidget)
     , m_providers(new ProviderSettingsPage(settings))
-    , m_models(new ModelSettingsPage(settings))
+    , m_models(new ModelSettingsPage(settings, downloads))
     , m_sandbox(new SandboxSettingsPage(settings))
     , m_tools(new ToolSettingsPage(settings))
     , m_mcpPage(new McpSettingsPage(settings, mcp))

@@ -13,6 +13,7 @@ namespace Sandpiper {
 class AppearanceSettingsPage;
 class McpServerRegistry;
 class McpSettingsPage;
+class ModelDownloads;
 class ModelSettingsPage;
 class SandboxSettingsPage;
 class Settings;
@@ -28,8 +29,10 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 
 public:
-    // With MCP, the MCP tab shows the servers' live state and can test and restart them.
-    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr, McpServerRegistry *mcp = nullptr);
+    // With MCP, the MCP tab shows the servers' live state and can test and restart them; with
+    // DOWNLOADS (the app's), the Models tab shows the download under way, which outlives the dialog.
+    explicit SettingsDialog(Settings *settings, QWidget *parent = nullptr, McpServerRegistry *mcp = nullptr,
+                            ModelDownloads *downloads = nullptr);
     ~SettingsDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }

@@ -5,10 +5,10 @@
 
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
-#include <localmodels/hubclient.h>
 #include <localmodels/localrunner.h>
 #include <localmodels/modeldownload.h>
 #include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 #include <settings/settings.h>
 
 #include <QFileInfo>
@@ -26,7 +26,7 @@
 
 namespace Sandpiper {
 
-WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
+WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget *parent)
     : QWidget(parent)
     , m_settings(settings)
     , m_candidates(ProviderDetector::localCandidates())
@@ -38,7 +38,7 @@ WelcomePage::WelcomePage(Settings *settings, QWidget *parent)
     , m_saveKey(new QPushButton(tr("&Use OpenAI")))
     , m_openSettings(new QPushButton(tr("Open &settings…")))
     , m_back(new QPushButton(tr("&Back to the chat")))
-    , m_hub(new HubClient(HubClient::defaultEndpoint(), this))
+    , m_downloads(downloads ? downloads : new ModelDownloads(settings, this))
     , m_downloadProgress(new QProgressBar)
     , m_downloadNote(new QLabel)
 {
@@ -179,11 +179,11 @@ QCoro::Task<> WelcomePage::runScan()
     const QList<ModelFile> own = runnableHere();
     for (const ModelFile &model : own) {
         const QString name = QFileInfo(model.path).completeBaseName();
-        auto *button = new QPushButton(tr("Run %1 here").arg(name));
+        auto *button = new QPushButton(tr("&Run %1 here").arg(name));
         button->setAccessibleName(tr("Run %1 on this computer").arg(name));
         connect(button, &QPushButton::clicked, this, [this, name] { useLocal(name); });
         auto *details = new QLabel(tr("%1 · %2 · %3")
-                                       .arg(QLocale().formattedDataSize(model.bytes, 1),
+                                       .arg(QLocale().formattedDataSize(model.bytes, 1, QLocale::DataSizeSIFormat),
                                             GgufInfo::parameterLabel(model.info->parameterCount),
                                             model.info->templateTakesTools ? tr("calls tools") : tr("no tool calls")));
         addServerRow(button, details);
@@ -193,8 +193,8 @@ QCoro::Task<> WelcomePage::runScan()
     // None here yet: the model that suits this computer, downloaded and run in one click.
     if (own.isEmpty() && !RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty()) {
         const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
-        const QString name = best.repository.section(QLatin1Char('/'), 1).remove(QLatin1String("-GGUF"));
-        auto *button = new QPushButton(tr("Download %1 and run it here").arg(name));
+        const QString name = ModelDownloads::displayName(best.repository);
+        auto *button = new QPushButton(tr("&Download %1 and run it here").arg(name));
         button->setAccessibleName(tr("Download %1 and run it on this computer").arg(name));
         connect(button, &QPushButton::clicked, this,
                 [this, best, button] { QCoro::connect(downloadAndRun(best, button), this, [] {}); });
@@ -210,7 +210,7 @@ QCoro::Task<> WelcomePage::runScan()
     for (const ProviderDetector::Found &server : found) {
         const auto preset = findProviderPreset(server.presetId);
         const QString name = preset ? preset->name : server.presetId;
-        auto *button = new QPushButton(tr("Use %1").arg(name));
+        auto *button = new QPushButton(tr("Us&e %1").arg(name));
         button->setAccessibleName(tr("Use %1").arg(name));
         button->setEnabled(!server.models.isEmpty());
         connect(button, &QPushButton::clicked, this, [this, server] { use(server); });
@@ -252,8 +252,8 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *b
     const QString token = (co_await ApiKeyStore::read(QStringLiteral("huggingface"), QStringLiteral("HF_TOKEN"))).key;
     if (!self)
         co_return;
-    const auto prepared =
-        co_await LocalModelHost::prepareDownload(m_hub, m_settings, model.repository, model.quantization, token, this);
+    // The app's downloads keep it: it goes on in Settings › Models when this page goes.
+    const auto prepared = co_await m_downloads->download(model.repository, model.quantization, token);
     if (!self)
         co_return;
     if (!prepared) {
@@ -276,13 +276,15 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *b
                 } else if (state == ModelDownload::State::Failed) {
                     // What came stays: the same button goes on from there.
                     m_downloadNote->setText(message);
-                    button->setText(tr("Try the download again"));
+                    button->setText(tr("&Try the download again"));
                     button->setEnabled(true);
                 } else if (state != ModelDownload::State::Downloading) {
                     m_downloadNote->setText(message);
                 }
             });
-    m_download->start();
+    // A model already here whole is finished before anyone could hear it.
+    if (m_download->state() == ModelDownload::State::Finished)
+        useLocal(QFileInfo(m_download->modelPath()).completeBaseName());
 }
 
 void WelcomePage::useLocal(const QString &model)

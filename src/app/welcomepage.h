@@ -18,8 +18,8 @@ class QVBoxLayout;
 
 namespace Sandpiper {
 
-class HubClient;
 class ModelDownload;
+class ModelDownloads;
 class Settings;
 
 // Shown in place of the empty chat while no provider works: says why, offers the local
@@ -29,7 +29,8 @@ class WelcomePage : public QWidget
     Q_OBJECT
 
 public:
-    explicit WelcomePage(Settings *settings, QWidget *parent = nullptr);
+    // DOWNLOADS: the app's model downloads (the page keeps its own without).
+    explicit WelcomePage(Settings *settings, ModelDownloads *downloads = nullptr, QWidget *parent = nullptr);
 
     // Where to look for local servers; the presets' usual addresses unless tests say otherwise.
     void setCandidates(QList<ProviderDetector::Candidate> candidates) { m_candidates = std::move(candidates); }
@@ -77,7 +78,7 @@ private:
     QPushButton *m_openSettings;
     QPushButton *m_back;
     bool m_scanning = false;
-    HubClient *m_hub;
+    ModelDownloads *m_downloads;
     QPointer<ModelDownload> m_download;
     QProgressBar *m_downloadProgress;
     QLabel *m_downloadNote;

@@ -1,17 +1,17 @@
 #pragma once
 
-#include "localmodels/localrunner.h"
+#include "result.h"
 
-#include <memory>
+#include <QUrl>
 
 namespace Sandpiper {
 
-class Settings;
+class LocalModelHost;
 
 // --provider local: the GGUF model NAME found on this computer (by its name, its file's name or
-// its path; the only one when NAME is empty) run by llama-server for the command's duration,
-// with what happens on stderr. The runner answers at BASEURL; null with ERROR when it cannot.
-std::unique_ptr<LocalRunner> startLocalModel(const Settings &settings, const QString &name, QUrl *baseUrl,
-                                             QString *error);
+// its path; the only one when NAME is empty), started by HOST, the app's own LocalModelHost, with
+// what happens on stderr, before the message goes (the session then finds it running). Its /v1
+// address, or why it cannot run.
+Result<QUrl> startLocalModel(LocalModelHost &host, const QString &name);
 
 } // namespace Sandpiper

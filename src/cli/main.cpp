@@ -18,6 +18,7 @@
 #include "sandbox/sandboxfolder.h"
 #include "session/agentsettings.h"
 #include "session/conversationsession.h"
+#include "session/localmodelhost.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
 #include "storage/notebookexport.h"
@@ -111,9 +112,11 @@ QString imageProblem(const QString &path)
 QString completeProvider(ProviderConfig &config, const ProviderPreset &preset, const QString &keyVariable,
                          bool keyVariableGiven)
 {
-    if (config.baseUrl.isEmpty())
+    // The model on this computer has its address once it runs, and is the only one when none is named.
+    const bool local = config.id == LocalModelHost::providerId();
+    if (config.baseUrl.isEmpty() && !local)
         return QStringLiteral("no base URL for provider \"%1\" (use --base-url)").arg(config.id);
-    if (config.model.isEmpty())
+    if (config.model.isEmpty() && !local)
         return QStringLiteral("no model chosen (use --model)");
     if (keyVariableGiven && !qEnvironmentVariableIsSet(qPrintable(keyVariable)))
         return QStringLiteral("the environment variable %1 is not set").arg(keyVariable);
@@ -277,9 +280,7 @@ int main(int argc, char *argv[])
         const QString error = settings.addOverride(key + QLatin1Char('=') + value);
         Q_ASSERT_X(error.isEmpty(), "sandpiper-cli", qPrintable(error));
     };
-    // "local" is the model on this computer, run below for the command's duration.
-    const bool runsLocally = parser.value(providerOption) == QLatin1String("local");
-    if (parser.isSet(providerOption) && !runsLocally) {
+    if (parser.isSet(providerOption)) {
         if (!findProviderPreset(parser.value(providerOption)))
             return fail(QStringLiteral("unknown provider \"%1\"").arg(parser.value(providerOption)));
         overrideSetting(QStringLiteral("provider"), parser.value(providerOption));
@@ -411,19 +412,6 @@ int main(int argc, char *argv[])
         continued = *found;
     }
 
-    std::unique_ptr<LocalRunner> localRunner;
-    if (runsLocally) {
-        QUrl url;
-        QString error;
-        localRunner = startLocalModel(settings, parser.value(modelOption), &url, &error);
-        if (!localRunner)
-            return fail(error, 1);
-        // llama.cpp's own server, at the address it was given this time.
-        overrideSetting(QStringLiteral("provider"), QStringLiteral("llamacpp"));
-        overrideSetting(QStringLiteral("providers/llamacpp/base_url"), url.toString());
-        overrideSetting(QStringLiteral("providers/llamacpp/model"), localRunner->plan().alias);
-    }
-
     // A conversation goes on with its own provider and model unless the command line names others.
     const bool providerGiven = parser.isSet(providerOption) || parser.isSet(baseUrlOption);
     const QString providerId = continued && !providerGiven && !continued->provider.isEmpty()
@@ -448,6 +436,13 @@ int main(int argc, char *argv[])
     if (const QString problem = completeProvider(config.provider, *preset, keyVariable, !keyVariableGiven.isEmpty());
         !problem.isEmpty())
         return fail(problem);
+    // "local" is the model on this computer, run by the app's own LocalModelHost for the command's
+    // duration: started here, so that a model that cannot run fails before anything is stored.
+    LocalModelHost localModels(&settings);
+    if (providerId == LocalModelHost::providerId()) {
+        if (const Result<QUrl> url = startLocalModel(localModels, config.provider.model); !url)
+            return fail(url.error(), 1);
+    }
 
     qint64 conversationId = 0;
     const bool newConversation = !continued;
@@ -477,6 +472,7 @@ int main(int argc, char *argv[])
     bool refused = false; // the message was not sent (nor stored)
     {
         ConversationSession session(conversationId, &store, config);
+        session.setLocalModels(&localModels);
         if (auto loaded = session.load(); !loaded)
             return fail(loaded.error().message, 1);
         for (const QString &path : parser.values(attachOption)) {
@@ -525,6 +521,8 @@ int main(int argc, char *argv[])
         app.exec();
         exitCode = printer.exitCode();
     }
+    // The model's server ends with the command.
+    localModels.stop();
     // The agent saves its last words before the store goes.
     AgentThread::waitForRetiredThreads(std::chrono::seconds(10));
     if (refused) {

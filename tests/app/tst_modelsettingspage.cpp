@@ -6,6 +6,7 @@
 #include "settingsprofile.h"
 #include "widgetlookup.h"
 
+#include <localmodelstatus.h>
 #include <settingsdialog.h>
 #include <settingspages/modeldownloadpanel.h>
 #include <settingspages/modelsettingspage.h>
@@ -13,12 +14,17 @@
 
 #include <localmodels/localrunner.h>
 #include <localmodels/recommendedmodels.h>
+#include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -26,6 +32,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 using namespace Sandpiper;
@@ -59,6 +66,18 @@ class TestModelSettingsPage : public QObject
                 return list->topLevelItem(i);
         }
         return nullptr;
+    }
+
+    // HUB serves the tiny model as test/Tiny-GGUF to PROFILE's downloads, dropped half way once:
+    // the download waits a second before it goes on, the moment a test acts in.
+    void serveTinyRepository(FakeHub &hub, SettingsProfile &profile)
+    {
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Tiny-GGUF"));
+        hub.addFile(QStringLiteral("test/Tiny-GGUF"), {QStringLiteral("tiny-Q4_K_M.gguf"), m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
     }
 
 private Q_SLOTS:
@@ -216,6 +235,100 @@ private Q_SLOTS:
         qunsetenv("HF_ENDPOINT");
     }
 
+    // A download started in Settings › Models is the app's: closing the dialog lets it go on, the
+    // status bar says how far it is (a click asks for the Models tab), and the next dialog shows it
+    // with its progress, Pause and Cancel until it ends.
+    void aDownloadOutlivesTheDialog()
+    {
+        FakeHub hub;
+        SettingsProfile profile;
+        serveTinyRepository(hub, profile);
+        if (QTest::currentTestFailed())
+            return;
+        LocalModelHost host(profile.settings());
+        ModelDownloads downloads(profile.settings());
+        LocalModelStatus status(&host, &downloads);
+        QVERIFY(!status.downloadButton()->isVisibleTo(&status));
+        {
+            SettingsDialog dialog(profile.settings(), nullptr, nullptr, &downloads);
+            ModelDownloadPanel *panel = dialog.modelsPage()->downloads();
+            panel->findField()->setText(QStringLiteral("test/Tiny-GGUF"));
+            QTest::keyClick(panel->findField(), Qt::Key_Return);
+            QTRY_VERIFY(panel->status()->text().contains(QLatin1String("choose a quantization")));
+            QTest::mouseClick(panel->downloadButton(), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(panel->progress()->value() > 0 && panel->progress()->value() < 1000, 10000);
+        }
+        ModelDownload *download = downloads.current();
+        QVERIFY(download);
+        QVERIFY2(download->state() == ModelDownload::State::Downloading, qPrintable(download->message()));
+        QVERIFY(status.downloadButton()->isVisibleTo(&status));
+        QVERIFY2(status.downloadButton()->text().startsWith(QStringLiteral("Downloading Tiny… ")) &&
+                     status.downloadButton()->text().endsWith(QLatin1String(" %")),
+                 qPrintable(status.downloadButton()->text()));
+        QSignalSpy asked(&status, &LocalModelStatus::downloadsRequested);
+        QTest::mouseClick(status.downloadButton(), Qt::LeftButton);
+        QCOMPARE(asked.size(), 1);
+
+        SettingsDialog again(profile.settings(), nullptr, nullptr, &downloads);
+        ModelDownloadPanel *panel = again.modelsPage()->downloads();
+        QCOMPARE(panel->currentDownload(), download);
+        QVERIFY(panel->progress()->isVisibleTo(panel));
+        QVERIFY(panel->progress()->value() > 0);
+        QVERIFY(panel->pauseButton()->isVisibleTo(panel) && panel->pauseButton()->isEnabled());
+        QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Paus&e"));
+        QVERIFY(panel->cancelButton()->isEnabled());
+        QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
+        QVERIFY(downloaded.wait(30000));
+        QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
+        QCOMPARE(panel->progress()->value(), panel->progress()->maximum());
+        QTRY_VERIFY(!status.downloadButton()->isVisibleTo(&status));
+        QVERIFY(downloads.unfinished().isEmpty());
+        qunsetenv("HF_ENDPOINT");
+    }
+
+    // Quitting with a download under way keeps what came; the next start says so in the status
+    // bar, and Resume in Settings › Models goes on from there (a Range request) to the whole model.
+    void aDownloadStoppedByQuittingResumesOnRequest()
+    {
+        FakeHub hub;
+        SettingsProfile profile;
+        serveTinyRepository(hub, profile);
+        if (QTest::currentTestFailed())
+            return;
+        {
+            auto *quitting = new ModelDownloads(profile.settings());
+            bool done = false;
+            QCoro::connect(quitting->download(QStringLiteral("test/Tiny-GGUF"), QStringLiteral("Q4_K_M"), QString()),
+                           quitting, [&done](const Result<ModelDownload *> &started) {
+                               QVERIFY2(started, qPrintable(started.error()));
+                               done = true;
+                           });
+            QTRY_VERIFY(done);
+            QTRY_VERIFY_WITH_TIMEOUT(quitting->current()->bytesDone() > 0, 10000);
+            delete quitting; // the app quits in the middle
+        }
+        LocalModelHost host(profile.settings());
+        ModelDownloads downloads(profile.settings());
+        QCOMPARE(downloads.unfinished(), QStringLiteral("test/Tiny-GGUF:Q4_K_M"));
+        LocalModelStatus status(&host, &downloads);
+        QVERIFY2(status.downloadButton()->text().contains(QLatin1String("stopped when Sandpiper quit")),
+                 qPrintable(status.downloadButton()->text()));
+        ModelSettingsPage page(profile.settings(), &downloads);
+        ModelDownloadPanel *panel = page.downloads();
+        QVERIFY(panel->pauseButton()->isVisibleTo(panel));
+        QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Resum&e"));
+        QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
+        QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
+        QVERIFY(downloaded.wait(30000));
+        QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
+        QVERIFY(downloads.unfinished().isEmpty());
+        QVERIFY2(hub.files().requests().constLast().headers.value("range").startsWith("bytes="),
+                 hub.files().requests().constLast().headers.value("range").constData());
+        QVERIFY(hub.files().requests().constLast().headers.value("range") != "bytes=0-");
+        QTRY_VERIFY(status.downloadButton()->text().isEmpty());
+        qunsetenv("HF_ENDPOINT");
+    }
+
     // With no model here and a llama-server to run one, the welcome page offers the model that
     // suits this computer: one click downloads it (progress on the page) and makes it the provider.
     void theWelcomePageDownloadsAndRuns()
@@ -239,7 +352,7 @@ private Q_SLOTS:
         QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
         QCOMPARE(page.useButtons().size(), 1);
         QPushButton *offer = page.useButtons().constFirst();
-        QVERIFY2(offer->text().startsWith(QLatin1String("Download ")), qPrintable(offer->text()));
+        QVERIFY2(offer->text().startsWith(QLatin1String("&Download ")), qPrintable(offer->text()));
         QTest::mouseClick(offer, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(page.downloadProgress()->isVisibleTo(&page), 10000);
         QVERIFY(chosen.wait(30000));
@@ -249,6 +362,30 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(profile.settings()->localModelsFolder() + QLatin1Char('/') + best.repository +
                               QLatin1Char('/') + file));
         qunsetenv("HF_ENDPOINT");
+    }
+
+    // The models here on the welcome page: their sizes in the units of the rest of the app (SI:
+    // kB, MB), and a button with a mnemonic each.
+    void theWelcomePageOffersTheModelsHere()
+    {
+        SettingsProfile profile;
+        fillShelf(profile);
+        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty());
+        WelcomePage page(profile.settings());
+        page.setCandidates({});
+        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        page.start(QStringLiteral("No provider is set up."));
+        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
+        QCOMPARE(page.useButtons().size(), 1);
+        QPushButton *run = page.useButtons().constFirst();
+        QCOMPARE(run->text(), QStringLiteral("&Run tiny here"));
+        const QString size = QLocale().formattedDataSize(QFileInfo(m_tiny).size(), 1, QLocale::DataSizeSIFormat);
+        QVERIFY2(size.endsWith(QLatin1String(" kB")), qPrintable(size));
+        bool shown = false;
+        for (const QLabel *label : page.findChildren<QLabel *>())
+            shown = shown || label->text().startsWith(size + QStringLiteral(" · "));
+        QVERIFY2(shown, qPrintable(size));
+        QCOMPARE(QKeySequence::mnemonic(run->text()), QKeySequence(Qt::ALT | Qt::Key_R));
     }
 
     // The Models tab with a download under way, and the welcome page's offer, in each theme.

@@ -221,6 +221,18 @@ private Q_SLOTS:
         QVERIFY(m_profile->reopened()->provider(QStringLiteral("custom")).recoverTextToolCalls);
     }
 
+    // "Cancel test" is there only while a test runs: not when the page opens, nor when another
+    // provider shows the server's rows again.
+    void cancelTestOnlyWhileATestRuns()
+    {
+        ProviderSettingsPage page(m_profile->settings());
+        QVERIFY(page.probeCancelButton()->isHidden());
+        choose(page.presetPicker(), QStringLiteral("local"));
+        choose(page.presetPicker(), QStringLiteral("custom"));
+        QVERIFY(!page.probeButton()->isHidden());
+        QVERIFY(page.probeCancelButton()->isHidden());
+    }
+
     // Cancel stops the test at once; the card says so and nothing is set.
     void aTestIsCancelled()
     {

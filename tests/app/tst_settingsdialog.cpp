@@ -1,6 +1,7 @@
 // The settings dialog and the first-run welcome page, driven like a user would, against fake
 // model servers; with SANDPIPER_SCREENSHOT_DIR set, also saves their screenshots.
 #include "dockertest.h"
+#include "fakehub.h"
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "screenshot.h"
@@ -8,8 +9,10 @@
 #include "widgetlookup.h"
 
 #include <composer.h>
+#include <localmodelstatus.h>
 #include <mainwindow.h>
 #include <session/agentsettings.h>
+#include <session/modeldownloads.h>
 #include <session/sessionmanager.h>
 #include <settings/settings.h>
 #include <settingsdialog.h>
@@ -25,6 +28,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -33,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 using namespace Sandpiper;
 using namespace Sandpiper::Test;
@@ -432,6 +437,46 @@ private Q_SLOTS:
         window.send(QStringLiteral("hello"));
         QTRY_VERIFY_WITH_TIMEOUT(!m_server->chatRequests().isEmpty(), 10000);
         QCOMPARE(m_server->chatRequests().constLast().headers.value("authorization"), QByteArray("Bearer sk-typed"));
+    }
+
+    // A model download under way shows in the status bar; closing the window in the middle of it
+    // crashes nothing (the sanitizers watch), and the settings name it for the next start.
+    void closingTheWindowMidDownload()
+    {
+        QTemporaryDir files;
+        QFile model(files.filePath(QStringLiteral("model-Q4_K_M.gguf")));
+        QVERIFY(model.open(QIODevice::WriteOnly));
+        model.write(QByteArray(1 << 20, 'x'));
+        model.close();
+        FakeHub hub;
+        QVERIFY(hub.listen());
+        hub.addRepository(QStringLiteral("test/Big-GGUF"));
+        // Dropped early, the download waits a second before it goes on: the window closes meanwhile.
+        hub.addFile(QStringLiteral("test/Big-GGUF"),
+                    {QStringLiteral("model-Q4_K_M.gguf"), model.fileName(), {}, 1, 100000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        const auto endpoint = qScopeGuard([] { qunsetenv("HF_ENDPOINT"); });
+        m_settings->setValue(QStringLiteral("local/hub_hosts"), hub.fileHost());
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        {
+            MainWindow window(m_settings.get(), &store);
+            window.show();
+            ModelDownloads *downloads = window.sessions()->modelDownloads();
+            bool started = false;
+            QCoro::connect(downloads->download(QStringLiteral("test/Big-GGUF"), QStringLiteral("Q4_K_M"), QString()),
+                           &window, [&started](const Result<ModelDownload *> &download) {
+                               QVERIFY2(download, qPrintable(download.error()));
+                               started = true;
+                           });
+            QTRY_VERIFY(started);
+            QTRY_VERIFY_WITH_TIMEOUT(downloads->current()->bytesDone() > 0, 10000);
+            auto *status = window.findChild<LocalModelStatus *>();
+            QVERIFY(status);
+            QTRY_VERIFY(status->downloadButton()->text().startsWith(QStringLiteral("Downloading Big… ")));
+        }
+        QCOMPARE(m_settings->string(QStringLiteral("local/unfinished_download")),
+                 QStringLiteral("test/Big-GGUF:Q4_K_M"));
     }
 
     void welcomeOffersTheLocalServerFound()

@@ -41,6 +41,18 @@ struct Run {
     QString err;
 };
 
+// The processes whose command line names TEXT (a model's path: its llama-server).
+QList<qint64> processesNaming(const QString &text)
+{
+    QList<qint64> found;
+    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
+        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(text.toUtf8()))
+            found.append(pid.toLongLong());
+    }
+    return found;
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -976,8 +988,9 @@ private Q_SLOTS:
     }
 
     // --provider local: the model on this computer, run by llama-server for the command's
-    // duration (issue 26). The tiny model calls execute_python_code, which runs in the real
-    // sandbox; when the command ends, no server is left running.
+    // duration (issue 26), through the app's own LocalModelHost (its settings, such as
+    // local/parallel, hold here too). The tiny model calls execute_python_code, which runs in the
+    // real sandbox; when the command ends, no server is left running.
     void runsAModelOnThisComputer()
     {
         SANDPIPER_REQUIRE_LLAMA();
@@ -996,9 +1009,10 @@ private Q_SLOTS:
                  QStringLiteral("sandbox/image=") + sandboxImage(),
                  // Python alone: the tiny model calls whichever tool it is offered.
                  QStringLiteral("--set"), QStringLiteral("charts/enabled=false"), QStringLiteral("--set"),
-                 QStringLiteral("web/enabled=false"), QStringLiteral("--approve"), QStringLiteral("auto"),
-                 QStringLiteral("--provider"), QStringLiteral("local"), QStringLiteral("--model"),
-                 QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("What is 2+2? Use Python.")});
+                 QStringLiteral("web/enabled=false"), QStringLiteral("--set"), QStringLiteral("local/parallel=3"),
+                 QStringLiteral("--approve"), QStringLiteral("auto"), QStringLiteral("--provider"),
+                 QStringLiteral("local"), QStringLiteral("--model"), QStringLiteral("tiny"), QStringLiteral("--json"),
+                 QStringLiteral("What is 2+2? Use Python.")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.err.contains(QLatin1String("sandpiper-cli: running tiny.gguf with llama-server (context 32768, ")),
                  qPrintable(r.err));
@@ -1019,13 +1033,54 @@ private Q_SLOTS:
         QVERIFY2(ran, qPrintable(r.out + r.err));
         QFile log(m_profile->path() + QStringLiteral("/data/logs/llama-server.log"));
         QVERIFY2(log.open(QIODevice::ReadOnly), "the server's log is kept with the data");
-        QVERIFY(log.readAll().contains("--jinja"));
+        const QByteArray logged = log.readAll();
+        QVERIFY(logged.contains("--jinja"));
+        QVERIFY2(logged.contains(" -np 3"), logged.constData());
         // Gone with the command: no process still serves the profile's model.
-        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
-            QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
-            if (commandLine.open(QIODevice::ReadOnly))
-                QVERIFY2(!commandLine.readAll().contains(models.toUtf8()), qPrintable(pid));
-        }
+        QCOMPARE(processesNaming(models), QList<qint64>());
+    }
+
+    // The model's server dies with the program that started it, however that ends: sandpiper-cli
+    // killed with SIGKILL (no handler runs) while its model on this computer is loaded leaves no
+    // llama-server behind.
+    void theServerDiesWithItsParent()
+    {
+        SANDPIPER_REQUIRE_LLAMA();
+        QTemporaryDir profile;
+        const QString launcher = profile.filePath(QStringLiteral("llama-server"));
+        const QString notWritten = LlamaServer::writeLauncher(launcher);
+        QVERIFY2(notWritten.isEmpty(), qPrintable(notWritten));
+        const QString models = profile.filePath(QStringLiteral("data/models"));
+        QVERIFY(QDir().mkpath(models));
+        QVERIFY(QFile::copy(LlamaServer::modelPath(), models + QStringLiteral("/tiny.gguf")));
+
+        QProcess cli;
+        startCli(cli, {QStringLiteral("--profile"), profile.path(), QStringLiteral("--set"),
+                       QStringLiteral("local/server=") + launcher, QStringLiteral("--set"),
+                       QStringLiteral("sandbox/enabled=false"), QStringLiteral("--provider"), QStringLiteral("local"),
+                       QStringLiteral("--model"), QStringLiteral("tiny"), QStringLiteral("Hello")});
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains(" is ready (loaded in "), 60000);
+        // The server: the process whose command line names the profile's model.
+        const QList<qint64> servers = processesNaming(models);
+        QVERIFY2(servers.size() == 1, err.constData());
+        const qint64 server = servers.constFirst();
+        // A server that outlived its parent does not outlive the test (checked to be it still).
+        const auto orphan = qScopeGuard([server, models] {
+            if (processesNaming(models).contains(server))
+                ::kill(pid_t(server), SIGKILL);
+        });
+        ::kill(pid_t(cli.processId()), SIGKILL);
+        QVERIFY(cli.waitForFinished(10000));
+        // Gone (or a zombie that its new parent has not reaped yet) within a few seconds.
+        const auto alive = [server] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(server));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray text = stat.readAll();
+            return !text.mid(text.lastIndexOf(')') + 2).startsWith('Z');
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 5000);
     }
 
     // The engine's chores from the terminal, as the settings' Sandbox tab has them.

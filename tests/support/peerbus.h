@@ -40,6 +40,8 @@ public:
     QString error() const { return m_server.lastError().message(); }
     // The app's end, once connected.
     QDBusConnection client() const { return *m_client; }
+    // The service's end, once connected (to hear the app's signals).
+    QDBusConnection service() const { return *m_serverSide; }
 
 private:
     QDBusServer m_server;

@@ -6,6 +6,7 @@
 #include <localmodels/localrunner.h>
 #include <localmodels/recommendedmodels.h>
 #include <session/localmodelhost.h>
+#include <session/modeldownloads.h>
 #include <settings/settings.h>
 
 #include <QHBoxLayout>
@@ -34,9 +35,10 @@ QString sizeText(qint64 bytes)
 
 } // namespace
 
-ModelDownloadPanel::ModelDownloadPanel(Settings *settings, QWidget *parent)
+ModelDownloadPanel::ModelDownloadPanel(Settings *settings, ModelDownloads *downloads, QWidget *parent)
     : QWidget(parent)
     , m_settings(settings)
+    , m_downloads(downloads ? downloads : new ModelDownloads(settings, this))
     , m_hub(new HubClient(HubClient::defaultEndpoint(), this))
     , m_find(new QLineEdit)
     , m_findButton(new QPushButton(tr("Fi&nd")))
@@ -89,9 +91,7 @@ ModelDownloadPanel::ModelDownloadPanel(Settings *settings, QWidget *parent)
     progressRow->addWidget(m_cancel);
     layout->addLayout(progressRow);
     layout->addWidget(m_status);
-    for (QWidget *widget : {static_cast<QWidget *>(m_progress), static_cast<QWidget *>(m_rate),
-                            static_cast<QWidget *>(m_pause), static_cast<QWidget *>(m_cancel)})
-        widget->setVisible(false);
+    showProgressRow(false);
     m_status->setVisible(false);
 
     connect(m_findButton, &QPushButton::clicked, this, [this] { QCoro::connect(find(), this, [] {}); });
@@ -103,25 +103,71 @@ ModelDownloadPanel::ModelDownloadPanel(Settings *settings, QWidget *parent)
             activate(item);
     });
     connect(m_pause, &QPushButton::clicked, this, [this] {
-        if (!m_current)
+        if (!m_current) {
+            QCoro::connect(m_downloads->resumeUnfinished(), this, [this](const Result<ModelDownload *> &resumed) {
+                if (!resumed)
+                    say(resumed.error(), true);
+            });
             return;
+        }
         if (m_current->state() == ModelDownload::State::Paused || m_current->state() == ModelDownload::State::Failed)
             m_current->resume();
         else
             m_current->pause();
     });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
-        if (m_current)
+        if (m_current) {
             m_current->cancel();
+        } else {
+            m_downloads->discardUnfinished();
+            showProgressRow(false);
+            say(QString());
+        }
     });
+    connect(m_downloads, &ModelDownloads::started, this, &ModelDownloadPanel::follow);
     showRecommended();
+    // The download of another panel (or of the welcome page), unless it is over.
+    if (m_downloads->current() && m_downloads->current()->state() != ModelDownload::State::Finished &&
+        m_downloads->current()->state() != ModelDownload::State::Canceled)
+        follow(m_downloads->current());
+    else
+        showUnfinished();
 }
 
-ModelDownloadPanel::~ModelDownloadPanel()
+void ModelDownloadPanel::showProgressRow(bool visible)
 {
-    // What came stays as .part files: the next download of the same model goes on from there.
-    if (m_current && m_current->state() == ModelDownload::State::Downloading)
-        m_current->pause();
+    for (QWidget *widget : {static_cast<QWidget *>(m_progress), static_cast<QWidget *>(m_rate),
+                            static_cast<QWidget *>(m_pause), static_cast<QWidget *>(m_cancel)})
+        widget->setVisible(visible);
+}
+
+void ModelDownloadPanel::follow(ModelDownload *download)
+{
+    if (m_current)
+        m_current->disconnect(this);
+    m_current = download;
+    connect(m_current, &ModelDownload::progressed, this, &ModelDownloadPanel::showProgress);
+    connect(m_current, &ModelDownload::stateChanged, this, &ModelDownloadPanel::showState);
+    m_progress->setRange(0, 1000);
+    m_rate->clear();
+    showProgressRow(true);
+    const qint64 total = download->bytesTotal();
+    m_progress->setValue(total > 0 ? int(download->bytesDone() * 1000 / total) : 0);
+    // A download under way says so at its next progress; one that stopped says why now.
+    if (download->state() != ModelDownload::State::Idle)
+        showState(download->state(), download->message());
+}
+
+void ModelDownloadPanel::showUnfinished()
+{
+    const QString summary = m_downloads->summary();
+    if (m_downloads->unfinished().isEmpty())
+        return;
+    showProgressRow(true);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_pause->setText(tr("Resum&e"));
+    say(summary);
 }
 
 bool ModelDownloadPanel::eventFilter(QObject *watched, QEvent *event)
@@ -268,39 +314,22 @@ QCoro::Task<QString> ModelDownloadPanel::token()
 QCoro::Task<> ModelDownloadPanel::download(QString repository, QString quantization)
 {
     QPointer<ModelDownloadPanel> self(this);
-    if (m_busy ||
-        (m_current && m_current->state() != ModelDownload::State::Finished &&
-         m_current->state() != ModelDownload::State::Failed && m_current->state() != ModelDownload::State::Canceled)) {
+    if (m_downloads->busy()) {
         say(tr("One download at a time: pause or cancel the one under way first."), true);
         co_return;
     }
-    m_busy = true;
     m_download->setEnabled(false);
     say(tr("Reading %1…").arg(repository));
     const QString key = co_await token();
     if (!self)
         co_return;
-    const auto prepared =
-        co_await LocalModelHost::prepareDownload(m_hub, m_settings, repository, quantization, key, this);
+    // The app's downloads keep it: it goes on when this panel closes (follow() shows it here).
+    const auto started = co_await m_downloads->download(repository, quantization, key);
     if (!self)
         co_return;
-    m_busy = false;
     m_download->setEnabled(true);
-    if (!prepared) {
-        say(prepared.error(), true);
-        co_return;
-    }
-    if (m_current)
-        m_current->deleteLater();
-    m_current = *prepared;
-    connect(m_current, &ModelDownload::progressed, this, &ModelDownloadPanel::showProgress);
-    connect(m_current, &ModelDownload::stateChanged, this, &ModelDownloadPanel::showState);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    for (QWidget *widget : {static_cast<QWidget *>(m_progress), static_cast<QWidget *>(m_rate),
-                            static_cast<QWidget *>(m_pause), static_cast<QWidget *>(m_cancel)})
-        widget->setVisible(true);
-    m_current->start();
+    if (!started)
+        say(started.error(), true);
 }
 
 QString ModelDownloadPanel::progressText(qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft)

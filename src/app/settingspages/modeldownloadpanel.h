@@ -17,19 +17,22 @@ class QTreeWidgetItem;
 
 namespace Sandpiper {
 
+class ModelDownloads;
 class Settings;
 
 // Models to download from the Hugging Face hub into Sandpiper's models folder: the recommended
 // ones that fit this computer's memory, a repository's quantizations with their sizes, or a
 // search of the hub's GGUF repositories. One download at a time, with its progress, speed and
-// time left, pause and cancel; it is checked against the hub's SHA-256 before it is offered.
+// time left, pause and cancel; it is checked against the hub's SHA-256 before it is offered. The
+// download is the app's (ModelDownloads): it goes on when the panel closes, and a new panel shows
+// it again, or the one that had not finished when Sandpiper last quit, to resume.
 class ModelDownloadPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit ModelDownloadPanel(Settings *settings, QWidget *parent = nullptr);
-    ~ModelDownloadPanel() override;
+    // Without DOWNLOADS (the app's), the panel keeps its own, which ends with it.
+    explicit ModelDownloadPanel(Settings *settings, ModelDownloads *downloads = nullptr, QWidget *parent = nullptr);
 
     QLineEdit *findField() const { return m_find; }
     QTreeWidget *choices() const { return m_choices; }
@@ -56,12 +59,18 @@ private:
     QCoro::Task<> listRepository(QString repository);
     QCoro::Task<> download(QString repository, QString quantization);
     void activate(QTreeWidgetItem *item);
+    // Shows DOWNLOAD's progress and state from now on.
+    void follow(ModelDownload *download);
+    // The download that had not finished when Sandpiper quit, to resume or cancel.
+    void showUnfinished();
+    void showProgressRow(bool visible);
     void showProgress(qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft);
     void showState(ModelDownload::State state, const QString &message);
     void say(const QString &text, bool problem = false);
     QCoro::Task<QString> token();
 
     Settings *m_settings;
+    ModelDownloads *m_downloads;
     HubClient *m_hub;
     QLineEdit *m_find;
     QPushButton *m_findButton;
@@ -74,7 +83,6 @@ private:
     QPushButton *m_cancel;
     QLabel *m_status;
     QPointer<ModelDownload> m_current;
-    bool m_busy = false;
 };
 
 } // namespace Sandpiper

@@ -39,7 +39,7 @@ QString modelName(const ModelFile &model)
 
 } // namespace
 
-ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
+ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloads, QWidget *parent)
     : QWidget(parent)
     , m_settings(settings)
     , m_list(new QTreeWidget)
@@ -51,7 +51,7 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
     , m_idleMinutes(new QSpinBox)
     , m_parallel(new QSpinBox)
     , m_flags(new QLabel)
-    , m_downloads(new ModelDownloadPanel(settings))
+    , m_downloads(new ModelDownloadPanel(settings, downloads))
 {
     m_list->setColumnCount(ColumnCount);
     m_list->setHeaderLabels({tr("Model"), tr("Quantization"), tr("Parameters"), tr("Trained context"), tr("Tools"),
@@ -108,13 +108,13 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, QWidget *parent)
     buttons->addWidget(m_openFolder);
     buttons->addStretch(1);
     hereLayout->addLayout(buttons);
-    auto *downloads = new QGroupBox(tr("Download from Hugging Face"));
-    auto *downloadsLayout = new QVBoxLayout(downloads);
+    auto *downloadBox = new QGroupBox(tr("Download from Hugging Face"));
+    auto *downloadsLayout = new QVBoxLayout(downloadBox);
     downloadsLayout->addWidget(m_downloads);
     auto *split = new QSplitter(Qt::Vertical);
     split->setChildrenCollapsible(false);
     split->addWidget(here);
-    split->addWidget(downloads);
+    split->addWidget(downloadBox);
     layout->addWidget(split, 1);
     auto *form = new QFormLayout;
     form->addRow(tr("llama-ser&ver:"), m_server);

@@ -14,6 +14,7 @@ class QTreeWidget;
 namespace Sandpiper {
 
 class ModelDownloadPanel;
+class ModelDownloads;
 class Settings;
 
 // The settings' Models tab: the GGUF models on this computer (Sandpiper's own folder, those that
@@ -26,7 +27,8 @@ class ModelSettingsPage : public QWidget
     Q_OBJECT
 
 public:
-    explicit ModelSettingsPage(Settings *settings, QWidget *parent = nullptr);
+    // DOWNLOADS: the app's model downloads (the page keeps its own without).
+    explicit ModelSettingsPage(Settings *settings, ModelDownloads *downloads = nullptr, QWidget *parent = nullptr);
 
     // Writes the fields to the settings.
     void save();

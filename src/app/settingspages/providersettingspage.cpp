@@ -185,6 +185,8 @@ void ProviderSettingsPage::showServerRows(bool shown)
             m_form->setRowVisible(qobject_cast<QLayout *>(row), shown);
     }
     m_reportCard->setVisible(shown && !m_reportCard->toPlainText().isEmpty());
+    // A row shown shows all its widgets: "Cancel test" only while a test runs.
+    m_probeCancel->setVisible(shown && m_probing);
 }
 
 QString ProviderSettingsPage::currentProviderId() const
@@ -449,6 +451,7 @@ QCoro::Task<> ProviderSettingsPage::runProbe()
         co_return;
     }
     m_probeButton->setEnabled(false);
+    m_probing = true;
     m_probeCancel->setVisible(true);
     m_probeCancel->setEnabled(true);
     m_probeStatus->setStyleSheet(QString());
@@ -467,6 +470,7 @@ QCoro::Task<> ProviderSettingsPage::runProbe()
     probe->deleteLater();
     m_probe.clear();
     m_probeButton->setEnabled(true);
+    m_probing = false;
     m_probeCancel->setVisible(false);
     if (report.answered()) {
         report = applySwitches(report);

@@ -122,6 +122,7 @@ private:
     QList<QObject *> m_serverRows;
     QFormLayout *m_form = nullptr;
     QPointer<ModelProbe> m_probe;
+    bool m_probing = false; // from the test's start, before m_probe is made, to its end
     // The key already handed over for this provider, so a second OK does not store it again.
     QString m_keyHandled;
 };

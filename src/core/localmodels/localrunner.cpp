@@ -15,6 +15,13 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 
+#ifdef Q_OS_LINUX
+#include <sys/prctl.h>
+
+#include <csignal>
+#include <unistd.h>
+#endif
+
 namespace Sandpiper {
 
 namespace {
@@ -230,6 +237,16 @@ bool LocalRunner::launch(bool samePort)
     process->setProcessEnvironment(m_program.environment);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardOutputFile(m_logFile, QIODevice::Append);
+#ifdef Q_OS_LINUX
+    // The server ends with Sandpiper however Sandpiper ends (a crash, kill -9): no orphan keeps the
+    // model's memory. The kernel sends it SIGTERM when the thread that started it goes (the GUI
+    // thread here); a parent gone before the request would never send it, so the child gives up.
+    process->setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent)
+            ::_exit(127);
+    });
+#endif
     const QStringList arguments = launchArguments();
     if (QFile log(m_logFile); log.open(QIODevice::Append))
         log.write(QStringLiteral("\n--- %1: %2 %3\n")

@@ -191,6 +191,11 @@ QString LocalModelHost::source() const
     return m_runner && !m_runner->program().program.isEmpty() ? m_runner->program().describe() : QString();
 }
 
+RunnerPlan LocalModelHost::plan() const
+{
+    return m_runner ? m_runner->plan() : RunnerPlan();
+}
+
 QStringList LocalModelHost::arguments() const
 {
     return m_runner ? m_runner->plan().arguments(0) : QStringList();

@@ -71,6 +71,8 @@ public:
     QString source() const;
     // The flags the model runs with (empty before it first ran).
     QStringList arguments() const;
+    // What the model runs with (its path, context, threads); empty before it first ran.
+    RunnerPlan plan() const;
 
 Q_SIGNALS:
     void stateChanged(Sandpiper::LocalRunner::State state, const QString &message);

@@ -6,6 +6,7 @@
 #include "session/agentsettings.h"
 #include "session/conversationsession.h"
 #include "session/localmodelhost.h"
+#include "session/modeldownloads.h"
 #include "settings/settings.h"
 #include "storage/conversationstore.h"
 
@@ -18,6 +19,7 @@ SessionManager::SessionManager(Settings *settings, ConversationStore *store, QOb
     , m_settings(settings)
     , m_store(store)
     , m_local(new LocalModelHost(settings, this))
+    , m_downloads(new ModelDownloads(settings, this))
 {
     const ProviderConfig defaults = m_settings->provider();
     m_appliedProvider = defaults.id;

@@ -19,6 +19,7 @@ namespace Sandpiper {
 class ConversationSession;
 class ConversationStore;
 class LocalModelHost;
+class ModelDownloads;
 class McpServerRegistry;
 class Settings;
 
@@ -82,6 +83,8 @@ public:
     McpServerRegistry *mcpServers() const { return m_mcp; }
     // The model on this computer, shared by the conversations of the provider "This computer".
     LocalModelHost *localModels() const { return m_local; }
+    // The app's model downloads from the hub (they outlive the dialog that started them).
+    ModelDownloads *modelDownloads() const { return m_downloads; }
 
     // How many idle sessions stay open besides the one on screen.
     static constexpr int keptIdle = 3;
@@ -118,6 +121,7 @@ private:
     bool m_pythonAvailable = true;
     McpServerRegistry *m_mcp = nullptr;
     LocalModelHost *m_local;
+    ModelDownloads *m_downloads;
 };
 
 } // namespace Sandpiper
