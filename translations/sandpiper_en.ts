@@ -116,6 +116,13 @@
             <numerusform>%n of the cells write files in /mnt/data. Running them again may overwrite or duplicate those files.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Python still holds another branch&apos;s variables. Running %n cell(s) of this branch again brings the sandbox here.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::LocalModelHost</name>
@@ -201,10 +208,10 @@
 <context>
     <name>Sandpiper::ModelSettingsPage</name>
     <message numerus="yes">
-        <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
-        <translation>
-            <numerusform>%1 tokens of context for %n conversation, %2 threads; %3</numerusform>
-            <numerusform>%1 tokens of context for each of %n conversations, %2 threads; %3</numerusform>
+        <source>%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

@@ -209,6 +209,93 @@
     </message>
 </context>
 <context>
+    <name>FolderSnapshots</name>
+    <message>
+        <source>it grew past %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recorded files could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation has no run of code with the id %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files of this branch were not recorded: its code ran before Sandpiper kept the conversation&apos;s files with each branch. The folder is left as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attachments could not be read.</source>
+        <translation type="unfinished">无法读取附件。</translation>
+    </message>
+    <message>
+        <source>The files of the conversation&apos;s folder could not be recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 cannot be created.</source>
+        <translation type="unfinished">无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>“%1” (%2) was not kept: it is larger than the sandbox&apos;s limit of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” (%2) was not kept: the disk that holds Sandpiper&apos;s data has %3 free.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was not kept: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files of this branch could not be put back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 cannot be opened: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This branch&apos;s files take %1; the sandbox may hold %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This branch&apos;s files need %1 more on the disk that holds the conversation&apos;s folder, which has %2 free.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kept copy of “%1” is missing (%2); the folder is left as it was.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2.</source>
+        <translation type="unfinished">无法写入 %1：%2。</translation>
+    </message>
+    <message>
+        <source>its content does not match its hash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kept copy of “%1” is damaged (%2); the folder is left as it was.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” could not be removed: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” could not be written: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some files of this branch were not kept when its code ran:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>McpPresenter</name>
     <message>
         <source>%1 (MCP server %2)</source>
@@ -1043,10 +1130,6 @@
     <message>
         <source>Notice</source>
         <translation>提示</translation>
-    </message>
-    <message>
-        <source>Edit and resend</source>
-        <translation>编辑并重新发送</translation>
     </message>
     <message>
         <source>Regenerate</source>
@@ -2357,6 +2440,30 @@
             <numerusform>跳过了 %n 个写入文件的单元格。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>the conversation moved to another branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox is on this branch: a fresh kernel, since this branch ran no code before.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bringing the sandbox to this branch stopped after %1 of %2 cells.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox is on this branch: %1 of %2 cells ran again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files in the sandbox&apos;s folder are as this branch left them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files could not be put back as this branch left them: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::KernelRestoreBar</name>
@@ -2420,6 +2527,56 @@
         <source>Run &amp;all again</source>
         <translation>全部重新运行(&amp;a)</translation>
     </message>
+    <message>
+        <source>&amp;Bring to this branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bring the sandbox to this branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue &amp;without</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue without bringing the sandbox to this branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top and continue without</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop bringing the sandbox to this branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bringing the sandbox to this branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bringing the sandbox to this branch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bringing the sandbox to this branch: %1 (%2 of %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Python still holds another branch&apos;s variables. Running %n cell(s) of this branch again brings the sandbox here.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It stopped at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox may reach the network: those cells may act outside it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::KernelRestorer</name>
@@ -2469,8 +2626,8 @@
         <translation>本机上的模型已关闭。</translation>
     </message>
     <message>
-        <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in Settings › Models.</source>
-        <translation>找不到用于在本机上运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），或在“设置 › 模型”中指定其路径。</translation>
+        <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, set its path in Settings › Models, or build the runner image for Docker (scripts/llama-image in Sandpiper&apos;s sources).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2490,6 +2647,14 @@
     <message>
         <source>Opens llama-server&apos;s log: what it loaded, with which settings, and why it stopped.</source>
         <translation>打开 llama-server 的日志：它加载了什么、使用了哪些设置，以及它为何停止。</translation>
+    </message>
+    <message>
+        <source>The model being downloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opens Settings › Models, where the download can be paused, resumed or canceled.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2559,6 +2724,30 @@
     <message>
         <source>The end of its log (%1):</source>
         <translation>其日志的末尾（%1）：</translation>
+    </message>
+    <message>
+        <source>llama-server in a container (image %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama-server at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no GPU found on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all layers on %1 (%2, %3 MiB free)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on the processor: llama-server lists no GPU (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on the processor: %1 (%2)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3478,6 +3667,53 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::MessageEditor</name>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished">发送</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edited message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends it as a new version, Esc keeps the message as it is; Enter starts a new line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The message to send instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the edited message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send it as a new version (Ctrl+Enter); this version and what followed it are kept, a click away</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the message as it is (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An answer is being written: stop it or let it finish, then send the edited message.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write something to send, or cancel to keep the message as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::MessageWidget</name>
     <message>
         <source>Copy</source>
@@ -3592,10 +3828,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>修改此消息并重新提问；此版本及其后的内容都会保留</translation>
     </message>
     <message>
-        <source>The message is sent as a new version; this one and what followed it are kept.</source>
-        <translation>消息将作为新版本发送；此版本及其后的内容都会保留。</translation>
-    </message>
-    <message>
         <source>Delete this version and everything that followed it; the other versions stay</source>
         <translation>删除此版本及其后的所有内容；其他版本保留</translation>
     </message>
@@ -3610,6 +3842,14 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Version %1 of %2</source>
         <translation>第 %1 个版本，共 %2 个</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2, previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1 of %2, next</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3903,6 +4143,37 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
 </context>
 <context>
+    <name>Sandpiper::ModelDownloads</name>
+    <message>
+        <source>One download at a time: pause or cancel the one under way first.</source>
+        <translation type="unfinished">一次只能下载一个：请先暂停或取消正在进行的下载。</translation>
+    </message>
+    <message>
+        <source>The download was closed.</source>
+        <translation type="unfinished">下载已关闭。</translation>
+    </message>
+    <message>
+        <source>There is no unfinished download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading %1… %2 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 is paused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 stopped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 stopped when Sandpiper quit: resume it in Settings › Models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::ModelLister</name>
     <message>
         <source>%1 does not answer at %2.</source>
@@ -4129,10 +4400,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>llama-server 程序</translation>
     </message>
     <message>
-        <source>Not found on PATH: install llama.cpp&apos;s server</source>
-        <translation>在 PATH 中未找到：请安装 llama.cpp 的服务器</translation>
-    </message>
-    <message>
         <source>The one on PATH: %1</source>
         <translation>使用 PATH 中的：%1</translation>
     </message>
@@ -4204,12 +4471,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>Choose a model to see how it runs.</source>
         <translation>选择一个模型以查看其运行方式。</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 tokens of context for each of %n conversation(s), %2 threads; %3</source>
-        <translation>
-            <numerusform>%n 个对话各有 %1 个词元的上下文，%2 个线程；%3</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 cannot be added: %2</source>
         <translation>无法添加 %1：%2</translation>
@@ -4221,6 +4482,20 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Not found on PATH, and no runner image for Docker: install llama.cpp&apos;s server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no llama-server found yet</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5774,10 +6049,6 @@ X-Title: Sandpiper</translation>
         <translation>下载状态</translation>
     </message>
     <message>
-        <source>Run %1 here</source>
-        <translation>在这里运行 %1</translation>
-    </message>
-    <message>
         <source>Run %1 on this computer</source>
         <translation>在本机上运行 %1</translation>
     </message>
@@ -5798,10 +6069,6 @@ X-Title: Sandpiper</translation>
         <translation>在本机上：</translation>
     </message>
     <message>
-        <source>Download %1 and run it here</source>
-        <translation>下载 %1 并在这里运行</translation>
-    </message>
-    <message>
         <source>Download %1 and run it on this computer</source>
         <translation>下载 %1 并在本机上运行</translation>
     </message>
@@ -5818,8 +6085,20 @@ X-Title: Sandpiper</translation>
         <translation>正在 Hugging Face Hub 上读取 %1…</translation>
     </message>
     <message>
-        <source>Try the download again</source>
-        <translation>重试下载</translation>
+        <source>&amp;Run %1 here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Download %1 and run it here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Us&amp;e %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Try the download again</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
