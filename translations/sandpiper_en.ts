@@ -118,9 +118,9 @@
     </message>
     <message numerus="yes">
         <source>Python still holds another branch&apos;s variables. Running %n cell(s) of this branch again brings the sandbox here.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Python still holds another branch&apos;s variables. Running %n cell of this branch again brings the sandbox here.</numerusform>
+            <numerusform>Python still holds another branch&apos;s variables. Running %n cells of this branch again brings the sandbox here.</numerusform>
         </translation>
     </message>
 </context>
@@ -209,9 +209,9 @@
     <name>Sandpiper::ModelSettingsPage</name>
     <message numerus="yes">
         <source>%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 tokens of context for %n conversation, %2 threads, %3; by %4; %5</numerusform>
+            <numerusform>%1 tokens of context for each of %n conversations, %2 threads, %3; by %4; %5</numerusform>
         </translation>
     </message>
 </context>

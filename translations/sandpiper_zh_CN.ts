@@ -212,87 +212,87 @@
     <name>FolderSnapshots</name>
     <message>
         <source>it grew past %1</source>
-        <translation type="unfinished"></translation>
+        <translation>它已增长到超过 %1</translation>
     </message>
     <message>
         <source>The recorded files could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取已记录的文件。</translation>
     </message>
     <message>
         <source>The conversation has no run of code with the id %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>该对话中没有 ID 为 %1 的代码运行记录。</translation>
     </message>
     <message>
         <source>The files of this branch were not recorded: its code ran before Sandpiper kept the conversation&apos;s files with each branch. The folder is left as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>此分支的文件未被记录：它的代码运行于 Sandpiper 开始随每个分支保存对话文件之前。文件夹保持原样。</translation>
     </message>
     <message>
         <source>The attachments could not be read.</source>
-        <translation type="unfinished">无法读取附件。</translation>
+        <translation>无法读取附件。</translation>
     </message>
     <message>
         <source>The files of the conversation&apos;s folder could not be recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法记录对话文件夹中的文件。</translation>
     </message>
     <message>
         <source>The folder %1 cannot be created.</source>
-        <translation type="unfinished">无法创建文件夹 %1。</translation>
+        <translation>无法创建文件夹 %1。</translation>
     </message>
     <message>
         <source>“%1” (%2) was not kept: it is larger than the sandbox&apos;s limit of %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>未保留“%1”（%2）：它超过了沙箱 %3 的上限。</translation>
     </message>
     <message>
         <source>“%1” (%2) was not kept: the disk that holds Sandpiper&apos;s data has %3 free.</source>
-        <translation type="unfinished"></translation>
+        <translation>未保留“%1”（%2）：存放 Sandpiper 数据的磁盘只有 %3 可用空间。</translation>
     </message>
     <message>
         <source>“%1” was not kept: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>未保留“%1”：%2</translation>
     </message>
     <message>
         <source>The files of this branch could not be put back.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法恢复此分支的文件。</translation>
     </message>
     <message>
         <source>The folder %1 cannot be opened: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开文件夹 %1：%2。</translation>
     </message>
     <message>
         <source>This branch&apos;s files take %1; the sandbox may hold %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>此分支的文件占用 %1；沙箱最多可容纳 %2。</translation>
     </message>
     <message>
         <source>This branch&apos;s files need %1 more on the disk that holds the conversation&apos;s folder, which has %2 free.</source>
-        <translation type="unfinished"></translation>
+        <translation>此分支的文件还需要在存放对话文件夹的磁盘上多占用 %1，而该磁盘只有 %2 可用空间。</translation>
     </message>
     <message>
         <source>The kept copy of “%1” is missing (%2); the folder is left as it was.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的保留副本已丢失（%2）；文件夹保持原样。</translation>
     </message>
     <message>
         <source>%1 cannot be written: %2.</source>
-        <translation type="unfinished">无法写入 %1：%2。</translation>
+        <translation>无法写入 %1：%2。</translation>
     </message>
     <message>
         <source>its content does not match its hash</source>
-        <translation type="unfinished"></translation>
+        <translation>其内容与哈希值不符</translation>
     </message>
     <message>
         <source>The kept copy of “%1” is damaged (%2); the folder is left as it was.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的保留副本已损坏（%2）；文件夹保持原样。</translation>
     </message>
     <message>
         <source>“%1” could not be removed: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除“%1”：%2。</translation>
     </message>
     <message>
         <source>“%1” could not be written: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入“%1”：%2。</translation>
     </message>
     <message>
         <source>Some files of this branch were not kept when its code ran:</source>
-        <translation type="unfinished"></translation>
+        <translation>运行此分支的代码时，有些文件未被保留：</translation>
     </message>
 </context>
 <context>
@@ -2442,27 +2442,27 @@
     </message>
     <message>
         <source>the conversation moved to another branch</source>
-        <translation type="unfinished"></translation>
+        <translation>对话已切换到另一个分支</translation>
     </message>
     <message>
         <source>The sandbox is on this branch: a fresh kernel, since this branch ran no code before.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱已同步到此分支：由于此分支之前没有运行过代码，使用的是全新的内核。</translation>
     </message>
     <message>
         <source>Bringing the sandbox to this branch stopped after %1 of %2 cells.</source>
-        <translation type="unfinished"></translation>
+        <translation>将沙箱同步到此分支的过程在 %2 个单元格中的第 %1 个之后停止。</translation>
     </message>
     <message>
         <source>The sandbox is on this branch: %1 of %2 cells ran again.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱已同步到此分支：%2 个单元格中有 %1 个重新运行。</translation>
     </message>
     <message>
         <source>The files in the sandbox&apos;s folder are as this branch left them.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱文件夹中的文件已恢复为此分支留下时的状态。</translation>
     </message>
     <message>
         <source>The files could not be put back as this branch left them: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将文件恢复为此分支留下时的状态：%1</translation>
     </message>
 </context>
 <context>
@@ -2529,53 +2529,53 @@
     </message>
     <message>
         <source>&amp;Bring to this branch</source>
-        <translation type="unfinished"></translation>
+        <translation>同步到此分支(&amp;B)</translation>
     </message>
     <message>
         <source>Bring the sandbox to this branch</source>
-        <translation type="unfinished"></translation>
+        <translation>将沙箱同步到此分支</translation>
     </message>
     <message>
         <source>Continue &amp;without</source>
-        <translation type="unfinished"></translation>
+        <translation>不同步，直接继续(&amp;w)</translation>
     </message>
     <message>
         <source>Continue without bringing the sandbox to this branch</source>
-        <translation type="unfinished"></translation>
+        <translation>不将沙箱同步到此分支，直接继续</translation>
     </message>
     <message>
         <source>S&amp;top and continue without</source>
-        <translation type="unfinished"></translation>
+        <translation>停止并直接继续(&amp;t)</translation>
     </message>
     <message>
         <source>Stop bringing the sandbox to this branch</source>
-        <translation type="unfinished"></translation>
+        <translation>停止将沙箱同步到此分支</translation>
     </message>
     <message>
         <source>Bringing the sandbox to this branch</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将沙箱同步到此分支</translation>
     </message>
     <message>
         <source>Bringing the sandbox to this branch…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将沙箱同步到此分支…</translation>
     </message>
     <message>
         <source>Bringing the sandbox to this branch: %1 (%2 of %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将沙箱同步到此分支：%1（第 %2 个，共 %3 个）</translation>
     </message>
     <message numerus="yes">
         <source>Python still holds another branch&apos;s variables. Running %n cell(s) of this branch again brings the sandbox here.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Python 中仍是另一个分支的变量。重新运行此分支的 %n 个单元格即可将沙箱同步到这里。</numerusform>
         </translation>
     </message>
     <message>
         <source>It stopped at %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>停止位置：%1。</translation>
     </message>
     <message>
         <source>The sandbox may reach the network: those cells may act outside it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>沙箱可以访问网络：这些单元格可能会再次对沙箱之外产生影响。</translation>
     </message>
 </context>
 <context>
@@ -2627,7 +2627,7 @@
     </message>
     <message>
         <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, set its path in Settings › Models, or build the runner image for Docker (scripts/llama-image in Sandpiper&apos;s sources).</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到可在本机上运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），在“设置 › 模型”中指定其路径，或为 Docker 构建运行器镜像（Sandpiper 源代码中的 scripts/llama-image）。</translation>
     </message>
 </context>
 <context>
@@ -2650,11 +2650,11 @@
     </message>
     <message>
         <source>The model being downloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>正在下载的模型</translation>
     </message>
     <message>
         <source>Opens Settings › Models, where the download can be paused, resumed or canceled.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开“设置 › 模型”，可在其中暂停、继续或取消下载。</translation>
     </message>
 </context>
 <context>
@@ -2727,27 +2727,27 @@
     </message>
     <message>
         <source>llama-server in a container (image %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>容器中的 llama-server（镜像 %1）</translation>
     </message>
     <message>
         <source>llama-server at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>位于 %1 的 llama-server</translation>
     </message>
     <message>
         <source>no GPU found on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上未找到 GPU</translation>
     </message>
     <message>
         <source>all layers on %1 (%2, %3 MiB free)</source>
-        <translation type="unfinished"></translation>
+        <translation>所有层都放在 %1 上（%2，%3 MiB 可用）</translation>
     </message>
     <message>
         <source>on the processor: llama-server lists no GPU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>在 CPU 上运行：llama-server 未列出任何 GPU（%1）</translation>
     </message>
     <message>
         <source>on the processor: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>在 CPU 上运行：%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -3670,47 +3670,47 @@ Authorization: Bearer ${keychain:token}</translation>
     <name>Sandpiper::MessageEditor</name>
     <message>
         <source>Send</source>
-        <translation type="unfinished">发送</translation>
+        <translation>发送</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Edited message</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑后的消息</translation>
     </message>
     <message>
         <source>Ctrl+Enter sends it as a new version, Esc keeps the message as it is; Enter starts a new line.</source>
-        <translation type="unfinished"></translation>
+        <translation>按 Ctrl+Enter 将其作为新版本发送，按 Esc 保持消息不变；按 Enter 换行。</translation>
     </message>
     <message>
         <source>The message to send instead</source>
-        <translation type="unfinished"></translation>
+        <translation>改为发送的消息</translation>
     </message>
     <message>
         <source>Send the edited message</source>
-        <translation type="unfinished"></translation>
+        <translation>发送编辑后的消息</translation>
     </message>
     <message>
         <source>Send it as a new version (Ctrl+Enter); this version and what followed it are kept, a click away</source>
-        <translation type="unfinished"></translation>
+        <translation>作为新版本发送（Ctrl+Enter）；此版本及其后的内容都会保留，点一下即可回到它们</translation>
     </message>
     <message>
         <source>Cancel editing</source>
-        <translation type="unfinished"></translation>
+        <translation>取消编辑</translation>
     </message>
     <message>
         <source>Keep the message as it is (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>保持消息不变（Esc）</translation>
     </message>
     <message>
         <source>An answer is being written: stop it or let it finish, then send the edited message.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在撰写回答：请停止它或等它完成，然后再发送编辑后的消息。</translation>
     </message>
     <message>
         <source>Write something to send, or cancel to keep the message as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入要发送的内容，或取消以保持消息不变。</translation>
     </message>
 </context>
 <context>
@@ -3845,11 +3845,11 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
     <message>
         <source>Version %1 of %2, previous</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个版本，共 %2 个；上一个</translation>
     </message>
     <message>
         <source>Version %1 of %2, next</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个版本，共 %2 个；下一个</translation>
     </message>
 </context>
 <context>
@@ -4146,31 +4146,31 @@ Authorization: Bearer ${keychain:token}</translation>
     <name>Sandpiper::ModelDownloads</name>
     <message>
         <source>One download at a time: pause or cancel the one under way first.</source>
-        <translation type="unfinished">一次只能下载一个：请先暂停或取消正在进行的下载。</translation>
+        <translation>一次只能下载一个：请先暂停或取消正在进行的下载。</translation>
     </message>
     <message>
         <source>The download was closed.</source>
-        <translation type="unfinished">下载已关闭。</translation>
+        <translation>下载已关闭。</translation>
     </message>
     <message>
         <source>There is no unfinished download.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有未完成的下载。</translation>
     </message>
     <message>
         <source>Downloading %1… %2 %</source>
-        <translation type="unfinished"></translation>
+        <translation>正在下载 %1… %2 %</translation>
     </message>
     <message>
         <source>The download of %1 is paused.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的下载已暂停。</translation>
     </message>
     <message>
         <source>The download of %1 stopped: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的下载已停止：%2</translation>
     </message>
     <message>
         <source>The download of %1 stopped when Sandpiper quit: resume it in Settings › Models.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的下载在 Sandpiper 退出时停止了：请在“设置 › 模型”中继续下载。</translation>
     </message>
 </context>
 <context>
@@ -4485,17 +4485,17 @@ Authorization: Bearer ${keychain:token}</translation>
     </message>
     <message>
         <source>Not found on PATH, and no runner image for Docker: install llama.cpp&apos;s server</source>
-        <translation type="unfinished"></translation>
+        <translation>PATH 中未找到，也没有用于 Docker 的运行器镜像：请安装 llama.cpp 的服务器</translation>
     </message>
     <message numerus="yes">
         <source>%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个对话各有 %1 个词元的上下文，%2 个线程，%3；由 %4 运行；%5</numerusform>
         </translation>
     </message>
     <message>
         <source>no llama-server found yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未找到 llama-server</translation>
     </message>
 </context>
 <context>
@@ -6086,19 +6086,19 @@ X-Title: Sandpiper</translation>
     </message>
     <message>
         <source>&amp;Run %1 here</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机上运行 %1(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Download %1 and run it here</source>
-        <translation type="unfinished"></translation>
+        <translation>下载 %1 并在本机上运行(&amp;D)</translation>
     </message>
     <message>
         <source>Us&amp;e %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 %1(&amp;e)</translation>
     </message>
     <message>
         <source>&amp;Try the download again</source>
-        <translation type="unfinished"></translation>
+        <translation>重试下载(&amp;T)</translation>
     </message>
 </context>
 <context>
