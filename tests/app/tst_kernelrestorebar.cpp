@@ -73,12 +73,13 @@ private Q_SLOTS:
         const qint64 id = store.createConversation(QStringLiteral("custom"), QStringLiteral("m"))->id;
         const QString folder = store.conversationFolder(id);
         QVERIFY(QDir().mkpath(folder));
-        for (const QString &code : {QStringLiteral("x = 6"), QStringLiteral("open('/mnt/data/out.txt', 'w').write('again')"),
-                                    QStringLiteral("import time\ntime.sleep(0.5)\ny = x * 7")})
+        for (const QString &code :
+             {QStringLiteral("x = 6"), QStringLiteral("open('/mnt/data/out.txt', 'w').write('again')"),
+              QStringLiteral("import time\ntime.sleep(0.5)\ny = x * 7")})
             QVERIFY(store.addExecution(cell(id, code)).ok());
 
-        ConversationSession session(id, &store, Test::agentConfig(QUrl(QStringLiteral("http://127.0.0.1:9/v1")),
-                                                                   ApprovalPolicy::Auto, folder));
+        ConversationSession session(
+            id, &store, Test::agentConfig(QUrl(QStringLiteral("http://127.0.0.1:9/v1")), ApprovalPolicy::Auto, folder));
         QVERIFY(session.load().ok());
         KernelRestoreBar bar;
         bar.resize(900, 60);
@@ -113,13 +114,69 @@ private Q_SLOTS:
         const TurnItem notice = session.messages()->item(session.messages()->rowCount() - 1);
         QCOMPARE(notice.kind, TurnItem::Kind::Notice);
         QVERIFY2(notice.text.contains(QLatin1String("2 of 3 cells ran again")), qPrintable(notice.text));
-        QVERIFY2(notice.text.contains(QLatin1String("1 cell(s) that write files were skipped")), qPrintable(notice.text));
+        QVERIFY2(notice.text.contains(QLatin1String("1 cell(s) that write files were skipped")),
+                 qPrintable(notice.text));
 
         // The variables are there for the next code.
         session.runUserCode(QStringLiteral("x * 7 == y"));
         QTRY_VERIFY_WITH_TIMEOUT(!session.isBusy(), 60000);
         const auto executions = store.executions(id);
         QCOMPARE(executions->constLast().result.value, QStringLiteral("True"));
+    }
+
+    // On the way to another branch the bar says so, in words of its own, and its buttons too.
+    void bringsTheSandboxToTheBranchInItsOwnWords()
+    {
+        ConversationStore store(m_dir.filePath(QStringLiteral("branch")));
+        QVERIFY(store.open().ok());
+        const qint64 id = store.createConversation(QStringLiteral("custom"), QStringLiteral("m"))->id;
+        ConversationSession session(id, &store,
+                                    Test::agentConfig(QUrl(QStringLiteral("http://127.0.0.1:9/v1")),
+                                                      ApprovalPolicy::Auto, store.conversationFolder(id)));
+        QVERIFY(session.load().ok());
+        KernelRestoreBar bar;
+        bar.resize(900, 60);
+        bar.setSession(&session);
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        const QString shots = qEnvironmentVariable("SANDPIPER_SCREENSHOT_DIR");
+
+        AgentEvent offered;
+        offered.kind = AgentEvent::Kind::RestoreOffered;
+        offered.restore.branch = true;
+        offered.restore.cells = 3;
+        offered.restore.reason = KernelRestore::branchReason();
+        session.handle(offered);
+        QVERIFY(bar.isVisible());
+        QVERIFY2(bar.textLabel()->text().contains(QLatin1String("another branch's variables")),
+                 qPrintable(bar.textLabel()->text()));
+        QVERIFY2(bar.textLabel()->text().contains(QLatin1String("3 cell(s) of this branch")),
+                 qPrintable(bar.textLabel()->text()));
+        QCOMPARE(bar.restoreButton()->text(), QStringLiteral("&Bring to this branch"));
+        QCOMPARE(bar.dismissButton()->text(), QStringLiteral("Continue &without"));
+        QCOMPARE(bar.restoreButton()->accessibleName(), QStringLiteral("Bring the sandbox to this branch"));
+        if (!shots.isEmpty())
+            QVERIFY(QDir().mkpath(shots) && bar.grab().save(shots + QStringLiteral("/branch-offer.png")));
+
+        AgentEvent progress;
+        progress.kind = AgentEvent::Kind::RestoreProgress;
+        progress.restore = offered.restore;
+        progress.restore.done = 1;
+        progress.text = KernelRestore::cellName(1, QStringLiteral("df = load()"));
+        session.handle(progress);
+        QVERIFY(bar.progressBar()->isVisible());
+        QCOMPARE(bar.textLabel()->text(),
+                 QStringLiteral("Bringing the sandbox to this branch: cell 2 (df = load()) (2 of 3)"));
+        QCOMPARE(bar.stopButton()->text(), QStringLiteral("S&top and continue without"));
+        QCOMPARE(bar.progressBar()->accessibleName(), QStringLiteral("Bringing the sandbox to this branch"));
+        if (!shots.isEmpty())
+            QVERIFY(bar.grab().save(shots + QStringLiteral("/branch-progress.png")));
+
+        // A lost kernel's offer afterwards speaks of restoring again.
+        offered.restore.branch = false;
+        offered.restore.reason = KernelRestore::reopenedReason();
+        session.handle(offered);
+        QCOMPARE(bar.restoreButton()->text(), QStringLiteral("&Restore variables"));
     }
 };
 

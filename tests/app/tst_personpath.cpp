@@ -228,9 +228,13 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->welcomePage()->isVisible(), 15000);
         QVERIFY(scanned.count() > 0 || scanned.wait(15000));
-        QCOMPARE(m_window->welcomePage()->useButtons().size(), 1);
+        // The server found; a download to run here comes first when a llama-server is here (the
+        // runner's image on the engine counts).
+        const QList<QPushButton *> offers = m_window->welcomePage()->useButtons();
+        QVERIFY(!offers.isEmpty());
+        QVERIFY(offers.size() == 1 || offers.first()->accessibleName().startsWith(QLatin1String("Download ")));
         shot(QStringLiteral("first-run"));
-        click(m_window->welcomePage()->useButtons().first());
+        click(offers.last());
         QTRY_VERIFY(m_window->composer()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(
             m_window->composer()->modelPicker()->findText(QStringLiteral("qwen2.5-7b-instruct")) >= 0, 15000);

@@ -14,6 +14,7 @@
 #include <session/messagemodel.h>
 #include <storage/conversationstore.h>
 
+#include <QDateTime>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -193,6 +194,49 @@ private Q_SLOTS:
         QVERIFY(waitIdle(session));
         QVERIFY(!session.state().restoring);
         QVERIFY2(!session.state().restore.stopped, qPrintable(session.state().restore.userSummary()));
+    }
+
+    // A cell that went well once and fails on the way back stops the replay there, says which and
+    // why, and going on runs the cells after it.
+    void aCellThatFailsOnReplayStopsItThere()
+    {
+        SANDPIPER_REQUIRE_DOCKER();
+        ConversationSession session(m_data.id, m_data.store.get(), config());
+        QVERIFY(session.load().ok());
+        // Good for a few seconds only: by the time the branch is shown again it fails.
+        const qint64 until = QDateTime::currentSecsSinceEpoch() + 6;
+        QVERIFY(!ask(session, QStringLiteral("now"),
+                     QStringLiteral("import time\nassert time.time() < %1, 'too late'\na = 1").arg(until))
+                     .contains(QLatin1String("Error")));
+        QVERIFY(!ask(session, QStringLiteral("then"), QStringLiteral("b = 2")).contains(QLatin1String("Error")));
+        const qint64 question = firstMessage(session);
+        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_other"), QStringLiteral("execute_python_code"),
+                                                jsonCode(QStringLiteral("c = 3"))}}));
+        m_server->enqueue(FS::openAiText(QStringLiteral("Three.")));
+        QVERIFY(session.resendFrom(question, QStringLiteral("other")));
+        QVERIFY(waitIdle(session));
+        QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentSecsSinceEpoch() > until, 10000);
+
+        QSignalSpy finished(&session, &ConversationSession::turnFinished);
+        QVERIFY(session.showVersion(question));
+        QVERIFY(finished.wait(60000));
+        const KernelRestore stopped = session.state().restore;
+        QVERIFY(stopped.branch);
+        QVERIFY(stopped.stopped);
+        QVERIFY(session.state().restoreOffered);
+        QCOMPARE(stopped.failures.size(), 1);
+        QVERIFY2(stopped.failures.first().startsWith(QLatin1String("cell 1 (import time)")),
+                 qPrintable(stopped.failures.first()));
+        QVERIFY2(stopped.failures.first().contains(QLatin1String("AssertionError")),
+                 qPrintable(stopped.failures.first()));
+
+        // Going on from there: only the second cell runs.
+        session.restoreVariables(true);
+        QVERIFY(waitIdle(session));
+        QCOMPARE(session.state().restore.restored, 1);
+        QVERIFY(!session.state().restore.stopped);
+        const QString result = ask(session, QStringLiteral("b?"), QStringLiteral("('a' in globals(), b)"));
+        QVERIFY2(result.contains(QLatin1String("(False, 2)")), qPrintable(result));
     }
 
     // With the network on, a cell run again could act outside the sandbox a second time: it asks.
