@@ -50,16 +50,38 @@ class TestBranchKernel : public QObject
         return finished.wait(timeoutMs);
     }
 
-    // The model runs CODE, then says it is done; what the code answered comes back.
-    QString ask(ConversationSession &session, const QString &text, const QString &code)
+    // The model's next answer runs CODE, then says it is done; the call's id.
+    QString scriptCode(const QString &code)
     {
         const QString callId = QStringLiteral("call_%1").arg(m_server->chatRequests().size());
         m_server->enqueue(FS::openAiToolCalls({{callId, QStringLiteral("execute_python_code"), jsonCode(code)}}));
         m_server->enqueue(FS::openAiText(QStringLiteral("Done.")));
-        session.send(text);
+        return callId;
+    }
+
+    // What the code that CALLID ran answered, once the turn is over.
+    QString resultOf(ConversationSession &session, const QString &callId)
+    {
         if (!waitIdle(session))
             return QStringLiteral("(no end of turn)");
         return toolMessageIn(m_server->chatRequests().last(), callId);
+    }
+
+    // The user sends TEXT; the answer runs CODE.
+    QString ask(ConversationSession &session, const QString &text, const QString &code)
+    {
+        const QString callId = scriptCode(code);
+        session.send(text);
+        return resultOf(session, callId);
+    }
+
+    // The user edits the first question into TEXT; the answer on that new branch runs CODE.
+    QString editFirst(ConversationSession &session, const QString &text, const QString &code)
+    {
+        const QString callId = scriptCode(code);
+        if (!session.resendFrom(firstMessage(session), text))
+            return QStringLiteral("(not sent)");
+        return resultOf(session, callId);
     }
 
     qint64 firstMessage(ConversationSession &session) const { return session.messages()->item(0).message.id; }
@@ -97,14 +119,9 @@ private Q_SLOTS:
         const qint64 question = firstMessage(session);
 
         // The edit goes on from before the first question: nothing is defined, no file but the user's.
-        m_server->enqueue(FS::openAiToolCalls(
-            {{QStringLiteral("call_edit"), QStringLiteral("execute_python_code"),
-              jsonCode(QStringLiteral("import os\ny = 2\n('x' in globals(), os.path.exists('/mnt/data/a.bin'), "
-                                      "open('/mnt/data/mine.txt').read())"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Two.")));
-        QVERIFY(session.resendFrom(question, QStringLiteral("two")));
-        QVERIFY(waitIdle(session));
-        result = toolMessageIn(m_server->chatRequests().last(), QStringLiteral("call_edit"));
+        result = editFirst(session, QStringLiteral("two"),
+                           QStringLiteral("import os\ny = 2\n('x' in globals(), os.path.exists('/mnt/data/a.bin'), "
+                                          "open('/mnt/data/mine.txt').read())"));
         QVERIFY2(result.contains(QLatin1String("(False, False, \"the user's file\")")), qPrintable(result));
         QVERIFY2(result.contains(QLatin1String("moved to another branch")), qPrintable(result));
         const qint64 edited = firstMessage(session);
@@ -170,11 +187,7 @@ private Q_SLOTS:
         QVERIFY(!ask(session, QStringLiteral("then"), QStringLiteral("b = 2")).contains(QLatin1String("Error")));
         const qint64 question = firstMessage(session);
         // Branch 2 from the start: the kernel is emptied by the model's first code there.
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_other"), QStringLiteral("execute_python_code"),
-                                                jsonCode(QStringLiteral("c = 3"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Three.")));
-        QVERIFY(session.resendFrom(question, QStringLiteral("other")));
-        QVERIFY(waitIdle(session));
+        QVERIFY(!editFirst(session, QStringLiteral("other"), QStringLiteral("c = 3")).contains(QLatin1String("Error")));
 
         // Back to branch 1, stopped during its slow first cell.
         QVERIFY(session.showVersion(question));
@@ -210,11 +223,7 @@ private Q_SLOTS:
                      .contains(QLatin1String("Error")));
         QVERIFY(!ask(session, QStringLiteral("then"), QStringLiteral("b = 2")).contains(QLatin1String("Error")));
         const qint64 question = firstMessage(session);
-        m_server->enqueue(FS::openAiToolCalls({{QStringLiteral("call_other"), QStringLiteral("execute_python_code"),
-                                                jsonCode(QStringLiteral("c = 3"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Three.")));
-        QVERIFY(session.resendFrom(question, QStringLiteral("other")));
-        QVERIFY(waitIdle(session));
+        QVERIFY(!editFirst(session, QStringLiteral("other"), QStringLiteral("c = 3")).contains(QLatin1String("Error")));
         QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentSecsSinceEpoch() > until, 10000);
 
         QSignalSpy finished(&session, &ConversationSession::turnFinished);
@@ -247,12 +256,7 @@ private Q_SLOTS:
         QVERIFY(session.load().ok());
         QVERIFY(!ask(session, QStringLiteral("one"), QStringLiteral("x = 1")).contains(QLatin1String("Error")));
         const qint64 question = firstMessage(session);
-        m_server->enqueue(FS::openAiToolCalls(
-            {{QStringLiteral("call_two"), QStringLiteral("execute_python_code"), jsonCode(QStringLiteral("y = 2"))}}));
-        m_server->enqueue(FS::openAiText(QStringLiteral("Two.")));
-        QVERIFY(session.resendFrom(question, QStringLiteral("two")));
-        QVERIFY(waitIdle(session));
-        const QString told = toolMessageIn(m_server->chatRequests().last(), QStringLiteral("call_two"));
+        const QString told = editFirst(session, QStringLiteral("two"), QStringLiteral("y = 2"));
         QVERIFY2(told.contains(QLatin1String("network access")), qPrintable(told));
 
         QVERIFY(session.showVersion(question));
