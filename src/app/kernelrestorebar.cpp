@@ -2,6 +2,7 @@
 
 #include <session/conversationsession.h>
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -55,6 +56,22 @@ void KernelRestoreBar::setSession(ConversationSession *session)
 
 void KernelRestoreBar::showState()
 {
+    const bool hadFocus = isAncestorOf(QApplication::focusWidget());
+    showStateOnly();
+    // A button that hides with the focus would hand it to whatever comes next (Attach…): it stays
+    // in the bar while the bar shows, else it goes back to where the user writes.
+    if (!hadFocus || isAncestorOf(QApplication::focusWidget()))
+        return;
+    if (!isHidden() && !m_restore->isHidden())
+        m_restore->setFocus(Qt::OtherFocusReason);
+    else if (!isHidden() && !m_stop->isHidden())
+        m_stop->setFocus(Qt::OtherFocusReason);
+    else
+        Q_EMIT focusReleased();
+}
+
+void KernelRestoreBar::showStateOnly()
+{
     const SessionState state = m_session ? m_session->state() : SessionState{};
     const KernelRestore &restore = state.restore;
     setVisible(state.restoreOffered || state.restoring);
@@ -98,12 +115,16 @@ void KernelRestoreBar::showState()
                                                                 .arg(restore.cells));
     } else if (state.restoreOffered && restore.branch) {
         const int left = std::max(0, restore.cells - restore.done);
-        QString text = tr("Python still holds another branch's variables. Running %n cell(s) of this branch again "
-                          "brings the sandbox here.",
-                          "", left);
+        QString text;
         if (!restore.failures.isEmpty())
-            text += QLatin1Char(' ') + tr("It stopped at %1.").arg(restore.failures.constLast());
-        else if (state.networkAllowed)
+            text = tr("Bringing the sandbox to this branch stopped at %1. Going on runs the %n cell(s) after it.", "",
+                      left)
+                       .arg(restore.failures.constLast());
+        else
+            text = tr("Python still holds another branch's variables. Running %n cell(s) of this branch again "
+                      "brings the sandbox here.",
+                      "", left);
+        if (state.networkAllowed)
             text += QLatin1Char(' ') + tr("The sandbox may reach the network: those cells may act outside it again.");
         m_text->setText(text);
     } else if (state.restoreOffered) {

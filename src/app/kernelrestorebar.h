@@ -30,8 +30,13 @@ public:
     QProgressBar *progressBar() const { return m_progress; }
     QLabel *textLabel() const { return m_text; }
 
+Q_SIGNALS:
+    // The bar hid with the keyboard focus in it: the focus should go where the user writes.
+    void focusReleased();
+
 private:
     void showState();
+    void showStateOnly();
     void restore();
 
     QPointer<ConversationSession> m_session;

@@ -222,6 +222,8 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
     connect(m_chat, &ChatView::imageShowRequested, this, &MainWindow::showImageToModel);
     // The edit went as a new version: the next words are typed where messages are written.
     connect(m_chat, &ChatView::editSent, this, [this] { m_composer->editor()->setFocus(Qt::OtherFocusReason); });
+    connect(m_restoreBar, &KernelRestoreBar::focusReleased, this,
+            [this] { m_composer->editor()->setFocus(Qt::OtherFocusReason); });
     connect(m_inspector, &CodeInspector::imageShowRequested, this, &MainWindow::showImageToModel);
     connect(m_composer, &Composer::modelChosen, this, &MainWindow::chooseModel);
     connect(m_composer, &Composer::networkToggled, this, [this](bool allowed) {

@@ -206,6 +206,13 @@ private Q_SLOTS:
         answer = lastMessage(window.get());
         QCOMPARE(answer->versionLabel()->text(), QStringLiteral("2 / 2"));
         QTRY_COMPARE(QApplication::focusWidget(), answer->versionButton(-1));
+
+        // Disabled under the focus (the sandbox following the branch makes the conversation busy),
+        // the switcher keeps the focus on the version's figure, and takes it back after.
+        answer->setAnswerRunning(true);
+        QCOMPARE(QApplication::focusWidget(), answer->versionLabel());
+        answer->setAnswerRunning(false);
+        QCOMPARE(QApplication::focusWidget(), answer->versionButton(-1));
     }
 
     // While an answer runs the switcher cannot switch (the session would refuse); it can again

@@ -128,6 +128,12 @@ void ChatPage::showEarlier()
 
 void ChatPage::insertRows(int first, int last)
 {
+    // The user's own new message at the end: the chat follows what comes after it, wherever it
+    // was left (a switch of versions leaves it at the switcher).
+    const TurnItem &newest = m_model->item(last);
+    if (last == m_model->rowCount() - 1 && newest.kind == TurnItem::Kind::Message &&
+        newest.message.role == ChatMessage::Role::User)
+        m_followBottom = true;
     if (last < m_firstShown) {
         m_firstShown += last - first + 1;
         return;

@@ -245,6 +245,13 @@ void MessageWidget::updateVersions()
     m_nextVersion->setVisible(several);
     // Another version would take the edit away: the switcher waits for it as for an answer.
     const bool switchable = !m_answerRunning && !m_editor;
+    // Disabled under the keyboard's focus (the sandbox following the branch just switched to), the
+    // switcher would hand the focus on down the chat: it waits on the version's figure instead,
+    // and comes back to the switcher after.
+    if (!switchable && (m_previousVersion->hasFocus() || m_nextVersion->hasFocus())) {
+        m_versionFocusParked = true;
+        m_versionLabel->setFocus(Qt::OtherFocusReason);
+    }
     m_deleteVersion->setVisible(several && !m_editor);
     m_deleteVersion->setEnabled(switchable);
     if (!several)
@@ -258,6 +265,8 @@ void MessageWidget::updateVersions()
     m_nextVersion->setAccessibleName(tr("Version %1 of %2, next").arg(version).arg(count));
     m_previousVersion->setEnabled(switchable && version > 1);
     m_nextVersion->setEnabled(switchable && version < count);
+    if (switchable && std::exchange(m_versionFocusParked, false) && m_versionLabel->hasFocus())
+        (m_nextVersion->isEnabled() ? m_nextVersion : m_previousVersion)->setFocus(Qt::OtherFocusReason);
 }
 
 void MessageWidget::setActionsVisible(bool lastAnswer, bool edit)

@@ -109,6 +109,7 @@ private:
     QPushButton *m_deleteVersion;
     MessageEditor *m_editor = nullptr;
     bool m_answerRunning = false;
+    bool m_versionFocusParked = false; // the switcher had the focus when it was disabled
     bool m_editable = false;
 };
 

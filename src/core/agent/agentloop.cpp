@@ -110,6 +110,9 @@ void AgentLoop::shutdown()
     m_budget->cancel(); // the window may be asked for after the turn ended
     if (m_titles)
         m_titles->cancel();
+    // The kernel that goes with the loop is not a kernel lost: nothing is offered or put back.
+    if (m_sandbox && m_restorer)
+        disconnect(m_sandbox, nullptr, m_restorer, nullptr);
     if (m_sandbox)
         m_sandbox->abandon();
     deleteLater();

@@ -141,6 +141,13 @@ QString KernelRestore::modelNote() const
         note = QStringLiteral("Note: %1. This branch ran no code before this point, so the Python kernel was started "
                               "afresh: nothing is defined in it.")
                    .arg(reason);
+    else if (branch && stopped)
+        note = QStringLiteral("Note: %1. Sandpiper began to bring the Python kernel to this branch, but only %2 of "
+                              "its %3 successful cells ran again before it stopped: what the others defined is "
+                              "missing.")
+                   .arg(reason)
+                   .arg(restored)
+                   .arg(cells);
     else if (branch)
         note = QStringLiteral("Note: %1. Sandpiper brought the Python kernel to this branch by running %2 of its %3 "
                               "successful cells again, in order.")
@@ -160,7 +167,7 @@ QString KernelRestore::modelNote() const
         note += QStringLiteral(" %1 cells that write files in /mnt/data were not run again, at the user's choice; "
                                "what they defined is missing.")
                     .arg(skipped);
-    if (stopped)
+    if (stopped && !branch)
         note += QStringLiteral(" The replay was stopped before the end; later cells did not run again.");
     if (filesBack)
         note += QStringLiteral(" The files in /mnt/data are as this branch left them.");

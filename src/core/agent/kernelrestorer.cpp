@@ -185,6 +185,11 @@ QCoro::Task<QString> KernelRestorer::noteBeforeCode()
             const KernelRestore restore = co_await replay(true);
             co_return QString(restore.modelNote() + QLatin1String("\n\n"));
         }
+        // Once: what a replay that stopped did, or why none ran.
+        if (!m_offBranchTold && !m_restoreNote.isEmpty()) {
+            m_offBranchTold = true;
+            co_return QString(std::exchange(m_restoreNote, QString()) + QLatin1String("\n\n"));
+        }
         if (!std::exchange(m_offBranchTold, true))
             co_return QStringLiteral(
                 "Note: the conversation moved to another branch (the user switched to another version of a message "

@@ -743,8 +743,10 @@ void ConversationSession::handle(const AgentEvent &event)
             state.restore = event.restore;
             state.restoring = false;
             state.restoringCell.clear();
-            // A replay that stopped can be tried again.
-            state.restoreOffered = event.restore.stopped;
+            // A replay that stopped can be tried again; on the way to a branch, only after a cell that
+            // failed (stopped by the user, it goes on without, as the user chose).
+            state.restoreOffered =
+                event.restore.stopped && (!event.restore.branch || !event.restore.failures.isEmpty());
         });
         m_transcript->addNotice(
             event.restore.failures.isEmpty() ? TurnItem::NoticeLevel::Info : TurnItem::NoticeLevel::Error, event.text);
