@@ -256,8 +256,11 @@ void CodeInspector::refreshSelected()
     QString status =
         tr("%1 in %2 s")
             .arg(ExecutionResultView::statusText(r), QLocale().toString(double(r.durationMs) / 1000.0, 'f', 2));
-    if (!r.errorType.isEmpty() || !r.errorMessage.isEmpty())
-        status += QStringLiteral(" — %1: %2").arg(r.errorType, r.errorMessage);
+    // A note without an error type (the kernel was restarted) stands alone, with no stray colon.
+    QStringList error{r.errorType, r.errorMessage};
+    error.removeAll(QString());
+    if (!error.isEmpty())
+        status += QStringLiteral(" — ") + error.join(QStringLiteral(": "));
     if (!r.stopReason.isEmpty())
         status += QStringLiteral(" — ") + r.stopReason;
     if (item.origin == RunOrigin::User)

@@ -102,11 +102,12 @@ void KernelRestoreBar::showStateOnly()
         m_progress->setRange(0, std::max(1, restore.cells));
         m_progress->setValue(restore.done);
         if (restore.branch)
+            // The cell keeps its number on the branch; the count is of those that run again.
             m_text->setText(state.restoringCell.isEmpty() ? tr("Bringing the sandbox to this branch…")
-                                                          : tr("Bringing the sandbox to this branch: %1 (%2 of %3)")
-                                                                .arg(state.restoringCell)
+                                                          : tr("Bringing the sandbox to this branch, %1 of %2: %3")
                                                                 .arg(restore.done + 1)
-                                                                .arg(restore.cells));
+                                                                .arg(restore.cells)
+                                                                .arg(state.restoringCell));
         else
             m_text->setText(state.restoringCell.isEmpty() ? tr("Restoring the variables…")
                                                           : tr("Restoring the variables: %1 (%2 of %3)")

@@ -166,7 +166,7 @@ private Q_SLOTS:
         session.handle(progress);
         QVERIFY(bar.progressBar()->isVisible());
         QCOMPARE(bar.textLabel()->text(),
-                 QStringLiteral("Bringing the sandbox to this branch: cell 2 (df = load()) (2 of 3)"));
+                 QStringLiteral("Bringing the sandbox to this branch, 2 of 3: cell 2 (df = load())"));
         QCOMPARE(bar.stopButton()->text(), QStringLiteral("S&top and continue without"));
         QCOMPARE(bar.progressBar()->accessibleName(), QStringLiteral("Bringing the sandbox to this branch"));
         if (!shots.isEmpty())
