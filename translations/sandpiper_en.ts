@@ -123,6 +123,13 @@
             <numerusform>Python still holds another branch&apos;s variables. Running %n cells of this branch again brings the sandbox here.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Bringing the sandbox to this branch stopped at %1. Going on runs the %n cell(s) after it.</source>
+        <translation>
+            <numerusform>Bringing the sandbox to this branch stopped at %1. Going on runs the %n cell after it.</numerusform>
+            <numerusform>Bringing the sandbox to this branch stopped at %1. Going on runs the %n cells after it.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::LocalModelHost</name>

@@ -2559,10 +2559,6 @@
         <source>Bringing the sandbox to this branch…</source>
         <translation>正在将沙箱同步到此分支…</translation>
     </message>
-    <message>
-        <source>Bringing the sandbox to this branch: %1 (%2 of %3)</source>
-        <translation>正在将沙箱同步到此分支：%1（第 %2 个，共 %3 个）</translation>
-    </message>
     <message numerus="yes">
         <source>Python still holds another branch&apos;s variables. Running %n cell(s) of this branch again brings the sandbox here.</source>
         <translation>
@@ -2570,12 +2566,18 @@
         </translation>
     </message>
     <message>
-        <source>It stopped at %1.</source>
-        <translation>停止位置：%1。</translation>
-    </message>
-    <message>
         <source>The sandbox may reach the network: those cells may act outside it again.</source>
         <translation>沙箱可以访问网络：这些单元格可能会再次对沙箱之外产生影响。</translation>
+    </message>
+    <message>
+        <source>Bringing the sandbox to this branch, %1 of %2: %3</source>
+        <translation>正在将沙箱同步到此分支，第 %1 个，共 %2 个：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Bringing the sandbox to this branch stopped at %1. Going on runs the %n cell(s) after it.</source>
+        <translation>
+            <numerusform>同步到此分支时停在了 %1。继续将运行其后的 %n 个单元格。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
