@@ -3,6 +3,7 @@
 #include "aboutdialog.h"
 #include "attachments.h"
 #include "chat/chatview.h"
+#include "chat/messagewidget.h"
 #include "codeinspector.h"
 #include "composer.h"
 #include "contextusagelabel.h"
@@ -49,6 +50,7 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -319,6 +321,10 @@ void MainWindow::buildActions()
     QAction *focusAction =
         editMenu->addAction(tr("Focus the &message box"), this, [this] { m_composer->editor()->setFocus(); });
     focusAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    QAction *editLastAction = editMenu->addAction(tr("&Edit the last question"), this, &MainWindow::editLastQuestion);
+    editLastAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *regenerateAction = editMenu->addAction(tr("&Regenerate the answer"), this, &MainWindow::regenerateAnswer);
+    regenerateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     QAction *stopAction = editMenu->addAction(tr("S&top the answer"), this, &MainWindow::stop);
     stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     editMenu->addSeparator();
@@ -495,6 +501,26 @@ void MainWindow::copyLastAnswer()
         return;
     QApplication::clipboard()->setText(answer);
     statusBar()->showMessage(tr("The last answer was copied."), 3000);
+}
+
+void MainWindow::editLastQuestion()
+{
+    const QList<MessageWidget *> messages = m_chat->messageWidgets();
+    for (auto message = messages.crbegin(); message != messages.crend(); ++message) {
+        if ((*message)->editButton()->isVisible()) {
+            (*message)->editButton()->click();
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("There is no question here to edit."), 5000);
+}
+
+void MainWindow::regenerateAnswer()
+{
+    if (!m_session)
+        return;
+    if (auto regenerated = m_session->regenerate(); !regenerated)
+        statusBar()->showMessage(regenerated.error().message, 5000);
 }
 
 void MainWindow::loadApiKey()

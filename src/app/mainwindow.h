@@ -104,6 +104,9 @@ private:
     // "Show to the model" on a figure: NAME in the folder goes with the next message.
     void showImageToModel(const QString &name);
     void copyLastAnswer();
+    // The keyboard's way to the last question's Edit and to Regenerate, wherever the focus is.
+    void editLastQuestion();
+    void regenerateAnswer();
     void chooseModel(const QString &model);
     void loadApiKey();
     void loadModels();

@@ -286,6 +286,25 @@ private Q_SLOTS:
         QCOMPARE(calling->versionLabel()->text(), QStringLiteral("2 / 2"));
     }
 
+    // From anywhere in the window, Ctrl+Shift+R asks again and Ctrl+Shift+E edits the last question.
+    void theKeyboardEditsAndRegeneratesFromAnywhere()
+    {
+        auto window = openAnswered();
+        QVERIFY(window);
+        m_fixture.server().enqueue(FS::openAiText(QStringLiteral("The second answer.")));
+        window->composer()->editor()->setFocus();
+        QTRY_VERIFY(window->composer()->editor()->hasFocus());
+        QTest::keyClick(window.get(), Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The second answer.")), 20000);
+        QTRY_VERIFY(!window->currentSession()->isBusy());
+
+        QTest::keyClick(window.get(), Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+        MessageWidget *question = messageSaying(window.get(), QStringLiteral("What is a branch?"));
+        QVERIFY(question);
+        QTRY_VERIFY(question->editor());
+        QTRY_VERIFY(question->editor()->textEdit()->hasFocus());
+    }
+
     // Edit puts the text in an editor in the message's place, the focus after its end; Esc
     // puts the message back as it was, with the focus on Edit, and nothing is sent.
     void escCancelsTheEdit()
