@@ -2882,6 +2882,18 @@
         <source>Tested: %1</source>
         <translation>已测试：%1</translation>
     </message>
+    <message>
+        <source>&amp;Edit the last question</source>
+        <translation>编辑最后一个问题(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Regenerate the answer</source>
+        <translation>重新生成回答(&amp;R)</translation>
+    </message>
+    <message>
+        <source>There is no question here to edit.</source>
+        <translation>这里没有可以编辑的问题。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::MarkdownSource</name>
