@@ -51,10 +51,19 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         writeDockerfile(dir, "FROM " + Sandpiper::Test::sandboxImage().toUtf8() + "\nRUN exit 3\n");
+        // The stopped containers the failing step could leave behind, by their command.
+        const auto leftovers = [] {
+            const auto listed =
+                QCoro::waitFor(DockerCli::run({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--no-trunc"),
+                                               QStringLiteral("--format"), QStringLiteral("{{.Command}}")}));
+            return QString::fromUtf8(listed.standardOutput).count(QLatin1String("exit 3"));
+        };
+        const qsizetype before = leftovers();
         ImageManager manager;
         QVERIFY(!QCoro::waitFor(manager.build(QStringLiteral("sandpiper-test-build:broken"), dir.path())));
         QVERIFY2(manager.lastError().startsWith(QLatin1String("Building the image failed")),
                  qPrintable(manager.lastError()));
+        QCOMPARE(leftovers(), before);
     }
 
     void aFolderWithoutDockerfileIsRefused()

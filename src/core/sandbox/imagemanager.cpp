@@ -67,8 +67,9 @@ QCoro::Task<bool> ImageManager::build(QString image, QString context, DockerCli:
             Q_EMIT progress(line);
         }
     });
-    if (!co_await qCoro(process).start(DockerCli::program(),
-                                       {QStringLiteral("build"), QStringLiteral("-t"), image, context})) {
+    // --force-rm: a step that fails leaves no stopped container behind (the classic builder keeps it).
+    if (!co_await qCoro(process).start(DockerCli::program(), {QStringLiteral("build"), QStringLiteral("--force-rm"),
+                                                              QStringLiteral("-t"), image, context})) {
         if (self)
             m_lastError = tr("The Docker client could not be started: is Docker installed?");
         co_return false;
