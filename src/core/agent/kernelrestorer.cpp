@@ -71,8 +71,7 @@ void KernelRestorer::setBranch(const QList<StoredExecution> &executions)
     m_offBranch = m_kernelAlive && m_ran != replayableIds();
     if (m_offBranch)
         return;
-    if (const QString problem = restoreFolder(m_lastExecution); !problem.isEmpty())
-        qCWarning(lcAgent) << "the folder did not follow the branch:" << problem;
+    putFolderBack();
     if (!m_kernelAlive) {
         const bool wasPending = std::exchange(m_restorePending, !m_replayable.isEmpty());
         if (wasPending || m_restorePending)
@@ -106,6 +105,13 @@ QString KernelRestorer::restoreFolder(qint64 afterExecution)
     return restored ? restored->problem : restored.error().message;
 }
 
+void KernelRestorer::putFolderBack()
+{
+    // Nothing waits on it: what could not be put back is only logged.
+    if (const QString problem = restoreFolder(m_lastExecution); !problem.isEmpty())
+        qCWarning(lcAgent) << "the folder did not follow the branch:" << problem;
+}
+
 void KernelRestorer::offer(const QString &reason)
 {
     AgentEvent offered;
@@ -121,10 +127,8 @@ void KernelRestorer::kernelEmptied()
     m_codeSinceNew = false;
     // A kernel that held another branch's variables leaves that branch's files behind (a replay
     // puts the folder back itself).
-    if (!m_restoring && std::exchange(m_offBranch, false)) {
-        if (const QString problem = restoreFolder(m_lastExecution); !problem.isEmpty())
-            qCWarning(lcAgent) << "the folder did not follow the branch:" << problem;
-    }
+    if (!m_restoring && std::exchange(m_offBranch, false))
+        putFolderBack();
 }
 
 void KernelRestorer::stateChanged(bool alive)

@@ -67,6 +67,8 @@ private:
     QCoro::Task<KernelRestore> replay(bool rerunWritingCells);
     // Puts the folder back as the run of code AFTEREXECUTION left it (0: before any code ran).
     QString restoreFolder(qint64 afterExecution);
+    // Puts the folder back as the branch's last run of code left it.
+    void putFolderBack();
     // Tells the front ends what a replay would run now, for REASON.
     void offer(const QString &reason);
     QList<qint64> replayableIds() const;
