@@ -52,14 +52,8 @@ host_kind() {
 
 # The Debian mirror the host already uses (its own apt sources), or SANDPIPER_DEBIAN_MIRROR.
 debian_mirror() {
-    if [ -n "${SANDPIPER_DEBIAN_MIRROR:-}" ]; then echo "$SANDPIPER_DEBIAN_MIRROR"; return; fi
-    local uri
-    uri=$( { grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{for (i = 2; i <= NF; i++) print $i}'
-             grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-                 sed -E 's/^deb +(\[[^]]*\] +)?//' | awk '{print $1}'; } |
-           grep -v -e security -e '^cdrom:' | grep -i debian | head -n 1) || true
-    [ -n "$uri" ] || die "no Debian mirror in the apt sources; set SANDPIPER_DEBIAN_MIRROR"
-    echo "${uri%/}"
+    "$SANDPIPER_ROOT/sandbox/debian-mirror.sh" ||
+        die "no Debian mirror in the apt sources; set SANDPIPER_DEBIAN_MIRROR"
 }
 
 buildroot_dir() {
@@ -166,43 +160,45 @@ ensure_sandbox_image() {
 # --- llama.cpp's server in a container (issue 26) ------------------------------------------
 
 # The image that runs llama-server when the machine has none of its own: Debian sid's
-# llama.cpp-tools in a root made by mmdebstrap, imported with `docker import` (no registry). The
-# app uses the newest sandpiper-llama image it finds; the tag carries a hash of this recipe and of
-# the root's package list, so an image is built again only when either changes.
+# llama.cpp-tools in a root imported with `docker import` (no registry). The recipe is
+# sandbox/llama/build-image.sh, which the app runs too (Settings › Models); the app uses the
+# newest sandpiper-llama image it finds. The tag carries a hash of the recipe's image settings
+# and of the root's package list, so an image is made again only when either changes.
 LLAMA_IMAGE_REPOSITORY=sandpiper-llama
-llama_image_changes=(--change 'ENV LANG=C.UTF-8' --change 'USER 65534:65534'
-                     --change 'ENTRYPOINT ["/usr/bin/llama-server"]')
+LLAMA_IMAGE_RECIPE="$SANDPIPER_ROOT/sandbox/llama/build-image.sh"
 
-llama_image_tag() {
-    local packages=$1
-    echo "$LLAMA_IMAGE_REPOSITORY:$( { echo "$packages"; printf '%s\n' "${llama_image_changes[@]}"; } |
-                                     sha256sum | cut -c1-12)"
-}
+llama_image_tag() { "$LLAMA_IMAGE_RECIPE" --tag "$1"; }
 
 # import_llama_image ROOT TAG: the image from a sid root that has llama.cpp-tools (the one
 # tests/llama/setup.sh keeps, so CI makes no second root).
 import_llama_image() {
     local root=$1 tag=$2
     say "importing $root as the llama.cpp runner image $tag"
-    tar -C "$root" --exclude=./proc --exclude=./sys --exclude=./dev -c . |
-        docker import "${llama_image_changes[@]}" - "$tag" >/dev/null
+    "$LLAMA_IMAGE_RECIPE" "$tag" --root "$root" >/dev/null
 }
 
 # build_llama_image: the runner image for users, from Debian's archive (the host's mirror or
 # SANDPIPER_DEBIAN_MIRROR): llama.cpp-tools alone. Prints the tag.
 build_llama_image() {
-    local packages=llama.cpp-tools tag mirror
-    tag=$(llama_image_tag "$packages")
+    local tag
+    tag=$(llama_image_tag llama.cpp-tools)
     if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; return 0; fi
     command -v mmdebstrap >/dev/null || apt_install mmdebstrap
-    mirror=$(debian_mirror)
     say "building the llama.cpp runner image $tag from Debian sid (about a minute)"
-    mmdebstrap --variant=apt --quiet --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages" \
-        --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-        --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/etc/apt/sources.list' \
-        sid - "deb $mirror sid main" |
-        docker import "${llama_image_changes[@]}" - "$tag" >/dev/null
+    SANDPIPER_DEBIAN_MIRROR=$(debian_mirror) "$LLAMA_IMAGE_RECIPE" "$tag" >&2
     echo "$tag"
+}
+
+# ensure_llama_runner: on a machine without llama-server (on PATH here or in the build root),
+# the runner's image, so that the welcome page's local model runs at the first click (once,
+# cached; a failure only means that the local model needs a llama-server of its own).
+ensure_llama_runner() {
+    docker_answers || return 0
+    command -v llama-server >/dev/null && return 0
+    in_env sh -c 'command -v llama-server' >/dev/null 2>&1 && return 0
+    [ -n "$(docker image ls -q "$LLAMA_IMAGE_REPOSITORY" 2>/dev/null)" ] && return 0
+    say "no llama-server here: building the image that runs a local model in Docker (once)"
+    build_llama_image >/dev/null || say "the runner's image could not be built; see Settings › Models"
 }
 
 # --- MCP reference servers --------------------------------------------------------------

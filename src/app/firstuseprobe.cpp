@@ -70,9 +70,10 @@ void FirstUseProbe::answered(const ProviderConfig &provider)
     const QString mode = m_settings->string(modeKey);
     if (mode == QLatin1String("never") || provider.model.isEmpty() || provider.baseUrl.isEmpty() || m_probe)
         return;
-    if (ModelReports::find(*m_settings, provider.id, provider.baseUrl, provider.model))
+    const QString server = m_sessions->reportServer(provider);
+    if (ModelReports::find(*m_settings, provider.id, server, provider.model))
         return;
-    const QString which = provider.baseUrl + QLatin1Char('\n') + provider.model;
+    const QString which = server + QLatin1Char('\n') + provider.model;
     if (m_considered.contains(which))
         return;
     m_considered.insert(which);
@@ -117,7 +118,7 @@ QCoro::Task<> FirstUseProbe::run(ProviderConfig provider)
         co_return;
     }
     report = ModelReports::apply(*m_settings, provider.id, report);
-    ModelReports::keep(*m_settings, provider.id, report);
+    ModelReports::keep(*m_settings, provider.id, report, m_sessions->reportServer(provider));
     m_sessions->applySettings();
     const QStringList set = report.switchesSet();
     Q_EMIT said(set.isEmpty()

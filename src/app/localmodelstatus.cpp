@@ -6,8 +6,10 @@
 #include <session/modeldownloads.h>
 
 #include <QDesktopServices>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QStatusBar>
 #include <QToolButton>
 #include <QUrl>
 
@@ -39,8 +41,11 @@ LocalModelStatus::LocalModelStatus(LocalModelHost *host, ModelDownloads *downloa
     m_log->setAccessibleName(tr("Open the log of the model on this computer"));
     m_log->setToolTip(tr("Opens llama-server's log: what it loaded, with which settings, and why it stopped."));
     connect(m_log, &QToolButton::clicked, this, [this] {
-        if (QFileInfo::exists(m_host->logFile()))
-            QDesktopServices::openUrl(QUrl::fromLocalFile(m_host->logFile()));
+        const QString log = m_host->logFile();
+        if (QFileInfo::exists(log) && QDesktopServices::openUrl(QUrl::fromLocalFile(log)))
+            return;
+        // No program here opens text files: where it is, to be copied.
+        show(tr("No program here opens the log; it is %1").arg(QDir::toNativeSeparators(log)));
     });
     connect(host, &LocalModelHost::stateChanged, this,
             [this](LocalRunner::State, const QString &message) { show(message); });
@@ -63,7 +68,7 @@ void LocalModelStatus::show(const QString &message)
     m_label->setVisible(!message.isEmpty());
     m_log->setVisible(!message.isEmpty());
     m_log->setEnabled(QFileInfo::exists(m_host->logFile()));
-    setVisible(!message.isEmpty() || m_download->isVisibleTo(this));
+    reveal(!message.isEmpty() || m_download->isVisibleTo(this));
 }
 
 void LocalModelStatus::showDownload()
@@ -71,7 +76,20 @@ void LocalModelStatus::showDownload()
     const QString summary = m_downloads ? m_downloads->summary() : QString();
     m_download->setText(summary);
     m_download->setVisible(!summary.isEmpty());
-    setVisible(!summary.isEmpty() || !m_label->text().isEmpty());
+    reveal(!summary.isEmpty() || !m_label->text().isEmpty());
+}
+
+void LocalModelStatus::reveal(bool shown)
+{
+    // While the status bar shows a message of its own it hides its other widgets, and shows them
+    // again when the message goes; one that came up meanwhile would be drawn over the message.
+    const auto *bar = qobject_cast<QStatusBar *>(parentWidget());
+    if (shown && bar && !bar->currentMessage().isEmpty()) {
+        hide();
+        setAttribute(Qt::WA_WState_ExplicitShowHide, false); // as QStatusBar hides it: shown again after
+        return;
+    }
+    setVisible(shown);
 }
 
 } // namespace Sandpiper

@@ -33,6 +33,7 @@ Q_SIGNALS:
 private:
     void show(const QString &message);
     void showDownload();
+    void reveal(bool shown);
 
     LocalModelHost *m_host;
     ModelDownloads *m_downloads;

@@ -244,7 +244,10 @@ MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *pa
         // Each tested model says what its report card found (Settings › Providers › Test this model).
         QComboBox *picker = m_composer->modelPicker();
         for (int i = 0; i < picker->count(); ++i) {
-            if (const auto report = ModelReports::find(*m_settings, provider.id, provider.baseUrl, picker->itemText(i)))
+            ProviderConfig each = provider;
+            each.model = picker->itemText(i);
+            if (const auto report =
+                    ModelReports::find(*m_settings, provider.id, m_sessions->reportServer(each), each.model))
                 picker->setItemData(i, tr("Tested: %1").arg(report->verdict()), Qt::ToolTipRole);
         }
         showProviderHelp();
@@ -325,7 +328,7 @@ void MainWindow::buildActions()
     editLastAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction *regenerateAction = editMenu->addAction(tr("&Regenerate the answer"), this, &MainWindow::regenerateAnswer);
     regenerateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    QAction *stopAction = editMenu->addAction(tr("S&top the answer"), this, &MainWindow::stop);
+    QAction *stopAction = editMenu->addAction(tr("St&op the answer"), this, &MainWindow::stop);
     stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     editMenu->addSeparator();
     QAction *settingsAction = editMenu->addAction(tr("Se&ttings…"), this, &MainWindow::openSettings);
@@ -568,6 +571,8 @@ void MainWindow::hideWelcome()
     m_welcomeAsked = false;
     m_centreStack->setCurrentWidget(m_chat);
     m_composer->setVisible(true);
+    // The welcome page's button that had the focus is gone with it: the next thing to do is to type.
+    m_composer->editor()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::openSettings()

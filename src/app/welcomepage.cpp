@@ -7,6 +7,8 @@
 #include <llm/providerpresets.h>
 #include <localmodels/localrunner.h>
 #include <localmodels/modeldownload.h>
+#include <localmodels/runnercontainer.h>
+#include <localmodels/runnerimage.h>
 #include <session/localmodelhost.h>
 #include <session/modeldownloads.h>
 #include <settings/settings.h>
@@ -41,6 +43,8 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     , m_downloads(downloads ? downloads : new ModelDownloads(settings, this))
     , m_downloadProgress(new QProgressBar)
     , m_downloadNote(new QLabel)
+    , m_cancelDownload(new QPushButton(tr("Cancel the download")))
+    , m_runnerImage(new RunnerImage(this))
 {
     setAccessibleName(tr("Welcome"));
     auto *title = new QLabel(tr("Welcome to Sandpiper"));
@@ -52,6 +56,8 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_scanStatus->setWordWrap(true);
     m_rescan->setAccessibleName(tr("Look for local servers again"));
+    m_rescan->setToolTip(tr("Looks again for model servers on this computer (Ollama, LM Studio, a llama.cpp "
+                            "server) and for the models and llama-server Sandpiper can run itself."));
     m_apiKey->setEchoMode(QLineEdit::Password);
     m_apiKey->setPlaceholderText(tr("sk-…"));
     m_apiKey->setAccessibleName(tr("OpenAI API key"));
@@ -72,7 +78,16 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     m_downloadNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_downloadNote->setAccessibleName(tr("Download status"));
     m_downloadNote->setVisible(false);
-    localLayout->addWidget(m_downloadProgress);
+    m_cancelDownload->setAccessibleName(tr("Cancel the download"));
+    m_cancelDownload->setVisible(false);
+    connect(m_cancelDownload, &QPushButton::clicked, this, [this] {
+        if (m_download)
+            m_download->cancel();
+    });
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_downloadProgress, 1);
+    progressRow->addWidget(m_cancelDownload);
+    localLayout->addLayout(progressRow);
     localLayout->addWidget(m_downloadNote);
     auto *rescanRow = new QHBoxLayout;
     rescanRow->addWidget(m_rescan);
@@ -190,22 +205,31 @@ QCoro::Task<> WelcomePage::runScan()
     }
     if (found.isEmpty() && !own.isEmpty())
         m_scanStatus->setText(tr("On this computer:"));
-    // None here yet: the model that suits this computer, downloaded and run in one click.
-    if (own.isEmpty() && !RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty()) {
+    // None here yet: the model that suits this computer, downloaded and run in one click; without a
+    // llama-server here, the same click gets one for Docker first.
+    const bool runner = runnerHere();
+    if (own.isEmpty() && (runner || !RunnerContainer::docker().isEmpty())) {
         const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
         const QString name = ModelDownloads::displayName(best.repository);
         auto *button = new QPushButton(tr("&Download %1 and run it here").arg(name));
         button->setAccessibleName(tr("Download %1 and run it on this computer").arg(name));
         connect(button, &QPushButton::clicked, this,
                 [this, best, button] { QCoro::connect(downloadAndRun(best, button), this, [] {}); });
-        auto *details = new QLabel(
+        QString text =
             tr("%1 to download, %2 of memory. %3")
                 .arg(QLocale().formattedDataSize(best.downloadBytes, 1, QLocale::DataSizeSIFormat),
-                     QLocale().formattedDataSize(best.memoryBytes, 1, QLocale::DataSizeSIFormat), best.reason));
+                     QLocale().formattedDataSize(best.memoryBytes, 1, QLocale::DataSizeSIFormat), best.reason);
+        if (!runner)
+            text += QLatin1Char(' ') + tr("llama-server, which runs it, comes first: llama.cpp's server image for "
+                                          "Docker, or one built from Debian's packages.");
+        auto *details = new QLabel(text);
         details->setWordWrap(true);
         addServerRow(button, details);
         if (found.isEmpty())
             m_scanStatus->setText(tr("Sandpiper can run a model itself, without any other program:"));
+    } else if (own.isEmpty() && found.isEmpty()) {
+        m_scanStatus->setText(tr("No local server answered. To have Sandpiper run a model itself, install llama.cpp's "
+                                 "server (llama-server) or Docker and look again; or use a key below."));
     }
     for (const ProviderDetector::Found &server : found) {
         const auto preset = findProviderPreset(server.presetId);
@@ -230,31 +254,55 @@ void WelcomePage::addServerRow(QPushButton *button, QLabel *details)
     m_useButtons.append(button);
 }
 
+bool WelcomePage::runnerHere() const
+{
+    return !RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty();
+}
+
 QList<ModelFile> WelcomePage::runnableHere() const
 {
-    if (RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty())
+    if (!runnerHere())
         return {};
     QList<ModelFile> models = modelsOnThisComputer(*m_settings);
     models.removeIf([](const ModelFile &model) { return !model.runnable(); });
     return models.mid(0, 3);
 }
 
-QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *button)
+QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *offer)
 {
     QPointer<WelcomePage> self(this);
+    // "Look again" makes the page's buttons anew, this one too.
+    const QPointer<QPushButton> button(offer);
     if (m_download && m_download->state() != ModelDownload::State::Failed) {
         m_download->resume();
         co_return;
     }
+    const QString offered = button->text();
     button->setEnabled(false);
-    m_downloadNote->setText(tr("Reading %1 on the Hugging Face hub…").arg(model.repository));
     m_downloadNote->show();
+    if (!runnerHere()) {
+        const QMetaObject::Connection steps =
+            connect(m_runnerImage, &RunnerImage::step, m_downloadNote, &QLabel::setText);
+        const RunnerImage::Outcome runner =
+            co_await m_runnerImage->provide(m_settings->string(QStringLiteral("local/runner_image")));
+        if (!self || !button)
+            co_return;
+        disconnect(steps);
+        if (!runner.ready) {
+            m_downloadNote->setText(runner.message);
+            button->setText(tr("&Try again"));
+            button->setEnabled(true);
+            co_return;
+        }
+        RunnerContainer::forgetImage();
+    }
+    m_downloadNote->setText(tr("Reading %1 on the Hugging Face hub…").arg(model.repository));
     const QString token = (co_await ApiKeyStore::read(QStringLiteral("huggingface"), QStringLiteral("HF_TOKEN"))).key;
     if (!self)
         co_return;
     // The app's downloads keep it: it goes on in Settings › Models when this page goes.
     const auto prepared = co_await m_downloads->download(model.repository, model.quantization, token);
-    if (!self)
+    if (!self || !button)
         co_return;
     if (!prepared) {
         m_downloadNote->setText(prepared.error());
@@ -264,23 +312,39 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *b
     m_download = *prepared;
     m_downloadProgress->setValue(0);
     m_downloadProgress->show();
+    m_cancelDownload->show();
     connect(m_download, &ModelDownload::progressed, this,
             [this](qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft) {
                 m_downloadProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);
                 m_downloadNote->setText(ModelDownloadPanel::progressText(done, total, bytesPerSecond, secondsLeft));
             });
     connect(m_download, &ModelDownload::stateChanged, this,
-            [this, button](ModelDownload::State state, const QString &message) {
+            [this, button, offered](ModelDownload::State state, const QString &message) {
+                const bool running = state == ModelDownload::State::Downloading ||
+                                     state == ModelDownload::State::Checking || state == ModelDownload::State::Paused;
+                m_cancelDownload->setVisible(running);
+                if (state != ModelDownload::State::Downloading)
+                    m_downloadNote->setText(message);
                 if (state == ModelDownload::State::Finished) {
                     useLocal(QFileInfo(m_download->modelPath()).completeBaseName());
-                } else if (state == ModelDownload::State::Failed) {
-                    // What came stays: the same button goes on from there.
-                    m_downloadNote->setText(message);
-                    button->setText(tr("&Try the download again"));
-                    button->setEnabled(true);
-                } else if (state != ModelDownload::State::Downloading) {
-                    m_downloadNote->setText(message);
+                    return;
                 }
+                if (state == ModelDownload::State::Canceled) {
+                    // Nothing of it stays: the offer is as it was, to start anew.
+                    m_download = nullptr;
+                    m_downloadProgress->hide();
+                }
+                if (!button)
+                    return;
+                if (state == ModelDownload::State::Failed) // what came stays: the button goes on from there
+                    button->setText(tr("&Try the download again"));
+                else if (state == ModelDownload::State::Paused) // paused in Settings › Models
+                    button->setText(tr("&Resume the download"));
+                else if (state == ModelDownload::State::Canceled)
+                    button->setText(offered);
+                button->setEnabled(!running || state == ModelDownload::State::Paused);
+                if (state == ModelDownload::State::Canceled || state == ModelDownload::State::Failed)
+                    button->setFocus();
             });
     // A model already here whole is finished before anyone could hear it.
     if (m_download->state() == ModelDownload::State::Finished)

@@ -20,6 +20,7 @@ namespace Sandpiper {
 
 class ModelDownload;
 class ModelDownloads;
+class RunnerImage;
 class Settings;
 
 // Shown in place of the empty chat while no provider works: says why, offers the local
@@ -44,6 +45,7 @@ public:
     QList<QPushButton *> useButtons() const { return m_useButtons; }
     QProgressBar *downloadProgress() const { return m_downloadProgress; }
     QLabel *downloadNote() const { return m_downloadNote; }
+    QPushButton *cancelDownloadButton() const { return m_cancelDownload; }
     QLineEdit *apiKeyField() const { return m_apiKey; }
 
 Q_SIGNALS:
@@ -63,8 +65,11 @@ private:
     // The first few models that Sandpiper's llama-server can run here (none without the program).
     QList<ModelFile> runnableHere() const;
     void addServerRow(QPushButton *button, QLabel *details);
-    // Downloads MODEL from the hub with its progress on the page, then runs it here.
+    // Downloads MODEL from the hub with its progress on the page, then runs it here; gets
+    // llama-server for Docker first when this computer has none.
     QCoro::Task<> downloadAndRun(RecommendedModel model, QPushButton *button);
+    // Whether a llama-server is here now (the settings' path, PATH or an image for Docker).
+    bool runnerHere() const;
 
     Settings *m_settings;
     QList<ProviderDetector::Candidate> m_candidates;
@@ -82,6 +87,8 @@ private:
     QPointer<ModelDownload> m_download;
     QProgressBar *m_downloadProgress;
     QLabel *m_downloadNote;
+    QPushButton *m_cancelDownload;
+    RunnerImage *m_runnerImage;
 };
 
 } // namespace Sandpiper

@@ -1,9 +1,12 @@
 #include "enginecommands.h"
 
+#include "localmodels/runnerimage.h"
 #include "sandbox/engineservice.h"
 
 #include <QObject>
+#include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 
 namespace Sandpiper::EngineCommands {
@@ -47,6 +50,32 @@ int provideImage(const QString &image)
         return 1;
     }
     std::printf("%s\n", qPrintable(outcome.message));
+    return 0;
+}
+
+int getRunner(const QString &reference)
+{
+    static volatile std::sig_atomic_t interrupted = 0;
+    RunnerImage image;
+    QObject::connect(&image, &RunnerImage::step, &image, note);
+    QObject::connect(&image, &RunnerImage::output, &image,
+                     [](const QString &line) { std::fprintf(stderr, "%s\n", qPrintable(line)); });
+    // The programs it runs have a process group of their own, so Ctrl-C reaches them through it.
+    std::signal(SIGINT, [](int) { interrupted = 1; });
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, &image, [&image] {
+        if (interrupted)
+            image.cancel();
+    });
+    interruptPoll.start(100);
+    const RunnerImage::Outcome outcome = QCoro::waitFor(image.provide(reference));
+    std::signal(SIGINT, SIG_DFL);
+    if (!outcome.ready) {
+        note(outcome.message);
+        return interrupted ? 130 : 1;
+    }
+    std::printf("%s\n", qPrintable(outcome.image));
+    note(outcome.message);
     return 0;
 }
 

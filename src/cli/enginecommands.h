@@ -20,6 +20,11 @@ int listContexts();
 // with the build's output; 0 when it is there.
 int provideImage(const QString &image);
 
+// --get-runner: llama-server for Docker as Settings › Models gets it (RunnerImage): REFERENCE pulled
+// (empty: llama.cpp's published image for this computer), else built from Debian's packages, with
+// the output on stderr; Ctrl-C stops it. 0 when the image is there.
+int getRunner(const QString &reference);
+
 // --remove-leftovers: removes the containers of Sandpiper processes of this machine that no
 // longer run (crashes) and says how many; 0.
 int removeLeftovers();

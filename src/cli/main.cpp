@@ -227,6 +227,13 @@ int main(int argc, char *argv[])
         QStringLiteral("remove-leftovers"),
         QStringLiteral("Remove the sandbox containers of Sandpiper processes that no longer run (crashes), print "
                        "how many, and exit."));
+    const QCommandLineOption getRunnerOption(
+        QStringLiteral("get-runner"),
+        QStringLiteral("Put llama-server on this machine's Docker engine for local models, as Settings › Models' \"Get "
+                       "llama-server for Docker\" does: llama.cpp's published server image pulled "
+                       "(local/runner_image), else built from Debian's llama.cpp-tools with mmdebstrap; print the "
+                       "image and exit: 0 when it is there."));
+    parser.addOption(getRunnerOption);
     const QCommandLineOption modelsOption(
         QStringLiteral("models"),
         QStringLiteral("Print the GGUF models on this computer, one per line (name<TAB>quantization<TAB>parameters<TAB>"
@@ -311,6 +318,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(removeLeftoversOption))
         return EngineCommands::removeLeftovers();
 
+    if (parser.isSet(getRunnerOption))
+        return EngineCommands::getRunner(settings.string(QStringLiteral("local/runner_image")));
     if (parser.isSet(modelsOption))
         return listModels(settings, parser.isSet(jsonOption));
     if (parser.isSet(pullOption))

@@ -18,6 +18,7 @@
 #include <session/modeldownloads.h>
 
 #include <QComboBox>
+#include <QCoroTask>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,10 +26,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,6 +82,33 @@ class TestModelSettingsPage : public QObject
         qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
         qputenv("HF_TOKEN", "");
         QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
+    }
+
+    // HUB serving BEST, the model the welcome page recommends for this computer, its one file
+    // dropped once half way (the download goes on after a wait), and PROFILE with a llama-server to
+    // run it: the file's name.
+    QString serveRecommended(const RecommendedModel &best, FakeHub &hub, SettingsProfile &profile)
+    {
+        const QString file = QStringLiteral("model-%1.gguf").arg(best.quantization);
+        if (!hub.listen())
+            QTest::qFail("the fake hub cannot listen", __FILE__, __LINE__);
+        hub.addRepository(best.repository);
+        hub.addFile(best.repository, {file, m_tiny, {}, 1, 200000});
+        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
+        qputenv("HF_TOKEN", "");
+        if (!profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty() ||
+            !profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty())
+            QTest::qFail("the profile refused the hub or the server", __FILE__, __LINE__);
+        return file;
+    }
+
+    // PAGE as the window shows it with no provider set up, its look for servers done.
+    static void startWelcome(WelcomePage &page)
+    {
+        page.setCandidates({});
+        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        page.start(QStringLiteral("No provider is set up."));
+        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
     }
 
 private Q_SLOTS:
@@ -131,6 +162,8 @@ private Q_SLOTS:
         QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=") + launcher).isEmpty());
         ModelSettingsPage page(profile.settings());
         page.modelList()->setCurrentItem(row(page.modelList(), QStringLiteral("tiny")));
+        // The server is asked for its devices off the GUI thread: the flags say so once it answered.
+        QTRY_VERIFY_WITH_TIMEOUT(!page.flags()->text().contains(QLatin1String("looking for llama-server")), 20000);
         const QString flags = page.flags()->text();
         QVERIFY2(flags.contains(QStringLiteral("by llama-server at %1").arg(launcher)), qPrintable(flags));
         QVERIFY2(flags.contains(QLatin1String("on the processor: llama-server lists no GPU")), qPrintable(flags));
@@ -247,8 +280,14 @@ private Q_SLOTS:
             return;
         LocalModelHost host(profile.settings());
         ModelDownloads downloads(profile.settings());
-        LocalModelStatus status(&host, &downloads);
-        QVERIFY(!status.downloadButton()->isVisibleTo(&status));
+        QStatusBar bar;
+        auto *status = new LocalModelStatus(&host, &downloads);
+        bar.addWidget(status, 1);
+        bar.show();
+        // A message of the status bar's own: the download's word waits under it (the two texts were
+        // drawn over each other) and shows when the message goes.
+        bar.showMessage(QStringLiteral("Testing the model…"));
+        QVERIFY(!status->downloadButton()->isVisibleTo(status));
         {
             SettingsDialog dialog(profile.settings(), nullptr, nullptr, &downloads);
             ModelDownloadPanel *panel = dialog.modelsPage()->downloads();
@@ -261,12 +300,15 @@ private Q_SLOTS:
         ModelDownload *download = downloads.current();
         QVERIFY(download);
         QVERIFY2(download->state() == ModelDownload::State::Downloading, qPrintable(download->message()));
-        QVERIFY(status.downloadButton()->isVisibleTo(&status));
-        QVERIFY2(status.downloadButton()->text().startsWith(QStringLiteral("Downloading Tiny… ")) &&
-                     status.downloadButton()->text().endsWith(QLatin1String(" %")),
-                 qPrintable(status.downloadButton()->text()));
-        QSignalSpy asked(&status, &LocalModelStatus::downloadsRequested);
-        QTest::mouseClick(status.downloadButton(), Qt::LeftButton);
+        QVERIFY(status->downloadButton()->isVisibleTo(status));
+        QVERIFY2(status->downloadButton()->text().startsWith(QStringLiteral("Downloading Tiny… ")) &&
+                     status->downloadButton()->text().endsWith(QLatin1String(" %")),
+                 qPrintable(status->downloadButton()->text()));
+        QVERIFY(!status->isVisible());
+        bar.clearMessage();
+        QTRY_VERIFY(status->isVisible());
+        QSignalSpy asked(status, &LocalModelStatus::downloadsRequested);
+        QTest::mouseClick(status->downloadButton(), Qt::LeftButton);
         QCOMPARE(asked.size(), 1);
 
         SettingsDialog again(profile.settings(), nullptr, nullptr, &downloads);
@@ -281,7 +323,7 @@ private Q_SLOTS:
         QVERIFY(downloaded.wait(30000));
         QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
         QCOMPARE(panel->progress()->value(), panel->progress()->maximum());
-        QTRY_VERIFY(!status.downloadButton()->isVisibleTo(&status));
+        QTRY_VERIFY(!status->downloadButton()->isVisibleTo(status));
         QVERIFY(downloads.unfinished().isEmpty());
         qunsetenv("HF_ENDPOINT");
     }
@@ -331,28 +373,35 @@ private Q_SLOTS:
 
     // With no model here and a llama-server to run one, the welcome page offers the model that
     // suits this computer: one click downloads it (progress on the page) and makes it the provider.
+    // A download canceled on the page leaves the offer as it was, to start anew (it stayed
+    // disabled, the bar frozen).
     void theWelcomePageDownloadsAndRuns()
     {
         const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
         FakeHub hub;
-        QVERIFY(hub.listen());
-        hub.addRepository(best.repository);
-        const QString file = QStringLiteral("model-%1.gguf").arg(best.quantization);
-        hub.addFile(best.repository, {file, m_tiny, {}, 1, 200000}); // one drop half way: it goes on
-        qputenv("HF_ENDPOINT", hub.endpoint().toString().toUtf8());
-        qputenv("HF_TOKEN", "");
         SettingsProfile profile;
-        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/hub_hosts=") + hub.fileHost()).isEmpty());
-        QVERIFY(profile.settings()->addOverride(QStringLiteral("local/server=/usr/bin/llama-server")).isEmpty());
+        const QString file = serveRecommended(best, hub, profile);
         WelcomePage page(profile.settings());
-        page.setCandidates({});
-        QSignalSpy scanned(&page, &WelcomePage::scanFinished);
+        startWelcome(page);
+        if (QTest::currentTestFailed())
+            return;
         QSignalSpy chosen(&page, &WelcomePage::providerChosen);
-        page.start(QStringLiteral("No provider is set up."));
-        QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
         QCOMPARE(page.useButtons().size(), 1);
         QPushButton *offer = page.useButtons().constFirst();
         QVERIFY2(offer->text().startsWith(QLatin1String("&Download ")), qPrintable(offer->text()));
+        const QString offered = offer->text();
+        QTest::mouseClick(offer, Qt::LeftButton);
+        // The drop half way makes the download wait a few seconds before it goes on: time to cancel.
+        QTRY_VERIFY_WITH_TIMEOUT(page.cancelDownloadButton()->isVisibleTo(&page), 10000);
+        QVERIFY(page.downloadProgress()->isVisibleTo(&page));
+        QVERIFY(!offer->isEnabled());
+        QTest::mouseClick(page.cancelDownloadButton(), Qt::LeftButton);
+        QTRY_VERIFY(offer->isEnabled());
+        QCOMPARE(offer->text(), offered);
+        QVERIFY(!page.cancelDownloadButton()->isVisibleTo(&page));
+        QVERIFY(!page.downloadProgress()->isVisibleTo(&page));
+        QVERIFY(chosen.isEmpty());
+
         QTest::mouseClick(offer, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(page.downloadProgress()->isVisibleTo(&page), 10000);
         QVERIFY(chosen.wait(30000));
@@ -431,6 +480,42 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         saveScreenshot(&page, QStringLiteral("welcome-local-%1.png").arg(theme));
         qunsetenv("HF_ENDPOINT");
+    }
+
+    // Without a llama-server of the computer's own, "Get llama-server for Docker" is there, reached
+    // by its mnemonic; pressed, it shows what it does and how it ended: here no registry answers and
+    // mmdebstrap is missing, so the page says what to install.
+    void getsLlamaServerForDockerOrSaysWhatToDo()
+    {
+        SettingsProfile profile;
+        QVERIFY(profile.settings()
+                    ->addOverride(QStringLiteral("local/runner_image=127.0.0.1:1/sandpiper-test/llama.cpp:server"))
+                    .isEmpty());
+        QTemporaryDir emptyBin; // no llama-server and no mmdebstrap on PATH (docker is found where it usually is)
+        const QByteArray path = qgetenv("PATH");
+        const auto restore = qScopeGuard([&] { qputenv("PATH", path); });
+        qputenv("PATH", emptyBin.path().toLocal8Bit());
+        ModelSettingsPage page(profile.settings());
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QPushButton *get = page.getRunnerButton();
+        QVERIFY(get->isVisible());
+        QCOMPARE(get->accessibleName(), QStringLiteral("Get llama-server for Docker"));
+        QCOMPARE(QKeySequence::mnemonic(get->text()), QKeySequence(Qt::ALT | Qt::Key_D));
+        QVERIFY(get->focusPolicy() & Qt::TabFocus);
+        get->setFocus();
+        QTest::keyClick(get, Qt::Key_Space);
+        QVERIFY(!get->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(get->isEnabled(), 20000);
+        const QString said = page.runnerResult()->text();
+        QVERIFY2(said.startsWith(QLatin1String("The registry 127.0.0.1:1 cannot be reached from this computer.")),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("install mmdebstrap")), qPrintable(said));
+        QVERIFY(page.runnerResult()->isVisible());
+        QVERIFY(page.runnerLog()->isVisible());
+        QVERIFY2(page.runnerLog()->toPlainText().contains(QLatin1String("docker pull")) ||
+                     page.runnerLog()->toPlainText().contains(QLatin1String("127.0.0.1:1")),
+                 qPrintable(page.runnerLog()->toPlainText()));
     }
 
     // "Use" in the dialog: Providers shows "This computer" with that model, and OK keeps it.

@@ -41,18 +41,6 @@ struct Run {
     QString err;
 };
 
-// The processes whose command line names TEXT (a model's path: its llama-server).
-QList<qint64> processesNaming(const QString &text)
-{
-    QList<qint64> found;
-    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
-        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
-        if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(text.toUtf8()))
-            found.append(pid.toLongLong());
-    }
-    return found;
-}
-
 } // namespace
 
 class TestCli : public QObject
@@ -1037,7 +1025,7 @@ private Q_SLOTS:
         QVERIFY(logged.contains("--jinja"));
         QVERIFY2(logged.contains(" -np 3"), logged.constData());
         // Gone with the command: no process still serves the profile's model.
-        QCOMPARE(processesNaming(models), QList<qint64>());
+        QCOMPARE(LlamaServer::processesNaming(models), QList<qint64>());
     }
 
     // The model's server dies with the program that started it, however that ends: sandpiper-cli
@@ -1062,12 +1050,12 @@ private Q_SLOTS:
         QByteArray err;
         QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains(" is ready (loaded in "), 60000);
         // The server: the process whose command line names the profile's model.
-        const QList<qint64> servers = processesNaming(models);
+        const QList<qint64> servers = LlamaServer::processesNaming(models);
         QVERIFY2(servers.size() == 1, err.constData());
         const qint64 server = servers.constFirst();
         // A server that outlived its parent does not outlive the test (checked to be it still).
         const auto orphan = qScopeGuard([server, models] {
-            if (processesNaming(models).contains(server))
+            if (LlamaServer::processesNaming(models).contains(server))
                 ::kill(pid_t(server), SIGKILL);
         });
         ::kill(pid_t(cli.processId()), SIGKILL);

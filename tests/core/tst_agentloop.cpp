@@ -404,6 +404,36 @@ private Q_SLOTS:
         QCOMPARE(recorder.ofKind(Kind::Error).size(), 0);
     }
 
+    // Stopped before the first word: no answer is kept, and the next question follows the first
+    // (the empty answer's row beside it made that question a second "version" of it).
+    void aStopBeforeTheFirstWordKeepsNoAnswer()
+    {
+        QTemporaryDir data;
+        ConversationStore store(data.path());
+        QVERIFY(store.open());
+        const auto conversation = store.createConversation(QStringLiteral("custom"), QStringLiteral("test-model"));
+        m_server->enqueue(FS::slowText(QStringLiteral("never said"), 2, 2000ms));
+        m_server->enqueue(FS::openAiText(QStringLiteral("21")));
+        AgentLoop loop(config(ApprovalPolicy::Auto, false), &store, conversation->id);
+        Recorder recorder(&loop);
+        loop.send(QStringLiteral("hello"));
+        QTRY_COMPARE(m_server->requests().size(), 1);
+        loop.cancel();
+        QVERIFY(recorder.waitForTurn(1, 5000));
+        QCOMPARE(recorder.end(), AgentEvent::End::Cancelled);
+        QVERIFY(recorder.ofKind(Kind::TextDelta).isEmpty());
+        loop.send(QStringLiteral("what is 3*7"));
+        QVERIFY(recorder.waitForTurn(2, 5000));
+        const auto stored = store.messages(conversation->id);
+        QVERIFY(stored);
+        QStringList roles;
+        for (const ChatMessage &message : *stored)
+            roles << ChatMessage::roleName(message.role);
+        QCOMPARE(roles.join(QLatin1Char(' ')), QStringLiteral("user user assistant"));
+        QCOMPARE(stored->at(1).parentId, stored->at(0).id);
+        QCOMPARE(stored->at(1).versionCount, 1);
+    }
+
     void cancelDuringApprovalAnswersTheCall()
     {
         m_server->enqueue(FS::openAiToolCalls(

@@ -28,15 +28,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// docker ARGUMENTS on this machine's engine: its output, or nullopt when it failed.
 std::optional<QByteArray> docker(const QStringList &arguments)
 {
-    QProcess process;
-    process.setProcessEnvironment(RunnerContainer::environment());
-    process.start(QStringLiteral("docker"), arguments);
-    if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        return std::nullopt;
-    return process.readAllStandardOutput();
+    return LlamaServer::docker(arguments);
 }
 
 bool dockerAnswers()
@@ -64,23 +58,7 @@ class TestContainerRunner : public QObject
     }
 
     // A chat completion of the server at BASEURL: the answer's JSON.
-    static QJsonObject ask(const QUrl &baseUrl)
-    {
-        QNetworkAccessManager network;
-        QNetworkRequest request(QUrl(baseUrl.toString() + QStringLiteral("/chat/completions")));
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        const QJsonObject body{{QStringLiteral("model"), QStringLiteral("tiny")},
-                               {QStringLiteral("max_tokens"), 16},
-                               {QStringLiteral("messages"),
-                                QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                       {QStringLiteral("content"), QStringLiteral("Hello")}}}}};
-        QNetworkReply *reply = network.post(request, QJsonDocument(body).toJson());
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        finished.wait(30000);
-        const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
-        reply->deleteLater();
-        return answer;
-    }
+    static QJsonObject ask(const QUrl &baseUrl) { return LlamaServer::chat(baseUrl); }
 
     static QJsonObject inspect(const QString &container)
     {
@@ -168,8 +146,9 @@ private Q_SLOTS:
 
         local->stop();
         QCOMPARE(local->state(), LocalRunner::State::Stopped);
-        QVERIFY2(inspect(container).isEmpty(), "the container is gone once stopped");
         QVERIFY(local->container().isEmpty());
+        // Removed off the GUI thread: gone within moments.
+        QTRY_VERIFY2_WITH_TIMEOUT(inspect(container).isEmpty(), "the container is gone once stopped", 20000);
     }
 
     // The container killed while an answer streams: the runner starts another, once, at the same
@@ -234,7 +213,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(local->state(), LocalRunner::State::Stopped, 15000);
         QVERIFY2(local->message().contains(QLatin1String("without use")), qPrintable(local->message()));
         QVERIFY(local->container().isEmpty());
-        QVERIFY2(inspect(container).isEmpty(), "the container is gone");
+        QTRY_VERIFY2_WITH_TIMEOUT(inspect(container).isEmpty(), "the container is gone", 20000);
     }
 
     // A container that a Sandpiper which was killed left behind goes when the next one starts;

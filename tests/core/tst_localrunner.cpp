@@ -8,6 +8,7 @@
 #include <localmodels/localrunner.h>
 
 #include <QCoroTask>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -15,6 +16,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -270,6 +272,69 @@ private Q_SLOTS:
         const DeviceProbe unknown = DeviceProbe::run(RunnerProgram{QStringLiteral("/bin/true")});
         QVERIFY(!unknown.listed);
         QVERIFY2(unknown.note.contains(QLatin1String("cannot list its devices")), qPrintable(unknown.note));
+    }
+
+    // What a llama-server says about its devices is kept: a new process asks the file, not the
+    // server, until the program changes (a new build: here its file is touched).
+    void theDevicesAreRememberedAcrossRuns()
+    {
+        const QString server = m_logs.filePath(QStringLiteral("listing-server"));
+        const QString asked = m_logs.filePath(QStringLiteral("listing-asked"));
+        QCOMPARE(LlamaServer::writeListingLauncher(server, asked, 0), QString());
+        const QString cacheFile = m_logs.filePath(QStringLiteral("cache/devices.json"));
+        const auto probe = [&] {
+            return DeviceProbe::cached(RunnerProgram{server}, cacheFile);
+        };
+        const auto timesAsked = [&] {
+            QFile file(asked);
+            return file.open(QIODevice::ReadOnly) ? int(file.readAll().count('\n')) : 0;
+        };
+
+        DeviceProbe first = probe();
+        QVERIFY2(first.listed, qPrintable(first.note));
+        QCOMPARE(first.devices.size(), 1);
+        QCOMPARE(first.devices.constFirst().name, QStringLiteral("Vulkan0"));
+        QCOMPARE(first.devices.constFirst().freeMiB, 8000);
+        QCOMPARE(timesAsked(), 1);
+        QVERIFY(QFileInfo::exists(cacheFile));
+
+        // Another run of the app: this test in a process of its own.
+        QProcess other;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SANDPIPER_TEST_PROBE_SERVER"), server);
+        environment.insert(QStringLiteral("SANDPIPER_TEST_PROBE_CACHE"), cacheFile);
+        other.setProcessEnvironment(environment);
+        other.setProcessChannelMode(QProcess::MergedChannels);
+        other.start(QCoreApplication::applicationFilePath(), {QStringLiteral("probeInAnotherProcess")});
+        QVERIFY(other.waitForFinished(60000));
+        const QString said = QString::fromLocal8Bit(other.readAll());
+        QVERIFY2(other.exitCode() == 0 &&
+                     said.contains(QLatin1String("PASS   : TestLocalRunner::probeInAnotherProcess")),
+                 qPrintable(said));
+        QCOMPARE(timesAsked(), 1);
+
+        // A new build of the server (its file changed): asked again, and remembered again.
+        QFile file(server);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.setFileTime(QDateTime::currentDateTimeUtc().addSecs(60), QFileDevice::FileModificationTime));
+        file.close();
+        QVERIFY(probe().listed);
+        QCOMPARE(timesAsked(), 2);
+        QVERIFY(probe().listed);
+        QCOMPARE(timesAsked(), 2);
+    }
+
+    // The other process of theDevicesAreRememberedAcrossRuns: the devices come from the file.
+    void probeInAnotherProcess()
+    {
+        const QString server = qEnvironmentVariable("SANDPIPER_TEST_PROBE_SERVER");
+        if (server.isEmpty())
+            QSKIP("run by theDevicesAreRememberedAcrossRuns");
+        const DeviceProbe probe =
+            DeviceProbe::cached(RunnerProgram{server}, qEnvironmentVariable("SANDPIPER_TEST_PROBE_CACHE"));
+        QVERIFY2(probe.listed, qPrintable(probe.note));
+        QCOMPARE(probe.devices.size(), 1);
+        QCOMPARE(probe.devices.constFirst().description, QStringLiteral("Fake GPU"));
     }
 
     void whatCannotRunIsSaid()

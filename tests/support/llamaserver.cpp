@@ -1,10 +1,15 @@
 #include "llamaserver.h"
 
+#include <localmodels/runnercontainer.h>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSignalSpy>
 #include <QTcpServer>
 #include <QTimer>
 
@@ -72,6 +77,49 @@ QString LlamaServer::modelPath()
     return model();
 }
 
+QList<qint64> LlamaServer::processesNaming(const QString &text)
+{
+    QList<qint64> found;
+    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs)) {
+        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(text.toUtf8()))
+            found.append(pid.toLongLong());
+    }
+    return found;
+}
+
+QString LlamaServer::rootPath()
+{
+    return root();
+}
+
+std::optional<QByteArray> LlamaServer::docker(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProcessEnvironment(RunnerContainer::environment());
+    process.start(QStringLiteral("docker"), arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return std::nullopt;
+    return process.readAllStandardOutput();
+}
+
+QJsonObject LlamaServer::chat(const QUrl &baseUrl)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(baseUrl.toString() + QStringLiteral("/chat/completions")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    const QJsonObject body{
+        {QStringLiteral("model"), QStringLiteral("tiny")},
+        {QStringLiteral("max_tokens"), 16},
+        {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                            {QStringLiteral("content"), QStringLiteral("Hello")}}}}};
+    std::unique_ptr<QNetworkReply> reply(network.post(request, QJsonDocument(body).toJson()));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    if (!reply->isFinished())
+        finished.wait(30000);
+    return QJsonDocument::fromJson(reply->readAll()).object();
+}
+
 QString LlamaServer::unavailableReason()
 {
     QFile unavailable(llamaFolder() + QStringLiteral("/unavailable"));
@@ -110,7 +158,7 @@ std::optional<LlamaServer::Command> LlamaServer::command(QString *error)
                    environment};
 }
 
-QString LlamaServer::writeLauncher(const QString &path)
+QString LlamaServer::writeLauncher(const QString &path, const QString &before)
 {
     QString why;
     const std::optional<Command> server = command(&why);
@@ -123,6 +171,7 @@ QString LlamaServer::writeLauncher(const QString &path)
     if (server->environment.contains(QStringLiteral("GGML_BACKEND_PATH")))
         text += QStringLiteral("export GGML_BACKEND_PATH=%1\n")
                     .arg(quoted(server->environment.value(QStringLiteral("GGML_BACKEND_PATH"))));
+    text += before;
     QStringList words{quoted(server->program)};
     for (const QString &word : server->leading)
         words << quoted(word);
@@ -134,6 +183,19 @@ QString LlamaServer::writeLauncher(const QString &path)
     if (!script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner))
         return script.errorString();
     return {};
+}
+
+QString LlamaServer::writeListingLauncher(const QString &path, const QString &asked, int seconds)
+{
+    return writeLauncher(path, QStringLiteral("if [ \"$1\" = --list-devices ]; then\n"
+                                              "  echo asked >> '%1'\n"
+                                              "  sleep %2\n"
+                                              "  printf 'Available devices:\\n"
+                                              "  Vulkan0: Fake GPU (8192 MiB, 8000 MiB free)\\n'\n"
+                                              "  exit 0\n"
+                                              "fi\n")
+                                   .arg(asked)
+                                   .arg(seconds));
 }
 
 bool LlamaServer::start(const QStringList &extraArguments)

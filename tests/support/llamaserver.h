@@ -2,6 +2,7 @@
 
 #include "dockertest.h"
 
+#include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -29,8 +30,12 @@ public:
     // The command, or why there is none (in ERROR).
     static std::optional<Command> command(QString *error);
     // Writes an executable script at PATH that runs the command with the arguments it is given:
-    // one program, as the setting local/server names it. Empty when it was written, else why not.
-    static QString writeLauncher(const QString &path);
+    // one program, as the setting local/server names it, after the shell lines BEFORE. Empty when
+    // it was written, else why not.
+    static QString writeLauncher(const QString &path, const QString &before = {});
+    // A launcher (writeLauncher) whose `--list-devices` lists one GPU (Vulkan0, "Fake GPU", 8000
+    // MiB free) after SECONDS, each time writing a line into the file ASKED.
+    static QString writeListingLauncher(const QString &path, const QString &asked, int seconds);
 
     LlamaServer();
     ~LlamaServer();
@@ -50,6 +55,17 @@ public:
     static QString unavailableReason();
     // The tiny model's GGUF file.
     static QString modelPath();
+    // The processes whose command line names TEXT (a model's path: the llama-server running it).
+    static QList<qint64> processesNaming(const QString &text);
+
+    // The sid root that holds Debian's llama-server.
+    static QString rootPath();
+
+    // docker ARGUMENTS on this machine's engine, the one the runner's containers use: its output,
+    // or nullopt when it failed.
+    static std::optional<QByteArray> docker(const QStringList &arguments);
+    // A short chat completion ("Hello") of the server at BASEURL (its /v1): the answer's JSON.
+    static QJsonObject chat(const QUrl &baseUrl);
 
 private:
     bool waitForHealth();

@@ -3,7 +3,10 @@
 #include "modeldownloadpanel.h"
 #include "settingsform.h"
 
+#include <localmodels/backgroundwork.h>
 #include <localmodels/localrunner.h>
+#include <localmodels/runnercontainer.h>
+#include <localmodels/runnerimage.h>
 #include <session/localmodelhost.h>
 #include <settings/settings.h>
 
@@ -18,6 +21,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -48,6 +53,12 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloa
     , m_openFolder(new QPushButton(tr("Open the models &folder")))
     , m_problem(new QLabel)
     , m_server(new QLineEdit)
+    , m_runnerReference(new QLineEdit)
+    , m_getRunner(new QPushButton(tr("Get llama-server for &Docker")))
+    , m_stopRunner(new QPushButton(tr("Sto&p")))
+    , m_runnerResult(new QLabel)
+    , m_runnerLog(new QPlainTextEdit)
+    , m_runnerImage(new RunnerImage(this))
     , m_idleMinutes(new QSpinBox)
     , m_parallel(new QSpinBox)
     , m_flags(new QLabel)
@@ -71,12 +82,25 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloa
     m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problem->setAccessibleName(tr("Why no model can run"));
     m_server->setAccessibleName(tr("llama-server program"));
-    const RunnerProgram found = RunnerProgram::find(QString());
-    m_server->setPlaceholderText(
-        found.program.isEmpty() ? tr("Not found on PATH, and no runner image for Docker: install llama.cpp's "
-                                     "server")
-        : found.isContainer()   ? found.describe()
-                                : tr("The one on PATH: %1").arg(QDir::toNativeSeparators(found.program)));
+    m_runnerReference->setAccessibleName(tr("Image of llama.cpp's server to pull"));
+    m_runnerReference->setPlaceholderText(RunnerImage::defaultReference());
+    m_runnerReference->setToolTip(tr("What “Get llama-server for Docker” pulls first: a mirror of it, or another "
+                                     "variant (:server-vulkan, :server-cuda). Without a registry, the image is built "
+                                     "from Debian's llama.cpp-tools with mmdebstrap."));
+    m_getRunner->setAccessibleName(tr("Get llama-server for Docker"));
+    m_getRunner->setToolTip(tr("Pulls llama.cpp's server image, or builds one from Debian's packages, so that the "
+                               "models run in a container on this computer's Docker engine."));
+    m_stopRunner->setAccessibleName(tr("Stop getting llama-server"));
+    m_stopRunner->setVisible(false);
+    m_runnerResult->setWordWrap(true);
+    m_runnerResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runnerResult->setAccessibleName(tr("Where llama-server comes from"));
+    m_runnerResult->setVisible(false);
+    m_runnerLog->setReadOnly(true);
+    m_runnerLog->setAccessibleName(tr("Output of getting llama-server"));
+    m_runnerLog->setMaximumBlockCount(2000);
+    m_runnerLog->setMaximumHeight(fontMetrics().height() * 8);
+    m_runnerLog->setVisible(false);
     m_idleMinutes->setRange(0, 24 * 60);
     m_idleMinutes->setSpecialValueText(tr("Never"));
     m_idleMinutes->setSuffix(tr(" min"));
@@ -118,6 +142,13 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloa
     layout->addWidget(split, 1);
     auto *form = new QFormLayout;
     form->addRow(tr("llama-ser&ver:"), m_server);
+    auto *runnerRow = new QHBoxLayout;
+    runnerRow->addWidget(m_getRunner);
+    runnerRow->addWidget(m_stopRunner);
+    runnerRow->addWidget(m_runnerReference, 1);
+    form->addRow(QString(), runnerRow);
+    form->addRow(QString(), m_runnerResult);
+    form->addRow(QString(), m_runnerLog);
     form->addRow(tr("Stop when &idle after:"), m_idleMinutes);
     form->addRow(tr("Answer at &once:"), m_parallel);
     form->addRow(tr("Runs with:"), m_flags);
@@ -131,6 +162,15 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloa
             Q_EMIT modelChosen(item->text(Name));
     });
     connect(m_add, &QPushButton::clicked, this, &ModelSettingsPage::chooseFile);
+    connect(m_getRunner, &QPushButton::clicked, this, [this] { QCoro::connect(getRunner(), this, [] {}); });
+    connect(m_stopRunner, &QPushButton::clicked, m_runnerImage, &RunnerImage::cancel);
+    connect(m_runnerImage, &RunnerImage::step, this, [this](const QString &text) {
+        m_runnerResult->setStyleSheet(QString());
+        m_runnerResult->setText(text);
+        m_runnerLog->appendPlainText(text);
+    });
+    connect(m_runnerImage, &RunnerImage::output, m_runnerLog, &QPlainTextEdit::appendPlainText);
+    connect(m_server, &QLineEdit::editingFinished, this, &ModelSettingsPage::showServer);
     // A model downloaded whole joins the list, chosen.
     connect(m_downloads, &ModelDownloadPanel::downloaded, this, [this](const QString &path) {
         refresh();
@@ -145,9 +185,58 @@ ModelSettingsPage::ModelSettingsPage(Settings *settings, ModelDownloads *downloa
     });
 
     m_server->setText(m_settings->string(QStringLiteral("local/server")));
+    m_runnerReference->setText(m_settings->string(QStringLiteral("local/runner_image")));
+    showServer();
     m_idleMinutes->setValue(m_settings->integer(QStringLiteral("local/idle_minutes")));
     m_parallel->setValue(std::clamp(m_settings->integer(QStringLiteral("local/parallel")), 1, 8));
     refresh();
+}
+
+void ModelSettingsPage::showServer()
+{
+    // Docker may be asked for its images: off the GUI thread.
+    const QString configured = m_server->text().trimmed();
+    QCoro::connect(
+        awaited(inBackground([configured] {
+            return std::pair{RunnerProgram::find(QString()), RunnerProgram::find(configured)};
+        })),
+        this, [this](const std::pair<RunnerProgram, RunnerProgram> &found) {
+            const auto &[onPath, used] = found;
+            m_server->setPlaceholderText(
+                onPath.program.isEmpty() ? tr("None found: not on PATH, and no llama-server image for Docker yet")
+                : onPath.isContainer()   ? onPath.describe()
+                                         : tr("The one on PATH: %1").arg(QDir::toNativeSeparators(onPath.program)));
+            // Offered while the models would run in a container or not at all; a
+            // llama-server of the computer's own comes first anyway.
+            const bool offered = used.program.isEmpty() || used.isContainer();
+            m_getRunner->setVisible(offered);
+            m_runnerReference->setVisible(offered);
+        });
+}
+
+QCoro::Task<> ModelSettingsPage::getRunner()
+{
+    QPointer<ModelSettingsPage> self(this);
+    m_getRunner->setEnabled(false);
+    m_stopRunner->show();
+    m_runnerLog->clear();
+    m_runnerLog->show();
+    m_runnerResult->show();
+    const RunnerImage::Outcome outcome = co_await m_runnerImage->provide(m_runnerReference->text().trimmed());
+    if (!self)
+        co_return;
+    m_stopRunner->hide();
+    m_getRunner->setEnabled(true);
+    m_runnerResult->setText(outcome.message);
+    m_runnerResult->setStyleSheet(outcome.ready ? QString() : SettingsForm::errorStyle());
+    m_runnerLog->appendPlainText(outcome.message);
+    if (outcome.ready) {
+        // The runner looks for its image afresh: the new source shows at once.
+        RunnerContainer::forgetImage();
+        showServer();
+        showFlags();
+        m_getRunner->setFocus();
+    }
 }
 
 QStringList ModelSettingsPage::folders() const
@@ -212,16 +301,33 @@ void ModelSettingsPage::showFlags()
         m_flags->setText(model ? model->problem : tr("Choose a model to see how it runs."));
         return;
     }
-    RunnerPlan plan = RunnerPlan::forModel(model->path, *model->info, RunnerPlan::availableMemory(),
-                                           QThread::idealThreadCount(), m_parallel->value());
-    const RunnerProgram program = RunnerProgram::find(m_server->text().trimmed());
-    plan.offloadTo(DeviceProbe::cached(program));
+    const RunnerPlan plan = RunnerPlan::forModel(model->path, *model->info, RunnerPlan::availableMemory(),
+                                                 QThread::idealThreadCount(), m_parallel->value());
+    // At once what the model alone decides; which llama-server runs it and where its layers go
+    // once the server is found and has listed its devices, off the GUI thread.
+    showPlan(plan, std::nullopt);
+    QCoro::connect(
+        awaited(RunnerDiscovery::start(m_server->text().trimmed(), LocalModelHost::deviceCacheFile(*m_settings))), this,
+        [this, plan, asked = ++m_flagsAsked](const RunnerDiscovery &found) {
+            if (asked == m_flagsAsked)
+                showPlan(plan, found);
+        });
+}
+
+void ModelSettingsPage::showPlan(RunnerPlan plan, const std::optional<RunnerDiscovery> &found)
+{
+    QString program = tr("looking for llama-server…");
+    if (found) {
+        plan.offloadTo(found->devices);
+        program = found->program.program.isEmpty() ? tr("no llama-server found yet") : found->program.describe();
+    } else {
+        plan.offload = tr("its devices not known yet");
+    }
     m_flags->setText(
         tr("%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5", nullptr, plan.parallel)
             .arg(QLocale().toString(plan.contextSize))
             .arg(plan.threads)
-            .arg(plan.offload, program.program.isEmpty() ? tr("no llama-server found yet") : program.describe(),
-                 plan.arguments(0).mid(6).join(QLatin1Char(' '))));
+            .arg(plan.offload, program, plan.arguments(0).mid(6).join(QLatin1Char(' '))));
 }
 
 bool ModelSettingsPage::addModelFile(const QString &path)
@@ -257,6 +363,7 @@ void ModelSettingsPage::save()
 {
     m_settings->setValue(QStringLiteral("local/model_folders"), folders().join(QDir::listSeparator()));
     m_settings->setValue(QStringLiteral("local/server"), m_server->text().trimmed());
+    m_settings->setValue(QStringLiteral("local/runner_image"), m_runnerReference->text().trimmed());
     m_settings->setValue(QStringLiteral("local/idle_minutes"), m_idleMinutes->value());
     m_settings->setValue(QStringLiteral("local/parallel"), m_parallel->value());
 }

@@ -563,16 +563,21 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
                                       ? response.error.message
                                       : tr("The answer above is incomplete. %1").arg(response.error.message);
         }
+        // Stopped before it said a word: no answer is kept. (Its empty row beside the next question
+        // made that question a second "version" of it.)
+        const bool saidNothing = cancelled && assistant.content.isEmpty() && assistant.reasoning.isEmpty();
         if (m_writer) {
             // The final save writes the whole message: a non-streamed answer never passed
             // through the writer.
             (void)m_writer->finish(assistant.status, assistant.error);
             delete m_writer;
-            if (auto saved = m_store->updateMessage(assistant); !saved)
+            if (auto saved = saidNothing ? m_store->deleteMessage(m_conversationId, streamedId)
+                                         : m_store->updateMessage(assistant);
+                !saved)
                 reportStoreError(saved.error().message);
         }
         if (!response.ok()) {
-            if (!assistant.content.isEmpty() || !assistant.reasoning.isEmpty() || !cancelled)
+            if (!saidNothing)
                 addMessage(assistant);
             // Said as the answer says it: the chat shows it once, under the answer.
             if (!cancelled)

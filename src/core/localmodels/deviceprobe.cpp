@@ -2,12 +2,18 @@
 
 #include "localmodels/localrunner.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSaveFile>
+#include <QTimeZone>
 
 namespace Sandpiper {
 
@@ -135,18 +141,96 @@ DeviceProbe DeviceProbe::run(const RunnerProgram &program, std::chrono::millisec
     return probe;
 }
 
-DeviceProbe DeviceProbe::cached(const RunnerProgram &program)
+QString DeviceProbe::stamp(const RunnerProgram &program)
 {
-    static QMutex mutex;
-    static QHash<QString, DeviceProbe> probes;
-    const QString key = program.program + QLatin1Char('\n') + program.leading.join(QLatin1Char('\n')) +
-                        QLatin1Char('\n') + program.image;
-    QMutexLocker lock(&mutex);
-    if (const auto found = probes.constFind(key); found != probes.cend())
-        return *found;
-    const DeviceProbe probe = run(program);
-    probes.insert(key, probe);
+    if (program.isContainer() || program.program.isEmpty())
+        return {};
+    QStringList parts;
+    for (const QString &path : QStringList{program.program} + program.leading) {
+        const QFileInfo file(path);
+        if (file.isFile())
+            parts << QStringLiteral("%1 %2 %3")
+                         .arg(file.absoluteFilePath())
+                         .arg(file.size())
+                         .arg(file.lastModified(QTimeZone::UTC).toMSecsSinceEpoch());
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+QJsonObject toJson(const DeviceProbe &probe, const QString &stamp)
+{
+    QJsonArray devices;
+    for (const ComputeDevice &device : probe.devices)
+        devices.append(QJsonObject{{QStringLiteral("name"), device.name},
+                                   {QStringLiteral("description"), device.description},
+                                   {QStringLiteral("total_mib"), device.totalMiB},
+                                   {QStringLiteral("free_mib"), device.freeMiB}});
+    return {
+        {QStringLiteral("stamp"), stamp}, {QStringLiteral("note"), probe.note}, {QStringLiteral("devices"), devices}};
+}
+
+std::optional<DeviceProbe> fromJson(const QJsonObject &object, const QString &stamp)
+{
+    if (object.value(QLatin1String("stamp")).toString() != stamp)
+        return std::nullopt;
+    DeviceProbe probe;
+    probe.listed = true;
+    probe.note = object.value(QLatin1String("note")).toString();
+    for (const QJsonValue &value : object.value(QLatin1String("devices")).toArray()) {
+        const QJsonObject device = value.toObject();
+        probe.devices.append({device.value(QLatin1String("name")).toString(),
+                              device.value(QLatin1String("description")).toString(),
+                              device.value(QLatin1String("total_mib")).toInteger(),
+                              device.value(QLatin1String("free_mib")).toInteger()});
+    }
     return probe;
+}
+
+QMutex cacheMutex;
+
+QJsonObject readCache(const QString &cacheFile)
+{
+    QFile file(cacheFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.read(1024 * 1024)).object();
+}
+
+} // namespace
+
+DeviceProbe DeviceProbe::cached(const RunnerProgram &program, const QString &cacheFile)
+{
+    const QString stamped = stamp(program);
+    if (stamped.isEmpty())
+        return run(program);
+    // One entry for each way of starting a server; its stamp says which build answered.
+    const QString key = (QStringList{program.program} + program.leading).join(QLatin1Char('\n'));
+    static QHash<QString, DeviceProbe> probes; // by stamp, for the life of the app
+    QMutexLocker lock(&cacheMutex);
+    std::optional<DeviceProbe> probe;
+    if (const auto found = probes.constFind(stamped); found != probes.cend())
+        probe = *found;
+    else if (!cacheFile.isEmpty())
+        probe = fromJson(readCache(cacheFile).value(key).toObject(), stamped);
+    if (!probe) {
+        // Two programs are not asked at once: they would share the processor and the GPU's driver.
+        probe = run(program);
+        if (probe->listed && !cacheFile.isEmpty()) {
+            QJsonObject stored = readCache(cacheFile);
+            stored.insert(key, toJson(*probe, stamped));
+            QDir().mkpath(QFileInfo(cacheFile).absolutePath());
+            QSaveFile file(cacheFile);
+            if (file.open(QIODevice::WriteOnly)) {
+                file.write(QJsonDocument(stored).toJson(QJsonDocument::Compact));
+                file.commit();
+            }
+        }
+    }
+    probes.insert(stamped, *probe);
+    probe->hardware = detectHardware();
+    return *probe;
 }
 
 } // namespace Sandpiper

@@ -40,8 +40,17 @@ struct DeviceProbe {
     // Asks PROGRAM's llama-server for its devices (within TIMEOUT) and looks at the hardware.
     // A server in a container is given no GPU, so it is not asked.
     static DeviceProbe run(const RunnerProgram &program, std::chrono::milliseconds timeout = std::chrono::seconds(10));
-    // run(), remembered for each program for the life of the app.
-    static DeviceProbe cached(const RunnerProgram &program);
+    // What identifies PROGRAM's llama-server on disk: the path, size and time of change of its
+    // file and of each file among its leading arguments (a loader's server); empty for a container,
+    // which is never asked.
+    static QString stamp(const RunnerProgram &program);
+    // run(), once for each llama-server: remembered for the life of the app, and in CACHEFILE (JSON)
+    // across runs for as long as its stamp() stays the same, so a new build of the server is asked
+    // again. Only a list is kept in the file: a server that could not list its devices (it did not
+    // start, a library was missing) is asked again at the next run. The hardware is looked at each
+    // time.
+    // Blocks while the server is asked: call it off the GUI thread (RunnerDiscovery does).
+    static DeviceProbe cached(const RunnerProgram &program, const QString &cacheFile);
 };
 
 } // namespace Sandpiper

@@ -1,5 +1,6 @@
 #include "localmodels/localrunner.h"
 
+#include "localmodels/backgroundwork.h"
 #include "localmodels/runnercontainer.h"
 
 #include <QCoreApplication>
@@ -48,6 +49,16 @@ RunnerProgram RunnerProgram::find(const QString &configured)
         if (const QString image = RunnerContainer::findImage(); !image.isEmpty())
             return container(image);
     return program;
+}
+
+QFuture<RunnerDiscovery> RunnerDiscovery::start(const QString &configured, const QString &cacheFile)
+{
+    return inBackground([configured, cacheFile] {
+        RunnerDiscovery found;
+        found.program = RunnerProgram::find(configured);
+        found.devices = DeviceProbe::cached(found.program, cacheFile);
+        return found;
+    });
 }
 
 RunnerProgram RunnerProgram::container(const QString &image)
@@ -178,6 +189,8 @@ LocalRunner::~LocalRunner()
 {
     blockSignals(true);
     stop();
+    // Nothing of it stays behind: its container is gone when it is.
+    m_removal.waitForFinished();
 }
 
 void LocalRunner::setIdleStop(std::chrono::milliseconds after)
@@ -189,8 +202,17 @@ void LocalRunner::setIdleStop(std::chrono::milliseconds after)
 
 void LocalRunner::keepAlive()
 {
-    if (m_state == State::Ready && m_idle.interval() > 0)
+    if (m_state == State::Ready && m_idle.interval() > 0 && !m_inUse)
         m_idle.start();
+}
+
+void LocalRunner::setInUse(bool inUse)
+{
+    m_inUse = inUse;
+    if (inUse)
+        m_idle.stop();
+    else
+        keepAlive();
 }
 
 qint64 LocalRunner::processId() const
@@ -217,21 +239,51 @@ QCoro::Task<Result<QUrl>> LocalRunner::ready()
     }
 
     if (m_program.program.isEmpty()) {
-        setState(State::Failed, tr("No llama-server was found to run the model: install llama.cpp's server "
-                                   "(llama-server) from your distribution, or set its path in the settings."));
+        setState(State::Failed, tr("No llama-server was found to run the model: press “Get llama-server for "
+                                   "Docker” in Settings › Models, install llama.cpp's server (llama-server) from "
+                                   "your distribution, or set its path there."));
         co_return m_message;
     }
     m_restartsLeft = 1;
-    if (!launch())
-        co_return m_message;
+    if (!co_await launch())
+        co_return self ? m_message : tr("The local model was closed.");
     co_return co_await waitUntilAnswering();
 }
 
-bool LocalRunner::launch(bool samePort)
+QCoro::Task<bool> LocalRunner::launch(bool samePort)
 {
+    QPointer<LocalRunner> self(this);
     // A server started again keeps its address: the answers that were going to it retry there.
     if (!samePort || m_port == 0)
         m_port = freePort();
+    const QString model = QFileInfo(m_plan.modelPath).fileName();
+    // Loading from now on: an answer that asks meanwhile waits for this start.
+    m_loading.start();
+    setState(State::Loading, tr("Loading %1…").arg(model));
+    QStringList arguments = m_program.leading + m_plan.arguments(m_port);
+    if (m_program.isContainer()) {
+        // The docker client in the foreground is the child process: the server's output is its
+        // output (the log), its exit is the server's, and a SIGTERM it gets goes on to the server.
+        // The last container (killed, it may not be removed yet) is gone before the next takes
+        // its port. Docker answers within tens of milliseconds, or seconds when it is busy.
+        co_await awaited(m_removal);
+        if (!self)
+            co_return false;
+        const QString last = std::exchange(
+            m_container,
+            QStringLiteral("sandpiper-llama-%1-%2").arg(QCoreApplication::applicationPid()).arg(++m_launches));
+        arguments = co_await awaited(
+            inBackground([last, image = m_program.image, plan = m_plan, port = m_port, name = m_container] {
+                RunnerContainer::remove(last);
+                RunnerContainer::removeOrphans();
+                RunnerContainer::ensureNetwork();
+                return RunnerContainer::runArguments(image, plan, port, name);
+            }));
+        if (!self)
+            co_return false;
+        if (m_state != State::Loading)
+            co_return false; // stopped meanwhile
+    }
     auto *process = new QProcess(this);
     m_process = process;
     process->setProcessEnvironment(m_program.environment);
@@ -247,7 +299,6 @@ bool LocalRunner::launch(bool samePort)
             ::_exit(127);
     });
 #endif
-    const QStringList arguments = launchArguments();
     if (QFile log(m_logFile); log.open(QIODevice::Append))
         log.write(QStringLiteral("\n--- %1: %2 %3\n")
                       .arg(QDateTime::currentDateTime().toString(Qt::ISODate), m_program.program,
@@ -265,25 +316,16 @@ bool LocalRunner::launch(bool samePort)
         process->deleteLater();
         setState(State::Failed,
                  tr("llama-server could not be started (%1): %2.").arg(m_program.program, why.trimmed()));
-        return false;
+        co_return false;
     }
-    m_loading.start();
-    setState(State::Loading, tr("Loading %1…").arg(QFileInfo(m_plan.modelPath).fileName()));
-    return true;
+    co_return true;
 }
 
-QStringList LocalRunner::launchArguments()
+QCoro::Task<> LocalRunner::restart()
 {
-    if (!m_program.isContainer())
-        return m_program.leading + m_plan.arguments(m_port);
-    // The docker client in the foreground is the child process: the server's output is its
-    // output (the log), its exit is the server's, and a SIGTERM it gets goes on to the server.
-    // The last container (killed, it may not be removed yet) is gone before the next takes its port.
-    RunnerContainer::remove(m_container);
-    RunnerContainer::removeOrphans();
-    RunnerContainer::ensureNetwork();
-    m_container = QStringLiteral("sandpiper-llama-%1-%2").arg(QCoreApplication::applicationPid()).arg(++m_launches);
-    return RunnerContainer::runArguments(m_program.image, m_plan, m_port, m_container);
+    QPointer<LocalRunner> self(this);
+    if (co_await launch(true) && self)
+        co_await waitUntilAnswering();
 }
 
 QCoro::Task<Result<QUrl>> LocalRunner::waitUntilAnswering()
@@ -356,11 +398,10 @@ void LocalRunner::endProcess()
         process->kill();
         process->waitForFinished(2000);
     }
-    // A docker client that was made to end leaves its container behind.
-    if (m_program.isContainer()) {
-        RunnerContainer::remove(m_container);
-        m_container.clear();
-    }
+    // A docker client that was made to end leaves its container behind: it is removed off the GUI
+    // thread, and the next start waits until it is gone.
+    if (m_program.isContainer() && !m_container.isEmpty())
+        m_removal = inBackground([name = std::exchange(m_container, QString())] { RunnerContainer::remove(name); });
 }
 
 void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
@@ -373,8 +414,7 @@ void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
     if (m_state == State::Ready && m_restartsLeft > 0) {
         --m_restartsLeft;
         setState(State::Loading, tr("The local model's server stopped (%1); starting it again.").arg(how));
-        if (launch(true))
-            QCoro::connect(waitUntilAnswering(), this, [](const Result<QUrl> &) {});
+        QCoro::connect(restart(), this, [] {});
         return;
     }
     const QString what =

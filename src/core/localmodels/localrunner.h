@@ -5,6 +5,7 @@
 #include "result.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
@@ -35,6 +36,17 @@ struct RunnerProgram {
     bool isContainer() const { return !image.isEmpty(); }
     // Which llama-server runs, for the user: its path, or the container's image.
     QString describe() const;
+};
+
+// What runs a model here: the program (RunnerProgram::find, which may ask Docker for its images)
+// and what it can offload to (DeviceProbe::cached, which may ask llama-server for its devices).
+struct RunnerDiscovery {
+    RunnerProgram program;
+    DeviceProbe devices;
+
+    // Looks, off the GUI thread (runnerThreads()), for the program CONFIGURED in the settings or
+    // found, its devices remembered in CACHEFILE.
+    static QFuture<RunnerDiscovery> start(const QString &configured, const QString &cacheFile);
 };
 
 // What the model runs with, chosen for this machine and shown to the user.
@@ -85,6 +97,9 @@ public:
     void retire(const QString &why);
     // An answer is streaming: the idle stop waits again.
     void keepAlive();
+    // While a conversation answers with the model (it may wait long between two requests: for a
+    // tool, or for the user's approval), the idle stop waits; it counts from when none does.
+    void setInUse(bool inUse);
 
     void setIdleStop(std::chrono::milliseconds after); // zero: never
     void setLoadTimeout(std::chrono::milliseconds timeout) { m_loadTimeout = timeout; }
@@ -104,10 +119,11 @@ Q_SIGNALS:
     void stateChanged(Sandpiper::LocalRunner::State state, const QString &message);
 
 private:
-    // SAMEPORT: a server started again listens where the last one did.
-    bool launch(bool samePort = false);
-    // The program's arguments for the next start: the plan's, or a container's that runs it.
-    QStringList launchArguments();
+    // SAMEPORT: a server started again listens where the last one did. In a container, Docker's
+    // chores before it (the last container removed, the network made) are done off the GUI thread.
+    QCoro::Task<bool> launch(bool samePort = false);
+    // After a crash: the same server again, on the same port.
+    QCoro::Task<> restart();
     // The server's process ends (asked to, then made to); the state is the caller's to say.
     void endProcess();
     QCoro::Task<Result<QUrl>> waitUntilAnswering();
@@ -120,7 +136,8 @@ private:
     RunnerPlan m_plan;
     QString m_logFile;
     QPointer<QProcess> m_process;
-    QString m_container; // the last container started (it may have stopped)
+    QString m_container;     // the last container started (it may have stopped)
+    QFuture<void> m_removal; // of the last container, after its server was stopped
     int m_launches = 0;
     quint16 m_port = 0;
     State m_state = State::Stopped;
@@ -128,6 +145,7 @@ private:
     int m_restartsLeft = 0;
     QElapsedTimer m_loading;
     QTimer m_idle;
+    bool m_inUse = false;
     std::chrono::milliseconds m_loadTimeout = std::chrono::minutes(5);
 };
 

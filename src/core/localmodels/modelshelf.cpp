@@ -1,11 +1,14 @@
 #include "localmodels/modelshelf.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QHash>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTimeZone>
 
 namespace Sandpiper {
 
@@ -23,6 +26,32 @@ const QRegularExpression &splitName()
     static const QRegularExpression pattern(QStringLiteral("^(.*)-(\\d{5})-of-(\\d{5})\\.gguf$"),
                                             QRegularExpression::CaseInsensitiveOption);
     return pattern;
+}
+
+// PATH's header, read once for each version of the file (its size and time of change): the
+// window asks for the shelf every few seconds, and a large model's header holds its vocabulary.
+Result<GgufInfo> readHeader(const QString &path)
+{
+    struct Read {
+        qint64 size = 0;
+        QDateTime changed;
+        Result<GgufInfo> header = QString();
+    };
+    static QMutex mutex;
+    static QHash<QString, Read> headers;
+    const QFileInfo file(path);
+    const qint64 size = file.size();
+    const QDateTime changed = file.lastModified(QTimeZone::UTC);
+    {
+        const QMutexLocker lock(&mutex);
+        if (const auto found = headers.constFind(path);
+            found != headers.cend() && found->size == size && found->changed == changed)
+            return found->header;
+    }
+    Result<GgufInfo> header = GgufHeader::read(path);
+    const QMutexLocker lock(&mutex);
+    headers.insert(path, {size, changed, header});
+    return header;
 }
 
 } // namespace
@@ -82,7 +111,7 @@ QList<ModelFile> ModelShelf::scan(const QList<ModelFolder> &folders)
             found.append(model);
         }
         for (ModelFile &model : found) {
-            auto info = GgufHeader::read(model.path);
+            auto info = readHeader(model.path);
             if (!info) {
                 model.problem = info.error();
                 models.append(model);

@@ -81,13 +81,35 @@ QString docker()
                : onPath;
 }
 
+namespace {
+
+// What findImage() last found: settings and the window ask often, Docker at most every ten seconds.
+struct FoundImage {
+    QMutex mutex;
+    QElapsedTimer asked;
+    QString image;
+};
+
+FoundImage &found()
+{
+    static FoundImage found;
+    return found;
+}
+
+} // namespace
+
+void forgetImage()
+{
+    QMutexLocker lock(&found().mutex);
+    found().asked.invalidate();
+}
+
 QString findImage()
 {
-    // Settings and the window ask often; Docker is asked at most every ten seconds.
-    static QMutex mutex;
-    static QElapsedTimer asked;
-    static QString image;
-    QMutexLocker lock(&mutex);
+    FoundImage &last = found();
+    QMutexLocker lock(&last.mutex);
+    QElapsedTimer &asked = last.asked;
+    QString &image = last.image;
     if (asked.isValid() && asked.elapsed() < 10000)
         return image;
     image.clear();
@@ -153,6 +175,14 @@ QStringList runArguments(const QString &image, const RunnerPlan &plan, quint16 p
     server[server.indexOf(QLatin1String("-m")) + 1] = model;
     server[server.indexOf(QLatin1String("--host")) + 1] = QStringLiteral("0.0.0.0");
     return arguments + server;
+}
+
+QStringList versionArguments(const QString &image)
+{
+    return QStringLiteral("run --rm --pull never --network none --read-only --tmpfs /tmp:size=64m --cap-drop ALL "
+                          "--security-opt no-new-privileges --user")
+               .split(QLatin1Char(' ')) +
+           QStringList{user(), image, QStringLiteral("--version")};
 }
 
 void remove(const QString &name)

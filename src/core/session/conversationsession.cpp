@@ -64,7 +64,11 @@ ConversationSession::ConversationSession(qint64 conversationId, ConversationStor
     m_state.networkAllowed = m_config.sandbox.network;
 }
 
-ConversationSession::~ConversationSession() = default;
+ConversationSession::~ConversationSession()
+{
+    if (m_local)
+        m_local->setAnswering(this, false);
+}
 
 QString ConversationSession::folder() const
 {
@@ -209,7 +213,10 @@ void ConversationSession::setLocalModels(LocalModelHost *host)
     if (!host)
         return;
     connect(host, &LocalModelHost::stateChanged, this, [this](LocalRunner::State state, const QString &message) {
-        if (m_config.provider.id != LocalModelHost::providerId() || !isBusy())
+        if (m_config.provider.id != LocalModelHost::providerId())
+            return;
+        const bool justFailed = m_localTurnFailed.isValid() && m_localTurnFailed.elapsed() < 5000;
+        if (!isBusy() && !justFailed)
             return;
         if (!m_state.preparing.isEmpty()) {
             // Loading for this message: the chat says how long it has taken.
@@ -218,10 +225,12 @@ void ConversationSession::setLocalModels(LocalModelHost *host)
             return;
         }
         // The server stopped under an answer: why, beside the broken stream's own message.
-        if (state == LocalRunner::State::Loading || state == LocalRunner::State::Failed)
+        if (state == LocalRunner::State::Loading || state == LocalRunner::State::Failed) {
+            m_localTurnFailed.invalidate();
             m_transcript->addNotice(state == LocalRunner::State::Failed ? TurnItem::NoticeLevel::Error
                                                                         : TurnItem::NoticeLevel::Info,
                                     message);
+        }
     });
 }
 
@@ -614,6 +623,8 @@ void ConversationSession::changeState(const std::function<void(SessionState &)> 
     if (changed == m_state)
         return;
     m_state = std::move(changed);
+    if (m_local)
+        m_local->setAnswering(this, isBusy() && m_config.provider.id == LocalModelHost::providerId());
     Q_EMIT stateChanged();
 }
 
@@ -684,6 +695,8 @@ void ConversationSession::handle(const AgentEvent &event)
         break;
     case Kind::Error:
         m_transcript->showError(event.text);
+        if (m_config.provider.id == LocalModelHost::providerId())
+            m_localTurnFailed.start();
         break;
     case Kind::Notice:
         m_transcript->addNotice(TurnItem::NoticeLevel::Info, event.text);

@@ -7,10 +7,10 @@
 #include "storage/storeresult.h"
 
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -187,6 +187,9 @@ private:
     Transcript *m_transcript;
     SessionState m_state;
     QElapsedTimer m_turnTimer;
+    // Since the last turn with the model on this computer ended on an error: its server's exit may
+    // be noticed only after the broken stream ended the turn, and is still told then.
+    QElapsedTimer m_localTurnFailed;
     // After a switch of branch the kernel follows once the user stays on the branch a moment:
     // paging through versions to read them runs nothing.
     QTimer *m_followDelay;

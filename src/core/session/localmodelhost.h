@@ -6,11 +6,15 @@
 #include "result.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QObject>
+#include <QSet>
 
 #include <QCoroTask>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 
 namespace Sandpiper {
 
@@ -46,19 +50,35 @@ public:
                                                                 QString repository, QString quantization, QString token,
                                                                 QObject *parent);
 
+    // Where what llama-server said about its devices is kept across runs.
+    static QString deviceCacheFile(const Settings &settings);
+
+    // Starts looking for the program that runs models and its devices, off the GUI thread (the
+    // provider was chosen: its first message should not wait for it).
+    void prepare();
     // The /v1 address of the server running MODEL (a name findLocalModel() knows), started or
     // switched to it first; or why not, for the user.
     QCoro::Task<Result<QUrl>> address(QString model);
     // An answer streams: the idle stop waits again.
     void keepAlive();
+    // CONVERSATION answers with the model on this computer, or no longer: while any does, the
+    // server is not stopped for being idle.
+    void setAnswering(const QObject *conversation, bool answering);
     // The idle time and the server's program from the settings, from now on.
     void applySettings();
+    // How long one of local/idle_minutes lasts: a minute, less for a test that cannot wait one.
+    void setIdleMinute(std::chrono::milliseconds minute);
     void stop();
 
     // The models on this computer, read again when the last look is more than a few seconds old.
     QList<ModelFile> models();
+    // The next models() reads the folders again (a download finished: its model is here now).
+    void lookAgain();
     // Why no model can run here (no llama-server, no model), for the user; empty when one can.
     QString problem();
+    // What stays of MODEL from one start of its server to the next: its file's path and size;
+    // empty when no such model is here.
+    QString modelIdentity(const QString &model);
 
     LocalRunner::State state() const;
     // What the runner last said ("Loading … 3 s"), empty before it first ran.
@@ -76,12 +96,25 @@ public:
 
 Q_SIGNALS:
     void stateChanged(Sandpiper::LocalRunner::State state, const QString &message);
+    // Another program was found to run models (or none any more): problem() may say otherwise.
+    void discovered();
 
 private:
+    // The program and its devices: the last look when it is under way or a few seconds old, or
+    // (REUSEFOUND) found at all; else a new look.
+    QFuture<RunnerDiscovery> discovery(bool reuseFound);
+    void startRunner(const ModelFile &file, const QString &model, const RunnerDiscovery &found);
+
     Settings *m_settings;
+    std::optional<QFuture<RunnerDiscovery>> m_discovery;
+    QString m_discoveredFor; // the setting local/server it looked with
+    QElapsedTimer m_discoveredAt;
+    std::optional<RunnerDiscovery> m_found; // what the last finished look found
     std::unique_ptr<LocalRunner> m_runner;
     QList<ModelFile> m_models;
     QElapsedTimer m_modelsRead;
+    std::chrono::milliseconds m_idleMinute = std::chrono::minutes(1);
+    QSet<const QObject *> m_answering;
 };
 
 } // namespace Sandpiper

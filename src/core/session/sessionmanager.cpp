@@ -24,6 +24,14 @@ SessionManager::SessionManager(Settings *settings, ConversationStore *store, QOb
     const ProviderConfig defaults = m_settings->provider();
     m_appliedProvider = defaults.id;
     m_appliedModel = defaults.model;
+    // A model just downloaded can be chosen and run at once, not after the next look at the folders.
+    connect(m_downloads, &ModelDownloads::started, m_local, [this](ModelDownload *download) {
+        connect(download, &ModelDownload::finished, m_local, &LocalModelHost::lookAgain);
+    });
+    // Whether a program to run models was found changes what providerProblem() says.
+    connect(m_local, &LocalModelHost::discovered, this, &SessionManager::keysChanged);
+    if (defaults.id == LocalModelHost::providerId())
+        m_local->prepare();
 }
 
 SessionManager::~SessionManager() = default;
@@ -224,6 +232,14 @@ QString SessionManager::providerProblem(const QString &providerId) const
     return {};
 }
 
+QString SessionManager::reportServer(const ProviderConfig &provider) const
+{
+    if (provider.id == LocalModelHost::providerId())
+        if (const QString identity = m_local->modelIdentity(provider.model); !identity.isEmpty())
+            return identity;
+    return provider.baseUrl;
+}
+
 StoreResult<void> SessionManager::useProvider(qint64 id, const QString &providerId, const QString &model)
 {
     if (auto saved = m_store->setConversationModel(id, providerId, model); !saved)
@@ -234,6 +250,8 @@ StoreResult<void> SessionManager::useProvider(qint64 id, const QString &provider
         chosen.model = model;
         session->setProvider(providerFor(chosen));
     }
+    if (providerId == LocalModelHost::providerId())
+        m_local->prepare();
     lookUpKey(providerId);
     return {};
 }
@@ -246,6 +264,8 @@ void SessionManager::applySettings()
     m_appliedModel = defaults.model;
     const AgentConfig agent = AgentSettings::read(*m_settings);
     m_local->applySettings();
+    if (defaults.id == LocalModelHost::providerId())
+        m_local->prepare();
     for (const auto &[id, session] : m_sessions) {
         auto conversation = m_store->conversation(id);
         if (!conversation)

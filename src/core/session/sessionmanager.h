@@ -70,6 +70,9 @@ public:
     // Why PROVIDERID cannot answer, for the user, or empty: a provider this version does not
     // know, one without an address, or one that needs a key and has none.
     QString providerProblem(const QString &providerId) const;
+    // Where the report card of PROVIDER's model is kept (ModelReports): its base URL, or for a
+    // model on this computer its file, which stays when its server listens on another port.
+    QString reportServer(const ProviderConfig &provider) const;
     // Conversation ID goes on with PROVIDERID and MODEL from its next request (the user chose them).
     StoreResult<void> useProvider(qint64 id, const QString &providerId, const QString &model);
     // The settings changed: each provider's URL, key and headers apply from the next request of
@@ -95,7 +98,8 @@ Q_SIGNALS:
     // The title changed or a message was added: the conversation list is out of date.
     void conversationChanged(qint64 id);
     void turnFinished(qint64 id, Sandpiper::AgentEvent::End end, qint64 durationMs);
-    // A provider's key was looked up: providerProblem() may say something else now.
+    // A provider's key was looked up, or a program to run models on this computer was found (or
+    // lost): providerProblem() may say something else now.
     void keysChanged();
 
 private:

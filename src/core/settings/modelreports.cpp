@@ -14,9 +14,9 @@ QString reportsKey(const QString &providerId)
 }
 
 // Server and model: a card holds for both together.
-QString entryKey(const QString &baseUrl, const QString &model)
+QString entryKey(const QString &server, const QString &model)
 {
-    return baseUrl + QLatin1Char(' ') + model;
+    return server + QLatin1Char(' ') + model;
 }
 
 QJsonObject storedReports(const Settings &settings, const QString &providerId)
@@ -27,15 +27,15 @@ QJsonObject storedReports(const Settings &settings, const QString &providerId)
 } // namespace
 
 std::optional<ModelReport> ModelReports::find(const Settings &settings, const QString &providerId,
-                                              const QString &baseUrl, const QString &model)
+                                              const QString &server, const QString &model)
 {
-    return ModelReport::fromJson(storedReports(settings, providerId).value(entryKey(baseUrl, model)).toObject());
+    return ModelReport::fromJson(storedReports(settings, providerId).value(entryKey(server, model)).toObject());
 }
 
-void ModelReports::keep(Settings &settings, const QString &providerId, const ModelReport &report)
+void ModelReports::keep(Settings &settings, const QString &providerId, const ModelReport &report, const QString &server)
 {
     QJsonObject reports = storedReports(settings, providerId);
-    reports.insert(entryKey(report.baseUrl, report.model), report.toJson());
+    reports.insert(entryKey(server.isEmpty() ? report.baseUrl : server, report.model), report.toJson());
     settings.setValue(reportsKey(providerId), QString::fromUtf8(QJsonDocument(reports).toJson(QJsonDocument::Compact)));
 }
 

@@ -133,6 +133,9 @@ const QList<Settings::Spec> &Settings::specs()
         {QStringLiteral("local/model_folders"), Type::String, QString()},
         // The llama-server that runs them; empty: the one on PATH.
         {QStringLiteral("local/server"), Type::String, QString()},
+        // The image "Get llama-server for Docker" pulls (a mirror's); empty: llama.cpp's published
+        // server image (RunnerImage::defaultReference).
+        {QStringLiteral("local/runner_image"), Type::String, QString()},
         // Minutes without an answer after which the local model's server stops; 0: never.
         {QStringLiteral("local/idle_minutes"), Type::Integer, 15},
         // Conversations the local model answers at once (llama-server's slots, each its own context).
@@ -289,6 +292,13 @@ QString Settings::mcpLogFolder() const
 QString Settings::localModelsFolder() const
 {
     return dataDirectory() + QStringLiteral("/models");
+}
+
+QString Settings::cacheDirectory() const
+{
+    if (!m_profile.isEmpty())
+        return m_profile + QStringLiteral("/cache");
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
 }
 
 QStringList Settings::mcpToolsWithPolicy() const

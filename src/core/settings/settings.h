@@ -54,6 +54,9 @@ public:
     QString mcpLogFolder() const;
     // Where the models Sandpiper downloads are kept (GGUF files).
     QString localModelsFolder() const;
+    // Where what Sandpiper learnt about this computer is kept, to be learnt again when it is gone
+    // (what llama-server's devices are): the profile's, or the user's cache folder.
+    QString cacheDirectory() const;
     // The MCP tools (SERVER__TOOL) that have an approval policy of their own.
     QStringList mcpToolsWithPolicy() const;
 
