@@ -233,6 +233,30 @@
     </message>
 </context>
 <context>
+    <name>Sandpiper::RunnerImage</name>
+    <message numerus="yes">
+        <source>Nothing was heard from it for %n second(s).</source>
+        <translation>
+            <numerusform>Nothing was heard from it for %n second.</numerusform>
+            <numerusform>Nothing was heard from it for %n seconds.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing was heard from it for %n minute(s).</source>
+        <translation>
+            <numerusform>Nothing was heard from it for %n minute.</numerusform>
+            <numerusform>Nothing was heard from it for %n minutes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>It took longer than %n minute(s).</source>
+        <translation>
+            <numerusform>It took longer than %n minute.</numerusform>
+            <numerusform>It took longer than %n minutes.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Sandpiper::SvgFigure</name>
     <message numerus="yes">
         <source>%n external reference(s) were not loaded: the figure shows only what it contains.</source>

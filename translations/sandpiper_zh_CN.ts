@@ -2628,12 +2628,16 @@
         <translation>本机上的模型已关闭。</translation>
     </message>
     <message>
-        <source>No llama-server was found to run a model on this computer: install llama.cpp&apos;s server (llama-server) from your distribution, set its path in Settings › Models, or build the runner image for Docker (scripts/llama-image in Sandpiper&apos;s sources).</source>
-        <translation>找不到可在本机上运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），在“设置 › 模型”中指定其路径，或为 Docker 构建运行器镜像（Sandpiper 源代码中的 scripts/llama-image）。</translation>
+        <source>No llama-server was found to run a model on this computer: press “Get llama-server for Docker” in Settings › Models, install llama.cpp&apos;s server (llama-server) from your distribution, or set its path there.</source>
+        <translation>找不到可在本机上运行模型的 llama-server：请在“设置 › 模型”中点击“为 Docker 获取 llama-server”，从你的发行版安装 llama.cpp 的服务器（llama-server），或在那里指定其路径。</translation>
     </message>
 </context>
 <context>
     <name>Sandpiper::LocalModelStatus</name>
+    <message>
+        <source>No program here opens the log; it is %1</source>
+        <translation>此处没有程序能打开日志；日志位于 %1</translation>
+    </message>
     <message>
         <source>The model on this computer</source>
         <translation>本机上的模型</translation>
@@ -2670,10 +2674,6 @@
     <message>
         <source>The local model was closed.</source>
         <translation>本地模型已关闭。</translation>
-    </message>
-    <message>
-        <source>No llama-server was found to run the model: install llama.cpp&apos;s server (llama-server) from your distribution, or set its path in the settings.</source>
-        <translation>找不到用于运行模型的 llama-server：请从你的发行版安装 llama.cpp 的服务器（llama-server），或在设置中指定其路径。</translation>
     </message>
     <message>
         <source>llama-server could not be started (%1): %2.</source>
@@ -2751,6 +2751,10 @@
         <source>on the processor: %1 (%2)</source>
         <translation>在 CPU 上运行：%1（%2）</translation>
     </message>
+    <message>
+        <source>No llama-server was found to run the model: press “Get llama-server for Docker” in Settings › Models, install llama.cpp&apos;s server (llama-server) from your distribution, or set its path there.</source>
+        <translation>找不到用于运行模型的 llama-server：请在“设置 › 模型”中点击“为 Docker 获取 llama-server”，从你的发行版安装 llama.cpp 的服务器（llama-server），或在那里指定其路径。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::MainWindow</name>
@@ -2823,10 +2827,6 @@
         <translation>聚焦到消息框(&amp;m)</translation>
     </message>
     <message>
-        <source>S&amp;top the answer</source>
-        <translation>停止回答(&amp;t)</translation>
-    </message>
-    <message>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;t)…</translation>
     </message>
@@ -2893,6 +2893,10 @@
     <message>
         <source>There is no question here to edit.</source>
         <translation>这里没有可以编辑的问题。</translation>
+    </message>
+    <message>
+        <source>St&amp;op the answer</source>
+        <translation>停止回答(&amp;o)</translation>
     </message>
 </context>
 <context>
@@ -4497,10 +4501,6 @@ Authorization: Bearer ${keychain:token}</translation>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
-    <message>
-        <source>Not found on PATH, and no runner image for Docker: install llama.cpp&apos;s server</source>
-        <translation>PATH 中未找到，也没有用于 Docker 的运行器镜像：请安装 llama.cpp 的服务器</translation>
-    </message>
     <message numerus="yes">
         <source>%1 tokens of context for each of %n conversation(s), %2 threads, %3; by %4; %5</source>
         <translation>
@@ -4510,6 +4510,54 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>no llama-server found yet</source>
         <translation>尚未找到 llama-server</translation>
+    </message>
+    <message>
+        <source>Get llama-server for &amp;Docker</source>
+        <translation>为 Docker 获取 llama-server(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Sto&amp;p</source>
+        <translation>停止(&amp;p)</translation>
+    </message>
+    <message>
+        <source>Image of llama.cpp&apos;s server to pull</source>
+        <translation>要拉取的 llama.cpp 服务器镜像</translation>
+    </message>
+    <message>
+        <source>What “Get llama-server for Docker” pulls first: a mirror of it, or another variant (:server-vulkan, :server-cuda). Without a registry, the image is built from Debian&apos;s llama.cpp-tools with mmdebstrap.</source>
+        <translation>“为 Docker 获取 llama-server”首先拉取的镜像：可以是它的镜像站副本，或其他变体（:server-vulkan、:server-cuda）。没有可用的镜像仓库时，会用 mmdebstrap 从 Debian 的 llama.cpp-tools 构建镜像。</translation>
+    </message>
+    <message>
+        <source>Get llama-server for Docker</source>
+        <translation>为 Docker 获取 llama-server</translation>
+    </message>
+    <message>
+        <source>Pulls llama.cpp&apos;s server image, or builds one from Debian&apos;s packages, so that the models run in a container on this computer&apos;s Docker engine.</source>
+        <translation>拉取 llama.cpp 的服务器镜像，或从 Debian 的软件包构建一个，使模型在本机 Docker 引擎上的容器中运行。</translation>
+    </message>
+    <message>
+        <source>Stop getting llama-server</source>
+        <translation>停止获取 llama-server</translation>
+    </message>
+    <message>
+        <source>Where llama-server comes from</source>
+        <translation>llama-server 的来源</translation>
+    </message>
+    <message>
+        <source>Output of getting llama-server</source>
+        <translation>获取 llama-server 的输出</translation>
+    </message>
+    <message>
+        <source>None found: not on PATH, and no llama-server image for Docker yet</source>
+        <translation>未找到：PATH 中没有，也还没有用于 Docker 的 llama-server 镜像</translation>
+    </message>
+    <message>
+        <source>looking for llama-server…</source>
+        <translation>正在查找 llama-server…</translation>
+    </message>
+    <message>
+        <source>its devices not known yet</source>
+        <translation>设备尚未确定</translation>
     </message>
 </context>
 <context>
@@ -4891,6 +4939,87 @@ X-Title: Sandpiper</translation>
     <message>
         <source>The sandbox sent more than the files asked for can hold; the copy was stopped.</source>
         <translation>沙箱发送的内容超过了所请求文件能容纳的大小；复制已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>Sandpiper::RunnerImage</name>
+    <message>
+        <source>Docker is not installed here, so llama-server cannot run in a container: install llama.cpp&apos;s server (llama-server) instead and set its path in Settings › Models.</source>
+        <translation>本机未安装 Docker，因此 llama-server 无法在容器中运行：请改为安装 llama.cpp 的服务器（llama-server），并在“设置 › 模型”中指定其路径。</translation>
+    </message>
+    <message>
+        <source>Getting llama-server was cancelled.</source>
+        <translation>已取消获取 llama-server。</translation>
+    </message>
+    <message>
+        <source>Pulling llama.cpp&apos;s server image %1 from %2…</source>
+        <translation>正在从 %2 拉取 llama.cpp 的服务器镜像 %1…</translation>
+    </message>
+    <message>
+        <source>The registry %1 cannot be reached from this computer.</source>
+        <translation>无法从本机连接到镜像仓库 %1。</translation>
+    </message>
+    <message>
+        <source>The registry %1 did not give %2 (%3).</source>
+        <translation>镜像仓库 %1 没有提供 %2（%3）。</translation>
+    </message>
+    <message>
+        <source>Checking that its llama-server starts…</source>
+        <translation>正在检查其中的 llama-server 能否启动…</translation>
+    </message>
+    <message>
+        <source>The image %1 does not start llama-server as Sandpiper runs it (%2).</source>
+        <translation>按 Sandpiper 的运行方式，镜像 %1 无法启动 llama-server（%2）。</translation>
+    </message>
+    <message>
+        <source>The image %1 could not be tagged %2 (%3).</source>
+        <translation>无法为镜像 %1 打上标签 %2（%3）。</translation>
+    </message>
+    <message>
+        <source>llama-server is ready in the image %1 (llama.cpp&apos;s %2).</source>
+        <translation>llama-server 已在镜像 %1 中就绪（来自 llama.cpp 的 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 The recipe to build the image from Debian&apos;s packages (sandbox/llama/build-image.sh) is missing: reinstall Sandpiper, or install llama.cpp&apos;s server (llama-server) and set its path in Settings › Models.</source>
+        <translation>%1 缺少从 Debian 软件包构建镜像的脚本（sandbox/llama/build-image.sh）：请重新安装 Sandpiper，或安装 llama.cpp 的服务器（llama-server）并在“设置 › 模型”中指定其路径。</translation>
+    </message>
+    <message>
+        <source>%1 To build the image from Debian&apos;s llama.cpp-tools instead, install mmdebstrap (sudo apt install mmdebstrap) and press “Get llama-server for Docker” again. Or install llama.cpp&apos;s server yourself (llama-server, package llama.cpp-tools in Debian sid) and set its path in Settings › Models.</source>
+        <translation>%1 若要改为从 Debian 的 llama.cpp-tools 构建镜像，请安装 mmdebstrap（sudo apt install mmdebstrap），然后再次点击“为 Docker 获取 llama-server”。也可以自行安装 llama.cpp 的服务器（llama-server，Debian sid 中的 llama.cpp-tools 软件包），并在“设置 › 模型”中指定其路径。</translation>
+    </message>
+    <message>
+        <source>Building the image from Debian&apos;s llama.cpp-tools with mmdebstrap (a few minutes)…</source>
+        <translation>正在用 mmdebstrap 从 Debian 的 llama.cpp-tools 构建镜像（需要几分钟）…</translation>
+    </message>
+    <message>
+        <source>%1 Building the image from Debian&apos;s packages failed too: %2</source>
+        <translation>%1 从 Debian 软件包构建镜像也失败了：%2</translation>
+    </message>
+    <message>
+        <source>llama-server is ready in the image %1 (Debian&apos;s llama.cpp-tools).</source>
+        <translation>llama-server 已在镜像 %1 中就绪（来自 Debian 的 llama.cpp-tools）。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing was heard from it for %n second(s).</source>
+        <translation>
+            <numerusform>已有 %n 秒没有收到它的任何输出。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing was heard from it for %n minute(s).</source>
+        <translation>
+            <numerusform>已有 %n 分钟没有收到它的任何输出。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>It took longer than %n minute(s).</source>
+        <translation>
+            <numerusform>耗时超过了 %n 分钟。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5963,6 +6092,10 @@ X-Title: Sandpiper</translation>
 <context>
     <name>Sandpiper::WelcomePage</name>
     <message>
+        <source>Looks again for model servers on this computer (Ollama, LM Studio, a llama.cpp server) and for the models and llama-server Sandpiper can run itself.</source>
+        <translation>再次查找本机上的模型服务器（Ollama、LM Studio、llama.cpp 服务器），以及 Sandpiper 自己能运行的模型和 llama-server。</translation>
+    </message>
+    <message>
         <source>&amp;Look again</source>
         <translation>重新查找(&amp;L)</translation>
     </message>
@@ -6113,6 +6246,26 @@ X-Title: Sandpiper</translation>
     <message>
         <source>&amp;Try the download again</source>
         <translation>重试下载(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Cancel the download</source>
+        <translation>取消下载</translation>
+    </message>
+    <message>
+        <source>llama-server, which runs it, comes first: llama.cpp&apos;s server image for Docker, or one built from Debian&apos;s packages.</source>
+        <translation>运行它所需的 llama-server 会先准备好：用于 Docker 的 llama.cpp 服务器镜像，或从 Debian 软件包构建的镜像。</translation>
+    </message>
+    <message>
+        <source>No local server answered. To have Sandpiper run a model itself, install llama.cpp&apos;s server (llama-server) or Docker and look again; or use a key below.</source>
+        <translation>没有本地服务器响应。若要让 Sandpiper 自己运行模型，请安装 llama.cpp 的服务器（llama-server）或 Docker 后重新查找；或在下方使用密钥。</translation>
+    </message>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>重试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume the download</source>
+        <translation>继续下载(&amp;R)</translation>
     </message>
 </context>
 <context>
