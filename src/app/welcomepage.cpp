@@ -5,6 +5,7 @@
 
 #include <llm/apikeystore.h>
 #include <llm/providerpresets.h>
+#include <localmodels/backgroundwork.h>
 #include <localmodels/localrunner.h>
 #include <localmodels/modeldownload.h>
 #include <localmodels/runnercontainer.h>
@@ -13,6 +14,7 @@
 #include <session/modeldownloads.h>
 #include <settings/settings.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QFont>
 #include <QGroupBox>
@@ -181,7 +183,11 @@ QCoro::Task<> WelcomePage::runScan()
         delete item;
     }
     m_useButtons.clear();
+    const QFuture<LocalOffer> looking = lookHere();
     const auto found = co_await ProviderDetector::detect(m_candidates);
+    if (!self)
+        co_return;
+    const LocalOffer here = co_await awaited(looking);
     if (!self)
         co_return;
     m_scanning = false;
@@ -191,7 +197,7 @@ QCoro::Task<> WelcomePage::runScan()
                                    "again, or use a key below.")
                               : tr("Found on this computer:"));
     // Sandpiper's own llama-server with a model already here comes first: nothing else to start.
-    const QList<ModelFile> own = runnableHere();
+    const QList<ModelFile> &own = here.runnable;
     for (const ModelFile &model : own) {
         const QString name = QFileInfo(model.path).completeBaseName();
         auto *button = new QPushButton(tr("&Run %1 here").arg(name));
@@ -207,8 +213,8 @@ QCoro::Task<> WelcomePage::runScan()
         m_scanStatus->setText(tr("On this computer:"));
     // None here yet: the model that suits this computer, downloaded and run in one click; without a
     // llama-server here, the same click gets one for Docker first.
-    const bool runner = runnerHere();
-    if (own.isEmpty() && (runner || !RunnerContainer::docker().isEmpty())) {
+    const bool runner = here.runner;
+    if (own.isEmpty() && (runner || here.docker)) {
         const RecommendedModel best = RecommendedModels::best(RunnerPlan::totalMemory());
         const QString name = ModelDownloads::displayName(best.repository);
         auto *button = new QPushButton(tr("&Download %1 and run it here").arg(name));
@@ -224,7 +230,7 @@ QCoro::Task<> WelcomePage::runScan()
                                           "Docker, or one built from Debian's packages.");
         auto *details = new QLabel(text);
         details->setWordWrap(true);
-        addServerRow(button, details);
+        addServerRow(button, details, DetailsPlace::Below);
         if (found.isEmpty())
             m_scanStatus->setText(tr("Sandpiper can run a model itself, without any other program:"));
     } else if (own.isEmpty() && found.isEmpty()) {
@@ -243,29 +249,40 @@ QCoro::Task<> WelcomePage::runScan()
     Q_EMIT scanFinished();
 }
 
-void WelcomePage::addServerRow(QPushButton *button, QLabel *details)
+void WelcomePage::addServerRow(QPushButton *button, QLabel *details, DetailsPlace place)
 {
     auto *row = new QWidget;
-    auto *rowLayout = new QHBoxLayout(row);
+    QBoxLayout *rowLayout = nullptr;
+    if (place == DetailsPlace::Beside) {
+        rowLayout = new QHBoxLayout(row);
+        rowLayout->addWidget(button);
+    } else {
+        rowLayout = new QVBoxLayout(row);
+        rowLayout->addWidget(button, 0, Qt::AlignLeft);
+    }
     rowLayout->setContentsMargins(0, 0, 0, 0);
-    rowLayout->addWidget(button);
     rowLayout->addWidget(details, 1);
     m_serverList->addWidget(row);
     m_useButtons.append(button);
 }
 
-bool WelcomePage::runnerHere() const
+QFuture<WelcomePage::LocalOffer> WelcomePage::lookHere() const
 {
-    return !RunnerProgram::find(m_settings->string(QStringLiteral("local/server"))).program.isEmpty();
-}
-
-QList<ModelFile> WelcomePage::runnableHere() const
-{
-    if (!runnerHere())
-        return {};
-    QList<ModelFile> models = modelsOnThisComputer(*m_settings);
-    models.removeIf([](const ModelFile &model) { return !model.runnable(); });
-    return models.mid(0, 3);
+    const QString configured = m_settings->string(QStringLiteral("local/server"));
+    const QStringList folders =
+        ModelShelf::folders(m_settings->localModelsFolder(),
+                            m_settings->string(QStringLiteral("local/model_folders")).split(QDir::listSeparator()));
+    return inBackground([configured, folders] {
+        LocalOffer offer;
+        offer.runner = !RunnerProgram::find(configured).program.isEmpty();
+        offer.docker = !RunnerContainer::docker().isEmpty();
+        if (offer.runner) {
+            offer.runnable = ModelShelf::scan(folders);
+            offer.runnable.removeIf([](const ModelFile &model) { return !model.runnable(); });
+            offer.runnable = offer.runnable.mid(0, 3);
+        }
+        return offer;
+    });
 }
 
 QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *offer)
@@ -280,7 +297,10 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *o
     const QString offered = button->text();
     button->setEnabled(false);
     m_downloadNote->show();
-    if (!runnerHere()) {
+    const LocalOffer here = co_await awaited(lookHere());
+    if (!self || !button)
+        co_return;
+    if (!here.runner) {
         const QMetaObject::Connection steps =
             connect(m_runnerImage, &RunnerImage::step, m_downloadNote, &QLabel::setText);
         const RunnerImage::Outcome runner =

@@ -4,6 +4,7 @@
 #include <localmodels/modelshelf.h>
 #include <localmodels/recommendedmodels.h>
 
+#include <QFuture>
 #include <QPointer>
 
 #include <QWidget>
@@ -62,15 +63,22 @@ private:
     void use(const ProviderDetector::Found &server);
     // The model NAME on this computer, run by Sandpiper's own llama-server.
     void useLocal(const QString &model);
-    // The first few models that Sandpiper's llama-server can run here (none without the program).
-    QList<ModelFile> runnableHere() const;
-    void addServerRow(QPushButton *button, QLabel *details);
+    // What this computer has for Sandpiper's own llama-server.
+    struct LocalOffer {
+        bool runner = false; // a llama-server: the settings' path, PATH or an image for Docker
+        bool docker = false;
+        QList<ModelFile> runnable; // the first few models it can run (none without the program)
+    };
+    // Looks off the GUI thread: finding the program may ask Docker, and reading the models reads
+    // every GGUF's header.
+    QFuture<LocalOffer> lookHere() const;
+    // A paragraph of details goes below its button: beside a long button it would be squeezed
+    // into a column of one or two words in a narrow window.
+    enum class DetailsPlace { Beside, Below };
+    void addServerRow(QPushButton *button, QLabel *details, DetailsPlace place = DetailsPlace::Beside);
     // Downloads MODEL from the hub with its progress on the page, then runs it here; gets
     // llama-server for Docker first when this computer has none.
     QCoro::Task<> downloadAndRun(RecommendedModel model, QPushButton *button);
-    // Whether a llama-server is here now (the settings' path, PATH or an image for Docker).
-    bool runnerHere() const;
-
     Settings *m_settings;
     QList<ProviderDetector::Candidate> m_candidates;
     QLabel *m_reason;
