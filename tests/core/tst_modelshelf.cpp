@@ -73,7 +73,9 @@ private Q_SLOTS:
                 QCOMPARE(file.bytes, 3 * model("qwen3", 0, 3).size());
             } else if (file.path.contains(QLatin1String("half"))) {
                 QVERIFY(!file.runnable());
-                QCOMPARE(file.problem, QStringLiteral("Only 1 of its 2 files are here."));
+                QCOMPARE(file.problem,
+                         QStringLiteral("Only 1 of its 2 files are here: download the model again (Settings › "
+                                        "Models) to get the rest."));
             } else {
                 QVERIFY2(file.runnable(), qPrintable(file.problem));
                 QCOMPARE(file.info->architecture, QStringLiteral("llama"));
@@ -99,6 +101,22 @@ private Q_SLOTS:
         qunsetenv("HF_HOME");
         QCOMPARE(ModelShelf::folders(QStringLiteral("/own"), {}).at(2).path, QStringLiteral("/c/llama.cpp"));
         QCOMPARE(ModelShelf::folders(QStringLiteral("/own"), {}).at(3).path, QStringLiteral("/c/huggingface/hub"));
+    }
+
+    // A recommended model is marked as here once its download finished, not while it comes.
+    void knowsWhatWasDownloaded()
+    {
+        QTemporaryDir own;
+        const QString repository = QStringLiteral("Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF");
+        QVERIFY(!ModelShelf::downloaded(own.path(), repository, QStringLiteral("Q4_K_M")));
+        const QString file =
+            own.path() + QLatin1Char('/') + repository + QStringLiteral("/qwen2.5-coder-1.5b-q4_k_m.gguf");
+        QVERIFY(write(file + QStringLiteral(".part"), "GGUF"));
+        QVERIFY(!ModelShelf::downloaded(own.path(), repository, QStringLiteral("Q4_K_M")));
+        QVERIFY(QFile::rename(file + QStringLiteral(".part"), file));
+        QVERIFY(ModelShelf::downloaded(own.path(), repository, QStringLiteral("Q4_K_M")));
+        QVERIFY(!ModelShelf::downloaded(own.path(), repository, QStringLiteral("Q8_0")));
+        QVERIFY(!ModelShelf::downloaded(own.path(), QStringLiteral("other/Model-GGUF"), QStringLiteral("Q4_K_M")));
     }
 };
 

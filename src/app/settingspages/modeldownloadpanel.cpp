@@ -4,6 +4,7 @@
 
 #include <llm/apikeystore.h>
 #include <localmodels/localrunner.h>
+#include <localmodels/modelshelf.h>
 #include <localmodels/recommendedmodels.h>
 #include <session/localmodelhost.h>
 #include <session/modeldownloads.h>
@@ -164,8 +165,9 @@ void ModelDownloadPanel::showUnfinished()
     if (m_downloads->unfinished().isEmpty())
         return;
     showProgressRow(true);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
+    // How much of it there is only the hub's listing tells: what came so far, without a bar.
+    m_progress->hide();
+    m_rate->setText(tr("%1 downloaded so far").arg(sizeText(m_downloads->unfinishedBytes())));
     m_pause->setText(tr("Resum&e"));
     say(summary);
 }
@@ -191,6 +193,8 @@ void ModelDownloadPanel::showRecommended(const QString &repository)
         item->setText(0,
                       QStringLiteral("%1 · %2").arg(model.repository.section(QLatin1Char('/'), 1), model.quantization));
         item->setText(1, tr("%1, needs %2 of memory").arg(sizeText(model.downloadBytes), sizeText(model.memoryBytes)));
+        if (ModelShelf::downloaded(m_settings->localModelsFolder(), model.repository, model.quantization))
+            item->setText(1, tr("On this computer already; needs %1 of memory").arg(sizeText(model.memoryBytes)));
         item->setText(2, model.reason);
         item->setToolTip(0, model.repository);
         item->setData(0, RepositoryRole, model.repository);
@@ -318,6 +322,11 @@ QCoro::Task<> ModelDownloadPanel::download(QString repository, QString quantizat
         say(tr("One download at a time: pause or cancel the one under way first."), true);
         co_return;
     }
+    // The keyboard stays where the user is, not on the next field (the token) while Download waits;
+    // once the download runs it goes to Pause.
+    const bool focused = m_download->hasFocus();
+    if (focused)
+        m_choices->setFocus();
     m_download->setEnabled(false);
     say(tr("Reading %1…").arg(repository));
     const QString key = co_await token();
@@ -330,6 +339,8 @@ QCoro::Task<> ModelDownloadPanel::download(QString repository, QString quantizat
     m_download->setEnabled(true);
     if (!started)
         say(started.error(), true);
+    else if (focused && m_choices->hasFocus() && m_pause->isVisible())
+        m_pause->setFocus();
 }
 
 QString ModelDownloadPanel::progressText(qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft)
@@ -361,6 +372,8 @@ void ModelDownloadPanel::showState(ModelDownload::State state, const QString &me
         Q_EMIT downloaded(m_current->modelPath());
     } else if (state == State::Canceled) {
         m_progress->setValue(0);
+        m_rate->clear();
+    } else if (!going) { // paused or stopped: the message says where, and no speed is left from before
         m_rate->clear();
     }
 }

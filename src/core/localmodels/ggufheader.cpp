@@ -212,7 +212,9 @@ public:
     void damaged(const QString &detail)
     {
         if (!failed())
-            m_error = GgufHeader::tr("The GGUF header is cut short or damaged: %1.").arg(detail);
+            m_error = GgufHeader::tr("The GGUF header is cut short or damaged: %1. This file cannot be run; download "
+                                     "the model again, or remove the file.")
+                          .arg(detail);
     }
 
     void cutShort()
@@ -379,7 +381,9 @@ Result<GgufInfo> GgufHeader::read(QIODevice &device)
 
     const qint64 alignment = integers.value(QStringLiteral("general.alignment"), 32);
     if (alignment <= 0 || alignment > (1 << 20) || (alignment & (alignment - 1)) != 0)
-        return tr("The GGUF header is cut short or damaged: its alignment %1 is not a power of two.").arg(alignment);
+        return tr("The GGUF header is cut short or damaged: its alignment %1 is not a power of two. This file cannot "
+                  "be run; download the model again, or remove the file.")
+            .arg(alignment);
     info.headerBytes = alignedUp(reader.position() - start, alignment);
     info.weightBytes = weightsEnd;
     const qint64 there = device.size() - start - info.headerBytes;

@@ -1,5 +1,7 @@
 #include "localmodels/modelshelf.h"
 
+#include "localmodels/modeldownload.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -9,6 +11,8 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTimeZone>
+
+#include <algorithm>
 
 namespace Sandpiper {
 
@@ -121,7 +125,10 @@ QList<ModelFile> ModelShelf::scan(const QList<ModelFolder> &folders)
             if (info->architecture == QLatin1String("clip"))
                 continue;
             if (model.partsFound < info->splitCount)
-                model.problem = tr("Only %1 of its %2 files are here.").arg(model.partsFound).arg(info->splitCount);
+                model.problem = tr("Only %1 of its %2 files are here: download the model again (Settings › Models) to "
+                                   "get the rest.")
+                                    .arg(model.partsFound)
+                                    .arg(info->splitCount);
             model.info = std::move(info).value();
             models.append(model);
         }
@@ -144,6 +151,14 @@ QString ModelShelf::sourceName(ModelFolder::Source source)
         break;
     }
     return tr("added folder");
+}
+
+bool ModelShelf::downloaded(const QString &ownFolder, const QString &repository, const QString &quantization)
+{
+    const QStringList files = QDir(ModelDownload::folderFor(ownFolder, repository))
+                                  .entryList({QStringLiteral("*.gguf")}, QDir::Files | QDir::Readable);
+    return std::any_of(files.cbegin(), files.cend(),
+                       [&](const QString &file) { return file.contains(quantization, Qt::CaseInsensitive); });
 }
 
 } // namespace Sandpiper

@@ -42,6 +42,9 @@ public:
     static QList<ModelFolder> folders(const QString &ownFolder, const QStringList &added);
     static QList<ModelFile> scan(const QList<ModelFolder> &folders);
     static QString sourceName(ModelFolder::Source source);
+    // Whether a download of REPOSITORY's QUANTIZATION (a name part of its file, as "Q4_K_M")
+    // finished into OWNFOLDER: it is on this computer already. Only names are read.
+    static bool downloaded(const QString &ownFolder, const QString &repository, const QString &quantization);
 };
 
 } // namespace Sandpiper
