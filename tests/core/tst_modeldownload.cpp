@@ -404,7 +404,10 @@ private Q_SLOTS:
         canceled->start();
         QVERIFY(waitFor(*canceled));
         QCOMPARE(canceled->state(), ModelDownload::State::Canceled);
-        QCOMPARE(filesIn(folder()), QStringList());
+        // Nothing stays of it, not even the empty folders of its repository.
+        QVERIFY(!QFileInfo::exists(folder()));
+        QVERIFY(!QFileInfo::exists(QFileInfo(folder()).path()));
+        QVERIFY(QFileInfo::exists(m_models->path()));
     }
 
     void refusesToStartWithoutRoom()

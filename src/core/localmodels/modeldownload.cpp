@@ -551,6 +551,10 @@ void ModelDownload::cancel()
     m_file.close();
     for (int i = 0; i < m_model.files.size(); ++i)
         QFile::remove(partPath(i));
+    // Nor the folders of its repository and owner, when nothing else is in them.
+    QString folder = m_folder;
+    for (qsizetype level = 0; level <= m_repository.count(QLatin1Char('/')) && QDir().rmdir(folder); ++level)
+        folder = QFileInfo(folder).path();
     m_index = 0;
     m_doneBefore = 0;
     m_partDone = 0;
