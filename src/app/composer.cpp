@@ -15,6 +15,7 @@
 #include <QDragEnterEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -210,7 +211,14 @@ void Composer::setModels(const QStringList &models, const QString &current)
     m_models->addItems(models);
     if (!models.contains(current))
         m_models->addItem(current);
-    m_models->setCurrentText(current);
+    showModel(current);
+}
+
+void Composer::showModel(const QString &model)
+{
+    m_models->setCurrentText(model);
+    // A long name shows its beginning, where models differ ("qwen2.5-coder-…"), not its end.
+    m_models->lineEdit()->setCursorPosition(0);
 }
 
 void Composer::setAttachments(const QStringList &names, const QString &folder)

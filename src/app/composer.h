@@ -32,6 +32,8 @@ public:
     QCheckBox *networkToggle() const { return m_network; }
     void setBusy(bool busy);
     void setModels(const QStringList &models, const QString &current);
+    // MODEL in the model box (the current one), shown from its beginning.
+    void showModel(const QString &model);
     // The files that go with the next message: NAMES in the conversation's FOLDER, as chips.
     void setAttachments(const QStringList &names, const QString &folder);
     QWidget *attachmentStrip() const { return m_attachmentStrip; }

@@ -25,14 +25,15 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     , m_model(new ConversationListModel(sessions, this))
     , m_search(new QLineEdit)
     , m_list(new QListView)
+    , m_rename(new QPushButton(tr("Rename")))
+    , m_delete(new QPushButton(tr("Delete")))
     , m_searchDelay(this)
 {
     auto *newButton = new QPushButton(tr("New chat"));
-    auto *renameButton = new QPushButton(tr("Rename"));
-    auto *deleteButton = new QPushButton(tr("Delete"));
     newButton->setAccessibleName(tr("New conversation"));
-    renameButton->setAccessibleName(tr("Rename conversation"));
-    deleteButton->setAccessibleName(tr("Delete conversation"));
+    m_rename->setAccessibleName(tr("Rename conversation"));
+    m_delete->setAccessibleName(tr("Delete conversation"));
+    setConversationOpen(false);
     m_search->setPlaceholderText(tr("Search conversations (Ctrl+F)"));
     m_search->setAccessibleName(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
@@ -50,13 +51,13 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     layout->addWidget(m_search);
     layout->addWidget(m_list, 1);
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(renameButton);
-    buttons->addWidget(deleteButton);
+    buttons->addWidget(m_rename);
+    buttons->addWidget(m_delete);
     layout->addLayout(buttons);
 
     connect(newButton, &QPushButton::clicked, this, &ConversationSidebar::newRequested);
-    connect(renameButton, &QPushButton::clicked, this, &ConversationSidebar::renameRequested);
-    connect(deleteButton, &QPushButton::clicked, this, &ConversationSidebar::deleteRequested);
+    connect(m_rename, &QPushButton::clicked, this, &ConversationSidebar::renameRequested);
+    connect(m_delete, &QPushButton::clicked, this, &ConversationSidebar::deleteRequested);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &index) {
         if (!m_refreshing && !m_model->isSearching())
             openHit(index);
@@ -70,6 +71,12 @@ ConversationSidebar::ConversationSidebar(ConversationStore *store, SessionManage
     m_searchDelay.setInterval(150ms);
     connect(&m_searchDelay, &QTimer::timeout, this, &ConversationSidebar::refresh);
     connect(m_search, &QLineEdit::textChanged, &m_searchDelay, qOverload<>(&QTimer::start));
+}
+
+void ConversationSidebar::setConversationOpen(bool open)
+{
+    m_rename->setEnabled(open);
+    m_delete->setEnabled(open);
 }
 
 void ConversationSidebar::openHit(const QModelIndex &index)

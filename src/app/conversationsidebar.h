@@ -32,6 +32,8 @@ public:
     // Selects conversation ID in the list, clearing a search that hides it.
     void select(qint64 id);
     void focusSearch();
+    // Rename and Delete act on the open conversation: without one they are disabled.
+    void setConversationOpen(bool open);
 
 Q_SIGNALS:
     // The user picked a conversation; MESSAGEID is the search hit to jump to, or 0.
@@ -53,6 +55,8 @@ private:
     ConversationListModel *m_model;
     QLineEdit *m_search;
     QListView *m_list;
+    QPushButton *m_rename;
+    QPushButton *m_delete;
     QTimer m_searchDelay;
     qint64 m_selected = 0;
     bool m_refreshing = false;

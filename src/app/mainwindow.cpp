@@ -394,6 +394,7 @@ void MainWindow::showSession(ConversationSession *session)
     m_chat->setSession(session);
     m_inspector->setSession(session);
     m_restoreBar->setSession(session);
+    m_sidebar->setConversationOpen(session != nullptr);
     if (session) {
         connect(session, &ConversationSession::stateChanged, this, &MainWindow::showState);
         connect(session, &ConversationSession::draftReturned, m_composer, &Composer::returnDraft);
@@ -415,7 +416,7 @@ void MainWindow::showState()
     const auto preset = findProviderPreset(providerId);
     m_providerLabel->setText(tr("%1 · %2").arg(preset ? preset->name : providerId, model));
     if (m_composer->modelPicker()->currentText() != model)
-        m_composer->modelPicker()->setCurrentText(model);
+        m_composer->showModel(model);
     m_tokenLabel->showUsage(state);
     m_sandbox->showKernel(state.kernelAlive);
     m_composer->setBusy(state.busy());

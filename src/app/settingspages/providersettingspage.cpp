@@ -218,6 +218,7 @@ void ProviderSettingsPage::loadProvider(const QString &providerId)
     }
     showServerRows(!local);
     m_model->setEditText(model);
+    m_model->lineEdit()->setCursorPosition(0); // a long name shows its beginning
     m_headers->setPlainText(m_settings->string(providerKey(providerId, "headers")));
     // The switches as this provider has them, its preset's choice where the user made none.
     const ProviderConfig config = m_settings->provider(providerId);
