@@ -319,6 +319,12 @@ private Q_SLOTS:
         QVERIFY(panel->pauseButton()->isVisibleTo(panel) && panel->pauseButton()->isEnabled());
         QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Paus&e"));
         QVERIFY(panel->cancelButton()->isEnabled());
+        // Paused, it says how much is here, and no speed or time left stays from before.
+        QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
+        QTRY_COMPARE(download->state(), ModelDownload::State::Paused);
+        QVERIFY2(panel->status()->text().startsWith(QLatin1String("Paused at ")), qPrintable(panel->status()->text()));
+        QVERIFY2(panel->rateLabel()->text().isEmpty(), qPrintable(panel->rateLabel()->text()));
+        QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
         QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
         QVERIFY(downloaded.wait(30000));
         QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
@@ -359,8 +365,14 @@ private Q_SLOTS:
         ModelDownloadPanel *panel = page.downloads();
         QVERIFY(panel->pauseButton()->isVisibleTo(panel));
         QCOMPARE(panel->pauseButton()->text(), QStringLiteral("Resum&e"));
+        // What came so far, not a bar at 0 %: the whole size is known once the hub is asked again.
+        QVERIFY(!panel->progress()->isVisibleTo(panel));
+        QVERIFY(downloads.unfinishedBytes() > 0);
+        QVERIFY2(panel->rateLabel()->text().endsWith(QLatin1String(" downloaded so far")),
+                 qPrintable(panel->rateLabel()->text()));
         QSignalSpy downloaded(panel, &ModelDownloadPanel::downloaded);
         QTest::mouseClick(panel->pauseButton(), Qt::LeftButton);
+        QTRY_VERIFY(panel->progress()->isVisibleTo(panel));
         QVERIFY(downloaded.wait(30000));
         QCOMPARE(FakeHub::sha256Of(downloaded.constFirst().constFirst().toString()), FakeHub::sha256Of(m_tiny));
         QVERIFY(downloads.unfinished().isEmpty());

@@ -40,6 +40,7 @@ public:
     QPushButton *pauseButton() const { return m_pause; }
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progress() const { return m_progress; }
+    QLabel *rateLabel() const { return m_rate; }
     QLabel *status() const { return m_status; }
     ModelDownload *currentDownload() const { return m_current; }
     // "1.2 GB of 4.7 GB at 35 MB/s, 2 min left", for a download's progress.

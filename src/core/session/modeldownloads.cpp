@@ -96,14 +96,29 @@ QCoro::Task<Result<ModelDownload *>> ModelDownloads::resumeUnfinished()
     co_return co_await download(which.section(QLatin1Char(':'), 0, 0), which.section(QLatin1Char(':'), 1), token);
 }
 
-void ModelDownloads::discardUnfinished()
+QFileInfoList ModelDownloads::unfinishedParts() const
 {
     const QString which = unfinished();
     if (which.isEmpty())
+        return {};
+    return QDir(ModelDownload::folderFor(m_settings->localModelsFolder(), which.section(QLatin1Char(':'), 0, 0)))
+        .entryInfoList({QStringLiteral("*.part")}, QDir::Files);
+}
+
+qint64 ModelDownloads::unfinishedBytes() const
+{
+    qint64 bytes = 0;
+    for (const QFileInfo &part : unfinishedParts())
+        bytes += part.size();
+    return bytes;
+}
+
+void ModelDownloads::discardUnfinished()
+{
+    if (unfinished().isEmpty())
         return;
-    QDir folder(ModelDownload::folderFor(m_settings->localModelsFolder(), which.section(QLatin1Char(':'), 0, 0)));
-    for (const QString &part : folder.entryList({QStringLiteral("*.part")}, QDir::Files))
-        QFile::remove(folder.filePath(part));
+    for (const QFileInfo &part : unfinishedParts())
+        QFile::remove(part.filePath());
     forget();
     Q_EMIT changed();
 }

@@ -3,6 +3,7 @@
 #include "localmodels/modeldownload.h"
 #include "result.h"
 
+#include <QFileInfo>
 #include <QObject>
 #include <QPointer>
 
@@ -37,6 +38,8 @@ public:
     QString unfinished() const;
     // Goes on with the unfinished download, from where it stopped (the token from the keychain).
     QCoro::Task<Result<ModelDownload *>> resumeUnfinished();
+    // How much of the unfinished download is on the disk.
+    qint64 unfinishedBytes() const;
     // Forgets the unfinished download and deletes what came of it.
     void discardUnfinished();
     // A download's name for the user: the repository's name without "-GGUF".
@@ -56,6 +59,8 @@ Q_SIGNALS:
 private:
     void remember(const QString &repository, const QString &quantization);
     void forget();
+    // The files the unfinished download left (FILE.part).
+    QFileInfoList unfinishedParts() const;
 
     Settings *m_settings;
     HubClient *m_hub;
