@@ -200,8 +200,16 @@ void Composer::send()
 void Composer::setBusy(bool busy)
 {
     m_busy = busy;
+    // The button that goes hands the keyboard to the one that comes, and Stop to the message box:
+    // typing the next message comes next (it went to whatever widget followed in the window).
+    const bool sendFocused = m_sendButton->hasFocus();
+    const bool stopFocused = m_stopButton->hasFocus();
     m_sendButton->setVisible(!busy);
     m_stopButton->setVisible(busy);
+    if (sendFocused && busy)
+        m_stopButton->setFocus();
+    else if (stopFocused && !busy)
+        m_editor->setFocus();
 }
 
 void Composer::setModels(const QStringList &models, const QString &current)

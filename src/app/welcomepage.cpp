@@ -45,7 +45,7 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     , m_downloads(downloads ? downloads : new ModelDownloads(settings, this))
     , m_downloadProgress(new QProgressBar)
     , m_downloadNote(new QLabel)
-    , m_cancelDownload(new QPushButton(tr("Cancel the download")))
+    , m_cancelDownload(new QPushButton(tr("&Cancel the download")))
     , m_runnerImage(new RunnerImage(this))
 {
     setAccessibleName(tr("Welcome"));
@@ -295,6 +295,11 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *o
         co_return;
     }
     const QString offered = button->text();
+    // The keyboard stays on the page while the button waits (not on the next widget of the
+    // window), then goes to Cancel the download, or back to the button when it did not start.
+    const bool focused = button->hasFocus();
+    if (focused)
+        setFocus();
     button->setEnabled(false);
     m_downloadNote->show();
     const LocalOffer here = co_await awaited(lookHere());
@@ -312,6 +317,8 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *o
             m_downloadNote->setText(runner.message);
             button->setText(tr("&Try again"));
             button->setEnabled(true);
+            if (focused)
+                button->setFocus();
             co_return;
         }
         RunnerContainer::forgetImage();
@@ -327,12 +334,16 @@ QCoro::Task<> WelcomePage::downloadAndRun(RecommendedModel model, QPushButton *o
     if (!prepared) {
         m_downloadNote->setText(prepared.error());
         button->setEnabled(true);
+        if (focused)
+            button->setFocus();
         co_return;
     }
     m_download = *prepared;
     m_downloadProgress->setValue(0);
     m_downloadProgress->show();
     m_cancelDownload->show();
+    if (focused && hasFocus())
+        m_cancelDownload->setFocus();
     connect(m_download, &ModelDownload::progressed, this,
             [this](qint64 done, qint64 total, double bytesPerSecond, qint64 secondsLeft) {
                 m_downloadProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);

@@ -6,6 +6,7 @@
 #include "fakellmserver.h"
 #include "fakestreams.h"
 #include "uiwait.h"
+#include "widgetlookup.h"
 #include "windowfixture.h"
 
 #include <agent/agentthread.h>
@@ -286,6 +287,25 @@ private Q_SLOTS:
         const QList<RecordedRequest> requests = m_fixture.server().chatRequests();
         QVERIFY(!requests.isEmpty());
         QVERIFY2(requests.constLast().body.contains("not now"), "the reason did not reach the model");
+    }
+
+    // Stop pressed from the keyboard gives the keyboard to the message box, where the next message
+    // is typed (it went to the next widget of the window, the inspector).
+    void stopGivesTheKeyboardToTheMessageBox()
+    {
+        m_fixture.server().enqueue(
+            FS::slowText(QStringLiteral("one two three four five six"), 6, std::chrono::milliseconds(300)));
+        auto window = m_fixture.openWindow({1200, 800}, true);
+        QVERIFY(window);
+        ask(window.get(), QStringLiteral("count slowly"));
+        QPushButton *stop = findNamed<QPushButton>(window->composer(), QStringLiteral("Stop the answer"));
+        QVERIFY(stop);
+        QTRY_VERIFY_WITH_TIMEOUT(stop->isVisible(), 20000);
+        stop->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(stop->hasFocus());
+        QTest::keyClick(stop, Qt::Key_Space);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->currentSession()->isBusy(), 20000);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window->composer()->editor()));
     }
 
     // Tab shows a ring around the focused widget; a mouse click takes it away again.

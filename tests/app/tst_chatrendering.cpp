@@ -274,6 +274,31 @@ private Q_SLOTS:
         QVERIFY2(read.contains(answer.error), qPrintable(read.join(QLatin1Char('|'))));
     }
 
+    // An answer without a word says so (it showed nothing at all); one that calls a tool does not.
+    void anAnswerWithoutTextSaysSo()
+    {
+        const auto shown = [](const ChatMessage &answer) {
+            MessageWidget widget(answer, QString());
+            QStringList texts;
+            for (QLabel *label : widget.findChildren<QLabel *>()) {
+                if (label->isVisibleTo(&widget))
+                    texts << label->text();
+            }
+            return texts.join(QLatin1Char('|'));
+        };
+        ChatMessage empty = message(ChatMessage::Role::Assistant, QString());
+        empty.status = ChatMessage::Status::Complete;
+        QVERIFY2(shown(empty).contains(QLatin1String("no text: the model ended this answer without writing any")),
+                 qPrintable(shown(empty)));
+        ChatMessage calling = empty;
+        calling.toolCalls = {
+            ToolCall{QStringLiteral("call_1"), QStringLiteral("execute_python_code"), QStringLiteral("{}")}};
+        QVERIFY2(!shown(calling).contains(QLatin1String("no text")), qPrintable(shown(calling)));
+        ChatMessage said = message(ChatMessage::Role::Assistant, QStringLiteral("Hello."));
+        said.status = ChatMessage::Status::Complete;
+        QVERIFY2(!shown(said).contains(QLatin1String("no text")), qPrintable(shown(said)));
+    }
+
     // Shift+Enter lines stay lines, spaces stay, and what the user typed is not read as Markdown or
     // math: code typed without fences keeps its dollars.
     void theUsersMessageIsShownAsTyped_data()

@@ -17,6 +17,7 @@
 #include <session/localmodelhost.h>
 #include <session/modeldownloads.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QCoroTask>
 #include <QDir>
@@ -268,6 +269,39 @@ private Q_SLOTS:
         qunsetenv("HF_ENDPOINT");
     }
 
+    // Canceled from the keyboard, a download leaves no empty bar and no Pause or Cancel behind; the
+    // keyboard is back on Download.
+    void aCanceledDownloadLeavesNothingBehind()
+    {
+        FakeHub hub;
+        SettingsProfile profile;
+        serveTinyRepository(hub, profile);
+        if (QTest::currentTestFailed())
+            return;
+        ModelDownloads downloads(profile.settings());
+        SettingsDialog dialog(profile.settings(), nullptr, nullptr, &downloads);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.showPage(dialog.modelsPage());
+        ModelDownloadPanel *panel = dialog.modelsPage()->downloads();
+        panel->findField()->setText(QStringLiteral("test/Tiny-GGUF"));
+        QTest::keyClick(panel->findField(), Qt::Key_Return);
+        QTRY_VERIFY(panel->status()->text().contains(QLatin1String("choose a quantization")));
+        panel->downloadButton()->setFocus();
+        QTest::keyClick(panel->downloadButton(), Qt::Key_Space);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->progress()->value() > 0, 10000);
+        QTRY_COMPARE(QApplication::focusWidget(), panel->pauseButton());
+        panel->cancelButton()->setFocus();
+        QTest::keyClick(panel->cancelButton(), Qt::Key_Space);
+        QTRY_COMPARE(downloads.current()->state(), ModelDownload::State::Canceled);
+        QVERIFY(!panel->progress()->isVisibleTo(panel));
+        QVERIFY(!panel->pauseButton()->isVisibleTo(panel));
+        QVERIFY(!panel->cancelButton()->isVisibleTo(panel));
+        QVERIFY2(panel->status()->text().contains(QLatin1String("was canceled")), qPrintable(panel->status()->text()));
+        QCOMPARE(QApplication::focusWidget(), panel->downloadButton());
+        qunsetenv("HF_ENDPOINT");
+    }
+
     // A download started in Settings › Models is the app's: closing the dialog lets it go on, the
     // status bar says how far it is (a click asks for the Models tab), and the next dialog shows it
     // with its progress, Pause and Cancel until it ends.
@@ -402,14 +436,21 @@ private Q_SLOTS:
         QPushButton *offer = page.useButtons().constFirst();
         QVERIFY2(offer->text().startsWith(QLatin1String("&Download ")), qPrintable(offer->text()));
         const QString offered = offer->text();
-        QTest::mouseClick(offer, Qt::LeftButton);
+        // By keyboard: the focus goes from the offer to Cancel the download and back.
+        page.show();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        offer->setFocus();
+        QTest::keyClick(offer, Qt::Key_Space);
         // The drop half way makes the download wait a few seconds before it goes on: time to cancel.
         QTRY_VERIFY_WITH_TIMEOUT(page.cancelDownloadButton()->isVisibleTo(&page), 10000);
         QVERIFY(page.downloadProgress()->isVisibleTo(&page));
         QVERIFY(!offer->isEnabled());
-        QTest::mouseClick(page.cancelDownloadButton(), Qt::LeftButton);
+        QCOMPARE(QApplication::focusWidget(), page.cancelDownloadButton());
+        QCOMPARE(QKeySequence::mnemonic(page.cancelDownloadButton()->text()), QKeySequence(Qt::ALT | Qt::Key_C));
+        QTest::keyClick(page.cancelDownloadButton(), Qt::Key_Space);
         QTRY_VERIFY(offer->isEnabled());
         QCOMPARE(offer->text(), offered);
+        QCOMPARE(QApplication::focusWidget(), offer);
         QVERIFY(!page.cancelDownloadButton()->isVisibleTo(&page));
         QVERIFY(!page.downloadProgress()->isVisibleTo(&page));
         QVERIFY(chosen.isEmpty());

@@ -383,6 +383,13 @@ void MessageWidget::updateState()
 {
     switch (m_message.status) {
     case ChatMessage::Status::Complete:
+        // An answer of no words would show nothing at all (a model may end at its first token).
+        if (m_message.role == ChatMessage::Role::Assistant && m_message.content.trimmed().isEmpty() &&
+            m_message.toolCalls.isEmpty())
+            m_stateLabel->setText(tr("no text: the model ended this answer without writing any"));
+        else
+            m_stateLabel->clear();
+        break;
     case ChatMessage::Status::Error:
         m_stateLabel->clear();
         break;

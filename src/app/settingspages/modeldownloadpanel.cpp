@@ -371,8 +371,13 @@ void ModelDownloadPanel::showState(ModelDownload::State state, const QString &me
         m_rate->clear();
         Q_EMIT downloaded(m_current->modelPath());
     } else if (state == State::Canceled) {
+        // Nothing of it stays: no empty bar and no buttons for it; the keyboard goes back to Download.
+        const bool focused = m_pause->hasFocus() || m_cancel->hasFocus();
+        showProgressRow(false);
         m_progress->setValue(0);
         m_rate->clear();
+        if (focused)
+            m_download->setFocus();
     } else if (!going) { // paused or stopped: the message says where, and no speed is left from before
         m_rate->clear();
     }

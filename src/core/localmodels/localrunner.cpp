@@ -417,11 +417,16 @@ void LocalRunner::exited(int exitCode, QProcess::ExitStatus status)
         QCoro::connect(restart(), this, [] {});
         return;
     }
-    const QString what =
-        m_state == State::Ready
-            ? tr("The local model's server stopped again (%1); it starts with the next message.").arg(how)
-            : tr("llama-server stopped while loading %1 (%2).").arg(QFileInfo(m_plan.modelPath).fileName(), how);
-    setState(State::Failed, failure(what));
+    // A server that ran and was stopped from outside left nothing useful in its log (the status
+    // bar's Log button opens it); one that never loaded says why there.
+    if (m_state == State::Ready) {
+        setState(State::Failed,
+                 tr("The local model's server stopped again (%1); it starts with the next message.").arg(how));
+        return;
+    }
+    setState(
+        State::Failed,
+        failure(tr("llama-server stopped while loading %1 (%2).").arg(QFileInfo(m_plan.modelPath).fileName(), how)));
 }
 
 QString LocalRunner::failure(const QString &what) const
