@@ -422,6 +422,12 @@ private Q_SLOTS:
         QVERIFY(recorder.waitForTurn(1, 5000));
         QCOMPARE(recorder.end(), AgentEvent::End::Cancelled);
         QVERIFY(recorder.ofKind(Kind::TextDelta).isEmpty());
+        // The chat shows no answer: it says why once, and how to ask again.
+        QCOMPARE(recorder.ofKind(Kind::Notice).size(), 1);
+        QVERIFY2(recorder.ofKind(Kind::Notice)
+                     .constFirst()
+                     .text.startsWith(QLatin1String("Stopped before the model wrote anything.")),
+                 qPrintable(recorder.ofKind(Kind::Notice).constFirst().text));
         loop.send(QStringLiteral("what is 3*7"));
         QVERIFY(recorder.waitForTurn(2, 5000));
         const auto stored = store.messages(conversation->id);

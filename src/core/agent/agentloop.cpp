@@ -579,6 +579,10 @@ QCoro::Task<> AgentLoop::runTurn(QString text, QStringList attachments, QStringL
         if (!response.ok()) {
             if (!saidNothing)
                 addMessage(assistant);
+            else // nothing stays of it in the chat: it says so once, and how to ask again
+                emitEvent(AgentEvent::Kind::Notice,
+                          tr("Stopped before the model wrote anything. Regenerate the answer (Ctrl+Shift+R) to ask "
+                             "again."));
             // Said as the answer says it: the chat shows it once, under the answer.
             if (!cancelled)
                 emitEvent(AgentEvent::Kind::Error, assistant.error);
