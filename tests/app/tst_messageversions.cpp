@@ -335,8 +335,9 @@ private Q_SLOTS:
         QCOMPARE(stored->size(), 2);
     }
 
-    // Enter starts a new line in the editor and Tab leaves it for Send, typing nothing.
-    void enterIsANewLineAndTabLeaves()
+    // Shift+Enter starts a new line in the editor (Enter sends, as in the message box) and Tab
+    // leaves it for Send, typing nothing.
+    void shiftEnterIsANewLineAndTabLeaves()
     {
         auto window = openAnswered();
         QVERIFY(window);
@@ -344,7 +345,7 @@ private Q_SLOTS:
         QVERIFY(editor);
         const int height = editor->textEdit()->height();
         for (int line = 0; line < 4; ++line)
-            QTest::keyClick(editor->textEdit(), Qt::Key_Return);
+            QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ShiftModifier);
         QTest::keyClicks(editor->textEdit(), QStringLiteral("And a leaf?"));
         QCOMPARE(editor->text(), QStringLiteral("What is a branch?\n\n\n\nAnd a leaf?"));
         QTRY_VERIFY(editor->textEdit()->height() > height);            // the box grew with its lines
@@ -360,9 +361,9 @@ private Q_SLOTS:
         QCOMPARE(QApplication::focusWidget(), editor->textEdit());
     }
 
-    // Ctrl+Enter sends the edited question as a new version: its answer comes, "2 / 2" shows
-    // beside it and the message box has the focus; the first version is a click away.
-    void ctrlEnterSendsANewVersion()
+    // Enter sends the edited question as a new version: its answer comes, "2 / 2" shows beside it
+    // and the message box has the focus; the first version is a click away.
+    void enterSendsANewVersion()
     {
         auto window = openAnswered();
         QVERIFY(window);
@@ -371,7 +372,7 @@ private Q_SLOTS:
         QVERIFY(editor);
         editor->textEdit()->selectAll();
         QTest::keyClicks(editor->textEdit(), QStringLiteral("What is a tree?"));
-        QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(messageSaying(window.get(), QStringLiteral("The answer about trees.")), 20000);
         QTRY_VERIFY(!window->currentSession()->isBusy());
         MessageWidget *question = nullptr;
@@ -407,7 +408,7 @@ private Q_SLOTS:
         for (const QLabel *label : editor->findChildren<QLabel *>())
             said = said || (label->isVisible() && label->text() == editor->sendButton()->accessibleDescription());
         QVERIFY(said);
-        QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ControlModifier); // waits: nothing happens
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return); // waits: nothing happens
         QVERIFY(messageSaying(window.get(), QStringLiteral("What is a branch?"))->editor());
         QTest::keyClick(editor->textEdit(), Qt::Key_Escape);
         QTRY_VERIFY(!messageSaying(window.get(), QStringLiteral("What is a branch?"))->editor());
@@ -448,7 +449,7 @@ private Q_SLOTS:
 
         MessageEditor *editor = startEditing(window.get());
         QVERIFY(editor);
-        QTest::keyClick(editor->textEdit(), Qt::Key_Return);
+        QTest::keyClick(editor->textEdit(), Qt::Key_Return, Qt::ShiftModifier);
         QTest::keyClicks(editor->textEdit(), QStringLiteral("And what is a tree?"));
         // The chat showed the editor once it took the focus.
         QTRY_VERIFY(!editor->visibleRegion().isEmpty());

@@ -30,7 +30,7 @@ MessageEditor::MessageEditor(const QString &text, QWidget *parent)
     m_text->setPlainText(text);
     m_text->setAccessibleName(tr("Edited message"));
     m_text->setAccessibleDescription(
-        tr("Ctrl+Enter sends it as a new version, Esc keeps the message as it is; Enter starts a new line."));
+        tr("Enter sends it as a new version, Esc keeps the message as it is; Shift+Enter starts a new line."));
     m_text->setPlaceholderText(tr("The message to send instead"));
     // Tab goes on to the buttons, as in a form: a message has no use for a tab character.
     m_text->setTabChangesFocus(true);
@@ -41,7 +41,7 @@ MessageEditor::MessageEditor(const QString &text, QWidget *parent)
     m_send->setAccessibleName(tr("Send the edited message"));
     m_send->setDefault(true);
     m_send->setToolTip(
-        tr("Send it as a new version (Ctrl+Enter); this version and what followed it are kept, a click away"));
+        tr("Send it as a new version (Enter); this version and what followed it are kept, a click away"));
     m_cancel->setAccessibleName(tr("Cancel editing"));
     m_cancel->setToolTip(tr("Keep the message as it is (Esc)"));
 
@@ -124,8 +124,9 @@ void MessageEditor::fitHeight()
 
 bool MessageEditor::isSendKey(const QKeyEvent *event)
 {
+    // As in the message box: Enter sends, Shift+Enter starts a new line (Ctrl+Enter sends too).
     return (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
-           (event->modifiers() & Qt::ControlModifier);
+           !(event->modifiers() & Qt::ShiftModifier);
 }
 
 bool MessageEditor::isCancelKey(const QKeyEvent *event)
@@ -135,7 +136,7 @@ bool MessageEditor::isCancelKey(const QKeyEvent *event)
 
 bool MessageEditor::event(QEvent *event)
 {
-    // Esc and Ctrl+Enter belong to the edit while the focus is in it, not to the window's
+    // Esc and Enter belong to the edit while the focus is in it, not to the window's
     // shortcuts (Esc also stops an answer).
     if (event->type() == QEvent::ShortcutOverride) {
         const auto *key = static_cast<QKeyEvent *>(event);
@@ -149,7 +150,7 @@ bool MessageEditor::event(QEvent *event)
 
 bool MessageEditor::eventFilter(QObject *watched, QEvent *event)
 {
-    // The text box would start a new line on Ctrl+Enter: it sends instead.
+    // The text box would start a new line on Enter: it sends instead.
     if (watched == m_text && event->type() == QEvent::KeyPress && isSendKey(static_cast<QKeyEvent *>(event))) {
         m_send->click();
         return true;
