@@ -736,6 +736,10 @@
         <source>There is no question to answer again.</source>
         <translation>没有可以重新回答的问题。</translation>
     </message>
+    <message>
+        <source>Stopped before the model wrote anything. Regenerate the answer (Ctrl+Shift+R) to ask again.</source>
+        <translation>模型尚未写出任何内容就已停止。重新生成回答（Ctrl+Shift+R）即可再次提问。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ApiKeyStore</name>
@@ -2131,10 +2135,6 @@
         <translation>它声称有 %1 个%2，超出了剩余 %3 字节所能容纳的数量</translation>
     </message>
     <message>
-        <source>The GGUF header is cut short or damaged: %1.</source>
-        <translation>GGUF 头不完整或已损坏：%1。</translation>
-    </message>
-    <message>
         <source>The GGUF file is cut short: it ends at byte %1, inside its header. A download that stopped part way leaves such a file; download it again.</source>
         <translation>GGUF 文件不完整：它在第 %1 字节处结束，仍在文件头之内。下载中途停止会留下这样的文件；请重新下载。</translation>
     </message>
@@ -2203,12 +2203,16 @@
         <translation>%1 超出了所有文件的范围</translation>
     </message>
     <message>
-        <source>The GGUF header is cut short or damaged: its alignment %1 is not a power of two.</source>
-        <translation>GGUF 头不完整或已损坏：其对齐值 %1 不是 2 的幂。</translation>
-    </message>
-    <message>
         <source>The GGUF file is cut short: its weights need %1 bytes after the header and %2 are there. A download that stopped part way leaves such a file; download it again.</source>
         <translation>GGUF 文件不完整：其权重在文件头之后需要 %1 字节，而实际只有 %2 字节。下载中途停止会留下这样的文件；请重新下载。</translation>
+    </message>
+    <message>
+        <source>The GGUF header is cut short or damaged: %1. This file cannot be run; download the model again, or remove the file.</source>
+        <translation>GGUF 文件头不完整或已损坏：%1。此文件无法运行；请重新下载模型，或删除该文件。</translation>
+    </message>
+    <message>
+        <source>The GGUF header is cut short or damaged: its alignment %1 is not a power of two. This file cannot be run; download the model again, or remove the file.</source>
+        <translation>GGUF 文件头不完整或已损坏：其对齐值 %1 不是 2 的幂。此文件无法运行；请重新下载模型，或删除该文件。</translation>
     </message>
 </context>
 <context>
@@ -3699,20 +3703,12 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>编辑后的消息</translation>
     </message>
     <message>
-        <source>Ctrl+Enter sends it as a new version, Esc keeps the message as it is; Enter starts a new line.</source>
-        <translation>按 Ctrl+Enter 将其作为新版本发送，按 Esc 保持消息不变；按 Enter 换行。</translation>
-    </message>
-    <message>
         <source>The message to send instead</source>
         <translation>改为发送的消息</translation>
     </message>
     <message>
         <source>Send the edited message</source>
         <translation>发送编辑后的消息</translation>
-    </message>
-    <message>
-        <source>Send it as a new version (Ctrl+Enter); this version and what followed it are kept, a click away</source>
-        <translation>作为新版本发送（Ctrl+Enter）；此版本及其后的内容都会保留，点一下即可回到它们</translation>
     </message>
     <message>
         <source>Cancel editing</source>
@@ -3729,6 +3725,14 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Write something to send, or cancel to keep the message as it is.</source>
         <translation>请输入要发送的内容，或取消以保持消息不变。</translation>
+    </message>
+    <message>
+        <source>Enter sends it as a new version, Esc keeps the message as it is; Shift+Enter starts a new line.</source>
+        <translation>Enter 将其作为新版本发送，Esc 保持消息不变；Shift+Enter 另起一行。</translation>
+    </message>
+    <message>
+        <source>Send it as a new version (Enter); this version and what followed it are kept, a click away</source>
+        <translation>作为新版本发送（Enter）；此版本及其后的内容都会保留，点击即可查看</translation>
     </message>
 </context>
 <context>
@@ -3868,6 +3872,10 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Version %1 of %2, next</source>
         <translation>第 %1 个版本，共 %2 个；下一个</translation>
+    </message>
+    <message>
+        <source>no text: the model ended this answer without writing any</source>
+        <translation>没有文字：模型未写出任何内容就结束了这条回答</translation>
     </message>
 </context>
 <context>
@@ -4158,6 +4166,14 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>Resum&amp;e</source>
         <translation>继续(&amp;e)</translation>
+    </message>
+    <message>
+        <source>%1 downloaded so far</source>
+        <translation>已下载 %1</translation>
+    </message>
+    <message>
+        <source>On this computer already; needs %1 of memory</source>
+        <translation>已在本机上；需要 %1 内存</translation>
     </message>
 </context>
 <context>
@@ -4563,10 +4579,6 @@ Authorization: Bearer ${keychain:token}</translation>
 <context>
     <name>Sandpiper::ModelShelf</name>
     <message>
-        <source>Only %1 of its %2 files are here.</source>
-        <translation>它的 %2 个文件中只有 %1 个在这里。</translation>
-    </message>
-    <message>
         <source>Sandpiper</source>
         <translation>Sandpiper</translation>
     </message>
@@ -4585,6 +4597,10 @@ Authorization: Bearer ${keychain:token}</translation>
     <message>
         <source>added folder</source>
         <translation>添加的文件夹</translation>
+    </message>
+    <message>
+        <source>Only %1 of its %2 files are here: download the model again (Settings › Models) to get the rest.</source>
+        <translation>其 %2 个文件中只有 %1 个在此：请重新下载模型（“设置 › 模型”）以获取其余文件。</translation>
     </message>
 </context>
 <context>
@@ -6266,6 +6282,10 @@ X-Title: Sandpiper</translation>
     <message>
         <source>&amp;Resume the download</source>
         <translation>继续下载(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the download</source>
+        <translation>取消下载(&amp;C)</translation>
     </message>
 </context>
 <context>
