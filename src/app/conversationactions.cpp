@@ -15,6 +15,8 @@
 
 #include <QCoroTask>
 
+#include <algorithm>
+
 namespace Sandpiper {
 
 ConversationActions::ConversationActions(const Parts &parts, QWidget *window)
@@ -27,12 +29,20 @@ void ConversationActions::rename(ConversationSession *session)
 {
     if (!session)
         return;
-    bool ok = false;
-    const QString title = QInputDialog::getText(m_window, tr("Rename conversation"), tr("Title:"), QLineEdit::Normal,
-                                                session->state().title, &ok);
-    if (!ok || title.trimmed().isEmpty())
+    QInputDialog dialog(m_window);
+    dialog.setWindowTitle(tr("Rename conversation"));
+    dialog.setLabelText(tr("Title:"));
+    dialog.setTextValue(session->state().title);
+    // Wide enough to read a title whole (its own size showed a few words of it), within the window.
+    const int readable = dialog.fontMetrics().averageCharWidth() * 60;
+    dialog.resize(std::max(dialog.minimumSizeHint().width(), std::min(readable, m_window->width())),
+                  dialog.sizeHint().height());
+    if (dialog.exec() != QDialog::Accepted)
         return;
-    if (auto renamed = session->rename(title.trimmed()); !renamed)
+    const QString title = dialog.textValue().trimmed();
+    if (title.isEmpty())
+        return;
+    if (auto renamed = session->rename(title); !renamed)
         QMessageBox::warning(m_window, tr("Rename conversation"), renamed.error().message);
 }
 
@@ -40,9 +50,11 @@ void ConversationActions::remove(ConversationSession *session)
 {
     if (!session)
         return;
-    const auto answer =
-        QMessageBox::question(m_window, tr("Delete conversation"),
-                              tr("Delete this conversation, its files and its figures? This cannot be undone."));
+    const QString title = session->state().title;
+    const auto answer = QMessageBox::question(
+        m_window, tr("Delete conversation"),
+        title.isEmpty() ? tr("Delete this conversation, its files and its figures? This cannot be undone.")
+                        : tr("Delete “%1”, its files and its figures? This cannot be undone.").arg(title));
     if (answer != QMessageBox::Yes)
         return;
     const qint64 doomed = session->id();

@@ -54,6 +54,7 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
     titleFont.setBold(true);
     title->setFont(titleFont);
+    title->setWordWrap(true);
     m_reason->setWordWrap(true);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_scanStatus->setWordWrap(true);
@@ -121,12 +122,12 @@ WelcomePage::WelcomePage(Settings *settings, ModelDownloads *downloads, QWidget 
     columnLayout->addWidget(openai);
     columnLayout->addLayout(otherRow);
 
-    // A low window scrolls the page instead of growing to its height.
+    // A low window scrolls the page instead of growing to its height; one narrower than a button
+    // scrolls sideways rather than cutting it off.
     auto *page = new QWidget;
     auto *scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(page);
     scroll->setAccessibleName(tr("Set up a provider"));
     auto *scrollLayout = new QVBoxLayout(this);

@@ -73,8 +73,13 @@ private Q_SLOTS:
     {
         ConversationSession *session = newSession();
         QVERIFY(session);
+        m_window->resize(1000, 700);
         DialogDriver driver;
-        driver.then<QInputDialog>([](QInputDialog *dialog) {
+        int width = 0;
+        int readable = 0;
+        driver.then<QInputDialog>([&](QInputDialog *dialog) {
+            width = dialog->width();
+            readable = dialog->fontMetrics().averageCharWidth() * 50;
             dialog->setTextValue(QStringLiteral("  Penguins  "));
             dialog->accept();
         });
@@ -82,6 +87,8 @@ private Q_SLOTS:
         QVERIFY(driver.done());
         QCOMPARE(session->state().title, QStringLiteral("Penguins"));
         QCOMPARE(m_profile.store()->conversation(session->id())->title, QStringLiteral("Penguins"));
+        // Wide enough to read a title (it was a few words wide).
+        QVERIFY2(width >= readable, qPrintable(QStringLiteral("%1 < %2").arg(width).arg(readable)));
     }
 
     void deleteAsksFirstThenSelectsTheFirstLeft()
@@ -102,6 +109,13 @@ private Q_SLOTS:
         QCOMPARE(text, QStringLiteral("Delete this conversation, its files and its figures? This cannot be undone."));
         QCOMPARE(removing.count(), 0);
         QCOMPARE(m_profile.store()->conversations()->size(), 2);
+
+        // A conversation with a title is named.
+        QVERIFY(doomed->rename(QStringLiteral("Penguins")));
+        driver.answer(&text, &buttons, QStringLiteral("&No"));
+        m_actions->remove(doomed);
+        QVERIFY(driver.done());
+        QCOMPARE(text, QStringLiteral("Delete “Penguins”, its files and its figures? This cannot be undone."));
 
         driver.answer(&text, &buttons, QStringLiteral("&Yes"));
         m_actions->remove(doomed);

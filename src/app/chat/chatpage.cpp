@@ -57,8 +57,9 @@ ChatPage::ChatPage(ConversationSession *session, const MarkdownContext &markdown
     auto *working = new QHBoxLayout(m_working);
     working->setContentsMargins(10, 6, 10, 6);
     working->addWidget(busy);
-    working->addWidget(thinking);
-    working->addStretch(1);
+    // The line takes the width there is: beside a stretch, a wrapped label was squeezed into a
+    // narrow column ("Loading Qwen3-8B-" / "Q4_K_M.gguf… 1 s").
+    working->addWidget(thinking, 1);
     m_working->setObjectName(QStringLiteral("workingIndicator"));
     m_working->setAccessibleName(tr("Thinking…"));
     m_working->setVisible(false);
