@@ -4,5 +4,6 @@
 Q_LOGGING_CATEGORY(lcSandbox, "sandpiper.sandbox", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcApp, "sandpiper.app", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcAgent, "sandpiper.agent", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcWire, "sandpiper.agent.wire", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcStorage, "sandpiper.storage", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcMcp, "sandpiper.mcp", QtWarningMsg)

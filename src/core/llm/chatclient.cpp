@@ -238,7 +238,9 @@ QCoro::Task<ChatResponse> ChatClient::complete(QList<ChatMessage> messages, QJso
                         m_config.maxAnswerTokens);
 
         Attempt attempt;
-        response = co_await send(QJsonDocument(body).toJson(QJsonDocument::Compact), streaming, tools, attempt);
+        const QByteArray bytes = QJsonDocument(body).toJson(QJsonDocument::Compact);
+        qCDebug(lcWire).noquote() << "request" << bytes;
+        response = co_await send(bytes, streaming, tools, attempt);
         if (!self)
             co_return response;
 

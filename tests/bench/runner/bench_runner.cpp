@@ -3,7 +3,7 @@
 //   computer" with tests/llama's tiny model, cold (the runner stopped: it starts, loads, answers)
 //   and warm (it runs), beside llama-server started by hand with the same flags on the same model
 //   in the same run (its own start to /health, and the first token of the very request the app
-//   sends, read from the runner's log); targets: warm at
+//   sends, as the agent logs it); targets: warm at
 //   most 1.05 of the hand-started server's, cold no slower than its start plus 300 ms. And this
 //   process's memory with the model loaded beside without (target: within 20 MB; the model lives
 //   in the runner).
@@ -30,6 +30,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
+#include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -268,9 +270,8 @@ struct HandServer {
     QUrl baseUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(port)); }
 };
 
-// A profile whose provider is "This computer" with the tiny model on its shelf; its llama-server
-// is given SERVERFLAGS besides the runner's own.
-std::unique_ptr<Test::TestProfile> localProfile(const QString &serverFlags = {})
+// A profile whose provider is "This computer" with the tiny model on its shelf.
+std::unique_ptr<Test::TestProfile> localProfile()
 {
     auto profile = std::make_unique<Test::TestProfile>();
     const QStringList assignments{
@@ -282,16 +283,6 @@ std::unique_ptr<Test::TestProfile> localProfile(const QString &serverFlags = {})
     const QString launcher = profile->filePath(QStringLiteral("llama-server"));
     if (const QString why = Test::LlamaServer::writeLauncher(launcher); !why.isEmpty())
         qFatal("launcher: %s", qPrintable(why));
-    if (!serverFlags.isEmpty()) {
-        QFile script(launcher);
-        if (!script.open(QIODevice::ReadWrite))
-            qFatal("launcher: %s", qPrintable(script.errorString()));
-        QByteArray text = script.readAll().trimmed();
-        if (!text.endsWith("\"$@\""))
-            qFatal("the launcher does not end with its arguments: %s", text.constData());
-        script.resize(0);
-        script.write(text + ' ' + serverFlags.toUtf8() + '\n');
-    }
     if (const QString refused = profile->set({QStringLiteral("local/server=") + launcher}); !refused.isEmpty())
         qFatal("profile: %s", qPrintable(refused));
     QDir().mkpath(profile->settings()->localModelsFolder());
@@ -328,30 +319,40 @@ double firstTokenThroughTheApp(Test::TestProfile &profile)
     return ms;
 }
 
+// What the agent logs of its requests (sandpiper.agent.wire), while a body is wanted.
+QMutex wireMutex;
+QByteArray wireBody;
+QtMessageHandler previousHandler = nullptr;
+
+void catchWire(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (qstrcmp(context.category, "sandpiper.agent.wire") == 0) {
+        const QMutexLocker lock(&wireMutex);
+        if (wireBody.isEmpty() && message.startsWith(QLatin1String("request ")))
+            wireBody = message.mid(8).toUtf8();
+        return;
+    }
+    if (previousHandler)
+        previousHandler(type, context, message);
+}
+
 // The body of the chat request the app sends for "Say hello." in a new conversation (its system
-// prompt, tools and options), read from the runner's log: llama-server --verbose writes each
-// request's body there. The hand-started server is asked the very same.
+// prompt, tools and options), as the agent logs it at debug level. The hand-started server is
+// asked the very same.
 QByteArray appRequestBody()
 {
-    auto profile = localProfile(QStringLiteral("--verbose"));
+    QLoggingCategory::setFilterRules(QStringLiteral("sandpiper.agent.wire.debug=true"));
+    previousHandler = qInstallMessageHandler(catchWire);
+    auto profile = localProfile();
     firstTokenThroughTheApp(*profile);
-    QFile log(profile->settings()->dataDirectory() + QStringLiteral("/logs/llama-server.log"));
-    if (!log.open(QIODevice::ReadOnly))
-        qFatal("no log of the runner: %s", qPrintable(log.errorString()));
-    QByteArray body;
-    for (const QByteArray &line : log.readAll().split('\n')) {
-        const qsizetype at = line.indexOf("request:");
-        const qsizetype start = line.indexOf('{', at);
-        if (at >= 0 && start > at && line.contains("\"messages\"")) {
-            body = line.mid(start).trimmed();
-            break;
-        }
-    }
     if (!profile->close())
         qFatal("the profile did not close");
-    if (QJsonDocument::fromJson(body).isNull())
-        qFatal("the runner's log holds no request body (llama-server --verbose)");
-    return body;
+    qInstallMessageHandler(previousHandler);
+    QLoggingCategory::setFilterRules(QString());
+    const QMutexLocker lock(&wireMutex);
+    if (QJsonDocument::fromJson(wireBody).isNull())
+        qFatal("the agent logged no request body (sandpiper.agent.wire)");
+    return wireBody;
 }
 
 void runnerRows(QJsonObject *figures)
