@@ -24,6 +24,8 @@ constexpr qint64 speedWindowMs = 5000;
 constexpr qint64 reportEveryMs = 200;
 constexpr qint64 retryEarned = 1 << 20; // bytes after a retry that earn the retries back
 constexpr qint64 replyBuffer = 16 << 20;
+constexpr qsizetype bufferBytes = 2 << 20; // of m_buffers, each
+constexpr qsizetype bufferCount = 16;
 
 QString formatBytes(qint64 bytes)
 {
@@ -347,22 +349,45 @@ void ModelDownload::bytesArrived()
     QNetworkReply *reply = m_reply;
     if (!reply || !m_receiving)
         return;
-    // The hash keeps up, or the network waits (the reply's buffer is bounded, TCP holds the rest).
-    if (m_hash.pending() > m_options.hashBacklog) {
-        if (!m_hashWait.isActive())
-            m_hashWait.start();
-        return;
+    while (m_reply == reply && m_receiving && reply->bytesAvailable() > 0) {
+        // The hash keeps up, or the network waits (the reply's buffer is bounded, TCP holds the rest).
+        QByteArray *buffer = m_hash.pending() > m_options.hashBacklog ? nullptr : freeBuffer();
+        if (!buffer) {
+            if (!m_hashWait.isActive())
+                m_hashWait.start();
+            return;
+        }
+        const qint64 read = reply->read(buffer->data(), buffer->size());
+        if (read <= 0)
+            return;
+        if (!keep(*buffer, read))
+            return;
     }
-    const QByteArray bytes = reply->readAll();
-    if (bytes.isEmpty())
-        return;
+}
+
+QByteArray *ModelDownload::freeBuffer()
+{
+    for (QByteArray &buffer : m_buffers) {
+        if (buffer.isDetached())
+            return &buffer;
+    }
+    if (m_buffers.size() >= bufferCount)
+        return nullptr;
+    m_buffers.append(QByteArray(bufferBytes, Qt::Uninitialized));
+    return &m_buffers.last();
+}
+
+bool ModelDownload::keep(const QByteArray &buffer, qint64 size)
+{
+    const QByteArrayView bytes(buffer.constData(), size);
     if (m_partDone + bytes.size() > m_expectedSize) {
         abortReply(Stop::Fail);
         m_file.close();
         QFile::remove(partPath(m_index));
         m_hashed = -1;
-        return fail(tr("The hub sent more of %1 than the %2 it lists; what came was deleted.")
-                        .arg(partName(), formatBytes(m_expectedSize)));
+        fail(tr("The hub sent more of %1 than the %2 it lists; what came was deleted.")
+                 .arg(partName(), formatBytes(m_expectedSize)));
+        return false;
     }
     m_sinceSpaceCheck += bytes.size();
     QString full;
@@ -370,7 +395,7 @@ void ModelDownload::bytesArrived()
         m_sinceSpaceCheck = 0;
         full = checkFreeSpace(m_expectedSize - m_partDone - bytes.size());
     }
-    const qint64 written = full.isEmpty() ? m_file.write(bytes) : -1;
+    const qint64 written = full.isEmpty() ? m_file.write(bytes.data(), bytes.size()) : -1;
     if (written != bytes.size()) {
         const QString error = m_file.errorString();
         // The .part keeps only what the hash has seen.
@@ -386,9 +411,10 @@ void ModelDownload::bytesArrived()
                        : tr("%1 could not be written: %2. What was downloaded is kept; resume to try again.")
                              .arg(m_file.fileName(), error);
         }
-        return fail(full);
+        fail(full);
+        return false;
     }
-    m_hash.addData(bytes);
+    m_hash.addData(buffer, size);
     m_partDone += bytes.size();
     m_hashed = m_partDone;
     m_sinceRetry += bytes.size();
@@ -398,6 +424,7 @@ void ModelDownload::bytesArrived()
         m_retriesLeft = m_options.retries;
     }
     reportProgress(false);
+    return true;
 }
 
 void ModelDownload::replyFinished()

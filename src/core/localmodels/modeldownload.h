@@ -101,6 +101,11 @@ private:
     void abortReply(Stop why);
     void reportProgress(bool now);
     QString partName() const;
+    // A buffer of m_buffers that the hash is done with, made while there are fewer than a few;
+    // null when all of them wait for the hash.
+    QByteArray *freeBuffer();
+    // Writes and hashes the first SIZE bytes of BUFFER; false when that failed (and said why).
+    bool keep(const QByteArray &buffer, qint64 size);
 
     QUrl m_endpoint;
     QString m_repository;
@@ -111,6 +116,10 @@ private:
     QPointer<QNetworkReply> m_reply;
     QFile m_file;
     Sha256Thread m_hash;
+    // What comes goes through these on its way to the file and the hash, used again and again: a
+    // new buffer for every read (readAll) had the system map every page of it anew, which cost
+    // more than hashing it.
+    QList<QByteArray> m_buffers;
     qint64 m_hashed = -1; // bytes of the current .part in m_hash; -1: not read yet
     int m_index = 0;
     qint64 m_doneBefore = 0; // the parts before the current one

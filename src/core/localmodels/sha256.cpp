@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <algorithm>
+
 #include <openssl/evp.h>
 
 namespace Sandpiper {
@@ -57,12 +59,13 @@ void Sha256Thread::reset()
     QMetaObject::invokeMethod(&m_worker, [this] { m_hash.reset(); });
 }
 
-void Sha256Thread::addData(const QByteArray &bytes)
+void Sha256Thread::addData(const QByteArray &bytes, qsizetype length)
 {
-    m_pending += bytes.size();
-    QMetaObject::invokeMethod(&m_worker, [this, bytes] {
-        m_hash.addData(bytes);
-        m_pending -= bytes.size();
+    const qsizetype size = length < 0 ? bytes.size() : std::min(length, bytes.size());
+    m_pending += size;
+    QMetaObject::invokeMethod(&m_worker, [this, bytes, size] {
+        m_hash.addData(QByteArrayView(bytes.constData(), size));
+        m_pending -= size;
     });
 }
 

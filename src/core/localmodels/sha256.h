@@ -41,7 +41,9 @@ public:
     ~Sha256Thread();
 
     void reset();
-    void addData(const QByteArray &bytes);
+    // The first LENGTH bytes of BYTES (all of them when LENGTH is negative). BYTES stays shared
+    // until they are hashed: a buffer the giver uses again is free once isDetached() says so.
+    void addData(const QByteArray &bytes, qsizetype length = -1);
     // Waits until every byte given is hashed.
     QString hex();
     // Bytes given and not hashed yet: the giver waits while too many are.

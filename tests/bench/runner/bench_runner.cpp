@@ -137,11 +137,17 @@ double networkOnce(const HubThread &hub)
     timer.start();
     QNetworkReply *reply = network.get(request);
     qint64 received = 0;
-    QObject::connect(reply, &QNetworkReply::readyRead, reply, [&] { received += reply->readAll().size(); });
+    // Into one buffer used again, as ModelDownload reads (a new one per read maps every page anew).
+    QByteArray buffer(2 << 20, Qt::Uninitialized);
+    const auto drain = [&] {
+        for (qint64 read = 0; (read = reply->read(buffer.data(), buffer.size())) > 0;)
+            received += read;
+    };
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, drain);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
-    received += reply->readAll().size();
+    drain();
     const double ms = elapsedMs(timer);
     if (reply->error() != QNetworkReply::NoError || received == 0)
         qFatal("Qt's download failed: %s", qPrintable(reply->errorString()));
