@@ -270,7 +270,7 @@ void WelcomePage::addServerRow(QPushButton *button, QLabel *details, DetailsPlac
 QFuture<WelcomePage::LocalOffer> WelcomePage::lookHere() const
 {
     const QString configured = m_settings->string(QStringLiteral("local/server"));
-    const QStringList folders =
+    const QList<ModelFolder> folders =
         ModelShelf::folders(m_settings->localModelsFolder(),
                             m_settings->string(QStringLiteral("local/model_folders")).split(QDir::listSeparator()));
     return inBackground([configured, folders] {
