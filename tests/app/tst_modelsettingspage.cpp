@@ -531,6 +531,10 @@ private Q_SLOTS:
         page.start(QStringLiteral("No provider is set up yet."));
         QVERIFY(!scanned.isEmpty() || scanned.wait(10000));
         QVERIFY(QTest::qWaitForWindowExposed(&page));
+        // The offer is found off the GUI thread: its row is laid out after the look ends.
+        QTRY_VERIFY(!page.useButtons().isEmpty() && page.useButtons().constFirst()->isVisible() &&
+                    page.useButtons().constFirst()->mapTo(&page, QPoint()).y() > 0);
+        QVERIFY(page.useButtons().constFirst()->text().startsWith(QLatin1String("&Download ")));
         saveScreenshot(&page, QStringLiteral("welcome-local-%1.png").arg(theme));
         qunsetenv("HF_ENDPOINT");
     }
