@@ -67,6 +67,52 @@ private Q_SLOTS:
         folds.resized(700, 1000);
         QVERIFY(!inspector->isChecked());
     }
+
+    // Shown by the user in a window too narrow for it, a panel folds the others to keep the chat
+    // readable; they come back when it goes, or when the window is wide enough for all.
+    void aPanelShownWhereItDoesNotFitMakesRoom()
+    {
+        const auto inspector = shownPanel();
+        const auto list = shownPanel();
+        PanelFolds folds;
+        folds.add(inspector.get(), 820);
+        folds.add(list.get(), 620);
+        folds.resized(-1, 800);
+        QVERIFY(!inspector->isChecked());
+        QVERIFY(list->isChecked());
+        inspector->trigger();
+        QVERIFY(inspector->isChecked());
+        QVERIFY(!list->isChecked());
+        inspector->trigger();
+        QVERIFY(list->isChecked());
+
+        // Wide enough for both: the list comes back though the inspector stays.
+        inspector->trigger();
+        QVERIFY(!list->isChecked());
+        folds.resized(800, 1000);
+        QVERIFY(inspector->isChecked());
+        QVERIFY(list->isChecked());
+
+        // Hidden in a window too narrow for the list itself: it waits for the width.
+        folds.resized(1000, 800);
+        QVERIFY(!inspector->isChecked());
+        inspector->trigger();
+        QVERIFY(!list->isChecked());
+        folds.resized(800, 560);
+        inspector->trigger();
+        QVERIFY(!list->isChecked());
+        folds.resized(560, 700);
+        QVERIFY(list->isChecked());
+
+        // The list shown by the user meanwhile stays: nothing is folded twice or brought back.
+        folds.resized(700, 800);
+        inspector->trigger();
+        QVERIFY(!list->isChecked());
+        list->trigger();
+        QVERIFY(list->isChecked());
+        inspector->trigger();
+        QVERIFY(list->isChecked());
+    }
 };
 
 QTEST_MAIN(TestPanelFolds)
