@@ -202,7 +202,7 @@ private Q_SLOTS:
         const auto spokeAfterTheResult = [&messages] {
             return messages.size() == 4 && !messages.at(3).content.isEmpty();
         };
-        for (int attempt = 0; attempt < 6 && (code.trimmed().isEmpty() || !spokeAfterTheResult()); ++attempt) {
+        for (int attempt = 0; attempt < 16 && (code.trimmed().isEmpty() || !spokeAfterTheResult()); ++attempt) {
             session = newSession();
             QVERIFY(session);
             tools.clear();

@@ -362,6 +362,8 @@ void ModelDownloadPanel::showState(ModelDownload::State state, const QString &me
 {
     using State = ModelDownload::State;
     const bool going = state == State::Checking || state == State::Downloading;
+    // Asked before the buttons are disabled: a disabled button hands its focus to the next field.
+    const bool buttonFocused = m_pause->hasFocus() || m_cancel->hasFocus();
     m_pause->setText(going ? tr("Paus&e") : tr("Resum&e"));
     m_pause->setEnabled(state != State::Finished && state != State::Canceled);
     m_cancel->setEnabled(state != State::Finished && state != State::Canceled);
@@ -372,11 +374,10 @@ void ModelDownloadPanel::showState(ModelDownload::State state, const QString &me
         Q_EMIT downloaded(m_current->modelPath());
     } else if (state == State::Canceled) {
         // Nothing of it stays: no empty bar and no buttons for it; the keyboard goes back to Download.
-        const bool focused = m_pause->hasFocus() || m_cancel->hasFocus();
         showProgressRow(false);
         m_progress->setValue(0);
         m_rate->clear();
-        if (focused)
+        if (buttonFocused)
             m_download->setFocus();
     } else if (!going) { // paused or stopped: the message says where, and no speed is left from before
         m_rate->clear();
