@@ -64,6 +64,16 @@
 
 namespace Sandpiper {
 
+namespace {
+
+// The welcome page's reason when it is asked for, or before any provider was chosen.
+QString everyChoice()
+{
+    return MainWindow::tr("Answers can come from a model on this computer or from a provider on the internet.");
+}
+
+} // namespace
+
 MainWindow::MainWindow(Settings *settings, ConversationStore *store, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
@@ -356,7 +366,7 @@ void MainWindow::buildActions()
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&Set up a provider…"), this, [this] {
         m_welcomeAsked = true;
-        showWelcome(tr("Answers can come from a model on this computer or from a provider on the internet."));
+        showWelcome(everyChoice());
     });
     helpMenu->addAction(tr("&About Sandpiper"), this, [this] { AboutDialog(this).exec(); });
 }
@@ -544,7 +554,8 @@ void MainWindow::showProviderHelp()
     const ProviderConfig defaults = m_settings->provider();
     const bool emptyChat = !m_session || m_session->messages()->rowCount() == 0;
     if (const QString problem = emptyChat ? m_models->problemWith(defaults) : QString(); !problem.isEmpty())
-        showWelcome(problem);
+        // Before any provider was chosen, what the default one lacks is no news: there is a choice.
+        showWelcome(m_settings->isSet(QStringLiteral("provider")) ? problem : everyChoice());
     else if (!m_welcomeAsked)
         hideWelcome();
     const ProviderConfig provider = m_session ? m_session->provider() : defaults;

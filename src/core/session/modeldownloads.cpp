@@ -143,7 +143,7 @@ QString ModelDownloads::summary() const
         case ModelDownload::State::Idle:
         case ModelDownload::State::Checking:
         case ModelDownload::State::Downloading:
-            return tr("Downloading %1… %2 %").arg(name).arg(int(std::max(0.0, fraction()) * 100));
+            return tr("Downloading %1… %2%").arg(name).arg(int(std::max(0.0, fraction()) * 100));
         case ModelDownload::State::Paused:
             return tr("The download of %1 is paused.").arg(name);
         case ModelDownload::State::Failed:

@@ -226,6 +226,13 @@ QVariant Settings::value(const QString &key) const
     return m_settings->value(key, fallback);
 }
 
+bool Settings::isSet(const QString &key) const
+{
+    if (m_overrides.contains(key))
+        return true;
+    return m_fileSetAside ? m_unsaved.contains(key) : m_settings->contains(key);
+}
+
 void Settings::setValue(const QString &key, const QVariant &value)
 {
     if (m_fileSetAside) {

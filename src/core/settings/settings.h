@@ -38,6 +38,8 @@ public:
     int integer(const QString &key) const { return value(key).toInt(); }
     bool boolean(const QString &key) const { return value(key).toBool(); }
     void setValue(const QString &key, const QVariant &value);
+    // Whether KEY has a value of its own (set by the user or for this run), not its default.
+    bool isSet(const QString &key) const;
 
     // "KEY=VALUE" for this run. Empty when taken, else why not: an unknown key or a value of
     // the wrong type.
