@@ -1486,6 +1486,10 @@
             <numerusform>有 %n 个图形缺失或被拒绝；笔记本在其位置注明了它们的名称。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Delete “%1”, its files and its figures? This cannot be undone.</source>
+        <translation>删除“%1”及其文件和图形？此操作无法撤销。</translation>
+    </message>
 </context>
 <context>
     <name>Sandpiper::ConversationItemDelegate</name>
@@ -4191,8 +4195,8 @@ Authorization: Bearer ${keychain:token}</translation>
         <translation>没有未完成的下载。</translation>
     </message>
     <message>
-        <source>Downloading %1… %2 %</source>
-        <translation>正在下载 %1… %2 %</translation>
+        <source>Downloading %1… %2%</source>
+        <translation>正在下载 %1… %2%</translation>
     </message>
     <message>
         <source>The download of %1 is paused.</source>

@@ -18,14 +18,25 @@ class TestPanelFolds : public QObject
         return action;
     }
 
+    // The window's two panels as MainWindow folds them: the inspector first, then the list.
+    struct WindowPanels {
+        std::unique_ptr<QAction> inspector = shownPanel();
+        std::unique_ptr<QAction> list = shownPanel();
+        PanelFolds folds;
+        WindowPanels()
+        {
+            folds.add(inspector.get(), 820);
+            folds.add(list.get(), 620);
+        }
+    };
+
 private Q_SLOTS:
     void foldsInOrderAndComesBack()
     {
-        const auto inspector = shownPanel();
-        const auto list = shownPanel();
-        PanelFolds folds;
-        folds.add(inspector.get(), 820);
-        folds.add(list.get(), 620);
+        WindowPanels panels;
+        QAction *inspector = panels.inspector.get();
+        QAction *list = panels.list.get();
+        PanelFolds &folds = panels.folds;
         folds.resized(-1, 1000);
         QVERIFY(inspector->isChecked());
         QVERIFY(list->isChecked());
@@ -72,11 +83,10 @@ private Q_SLOTS:
     // readable; they come back when it goes, or when the window is wide enough for all.
     void aPanelShownWhereItDoesNotFitMakesRoom()
     {
-        const auto inspector = shownPanel();
-        const auto list = shownPanel();
-        PanelFolds folds;
-        folds.add(inspector.get(), 820);
-        folds.add(list.get(), 620);
+        WindowPanels panels;
+        QAction *inspector = panels.inspector.get();
+        QAction *list = panels.list.get();
+        PanelFolds &folds = panels.folds;
         folds.resized(-1, 800);
         QVERIFY(!inspector->isChecked());
         QVERIFY(list->isChecked());

@@ -526,6 +526,34 @@ private Q_SLOTS:
         QVERIFY(!window.welcomePage()->isVisible());
     }
 
+    // Before any provider was chosen, the welcome page offers the choice: that the default provider
+    // has no key is no news then. Once it was chosen, the page says what it lacks.
+    void theFirstRunOffersAChoiceNotAnError()
+    {
+        qunsetenv("SANDPIPER_API_KEY");
+        ConversationStore store(m_settings->dataDirectory());
+        QVERIFY(store.open());
+        const auto welcomeSays = [](MainWindow &window, const QString &words) {
+            const QList<QLabel *> labels = window.welcomePage()->findChildren<QLabel *>();
+            return std::any_of(labels.cbegin(), labels.cend(),
+                               [&words](const QLabel *label) { return label->text().contains(words); });
+        };
+        const QString choice = QStringLiteral("Answers can come from a model on this computer");
+        const QString noKey = QStringLiteral("No API key for OpenAI was found.");
+        {
+            MainWindow window(m_settings.get(), &store);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_VERIFY_WITH_TIMEOUT(window.welcomePage()->isVisible() && welcomeSays(window, choice), 10000);
+            QVERIFY(!welcomeSays(window, noKey));
+        }
+        m_settings->setValue(QStringLiteral("provider"), QStringLiteral("openai"));
+        MainWindow window(m_settings.get(), &store);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.welcomePage()->isVisible() && welcomeSays(window, noKey), 10000);
+    }
+
     void aWorkingProviderShowsNoWelcome()
     {
         m_settings->setValue(QStringLiteral("provider"), QStringLiteral("custom"));

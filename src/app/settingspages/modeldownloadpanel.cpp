@@ -87,10 +87,12 @@ ModelDownloadPanel::ModelDownloadPanel(Settings *settings, ModelDownloads *downl
     layout->addLayout(downloadRow);
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress, 1);
-    progressRow->addWidget(m_rate);
     progressRow->addWidget(m_pause);
     progressRow->addWidget(m_cancel);
     layout->addLayout(progressRow);
+    // Below the bar, on lines of its own: beside it a narrow window cut it ("at 3.9 MB/").
+    m_rate->setWordWrap(true);
+    layout->addWidget(m_rate);
     layout->addWidget(m_status);
     showProgressRow(false);
     m_status->setVisible(false);
